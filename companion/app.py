@@ -1,0 +1,375 @@
+"""The app: one input queue, one thread that owns the journal, the screens and the display.
+
+Producers (buttons, keyboard, roller, timers) only `post`. The app thread blocks on the
+queue, so an idle companion uses no CPU. Each input goes: screen -> action -> journal
+(committed to disk) -> re-render -> the display sends only what changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from typing import Any, Callable
+
+from companion.errors import CompanionError, IllegalEvent
+from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
+from companion.session.journal import Journal
+from companion.ui import actions as A
+from companion.ui import draw
+from companion.ui.dice import RollScreen, make_event
+from companion.ui.modes import mode_for
+from companion.ui.screen import Context, Screen, TextScreen
+from companion.ui.start import StartScreen
+
+log = logging.getLogger(__name__)
+
+TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
+
+
+class Timers:
+    """One-shot timers that post a `Tick` to the queue. Cancelled together on close."""
+
+    def __init__(self, post: Callable[[object], None]) -> None:
+        self.post = post
+        self._timers: set[threading.Timer] = set()
+        self._lock = threading.Lock()
+
+    def after(self, seconds: float, tick: Tick) -> None:
+        def fire() -> None:
+            with self._lock:
+                self._timers.discard(timer)
+            self.post(tick)
+
+        timer = threading.Timer(max(0.0, seconds), fire)
+        timer.daemon = True
+        with self._lock:
+            self._timers.add(timer)
+        timer.start()
+
+    def close(self) -> None:
+        with self._lock:
+            for t in self._timers:
+                t.cancel()
+            self._timers.clear()
+
+
+class PendingRoll:
+    def __init__(self, seq: int, roll: A.Roll, screen: RollScreen, started: float) -> None:
+        self.seq = seq
+        self.roll = roll
+        self.screen = screen
+        self.started = started
+        self.result: RollResult | None = None
+
+
+class App:
+    def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
+                 rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
+                 | None = None, buzzer=None) -> None:
+        self.config = config
+        self.store = store
+        self.display = display
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.queue: queue.Queue = queue.Queue()
+        self.timers = Timers(self.post)
+        if dice is None:
+            from companion.drivers.dice import SoftwareDice
+            dice = SoftwareDice(post=self.post)
+        self.dice = dice
+        self.buzzer = buzzer
+        self.on_commit = on_commit
+        self.animation = config["dice"]["animation"]
+        self.toast: tuple[str, float] | None = None
+        self.roll_seq = 0
+        self.pending: PendingRoll | None = None
+        self.dice_note = ""
+        self.journal: Journal | None = store.resume()
+        self.parked: Journal | None = None  # the game "Resume" brings back from the start menu
+        self.stack: list[Screen] = []
+        if self.journal is not None:
+            self._enter_game()
+        else:
+            self.stack = [StartScreen(self.ctx())]
+        if store.notice:
+            log.warning("%s", store.notice)
+            self.stack.append(TextScreen("Journal damaged", [store.notice, "OK to go on."]))
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """Called from any thread."""
+        self.queue.put(item)
+
+    def ctx(self) -> Context:
+        resume = ""
+        if self.journal is None and self.parked is not None:
+            j = self.parked
+            resume = f"{j.game.title} ({len(j.header.players)})"
+        return Context(config=self.config, journal=self.journal, now=self.clock(),
+                       dice_note=self.dice_note, resume=resume)
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def run(self) -> None:
+        """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
+        self.render()
+        while True:
+            item = self.queue.get()
+            if isinstance(item, Quit):
+                break
+            self.handle(item)
+            # Draw once the burst is handled: inputs that queued meanwhile are taken first.
+            if self.queue.empty():
+                self.render()
+
+    def close(self) -> None:
+        self.timers.close()
+
+    def handle(self, item: object) -> None:
+        try:
+            if isinstance(item, ButtonInput):
+                self.on_button(item)
+            elif isinstance(item, RollResult):
+                self.on_roll_result(item)
+            elif isinstance(item, Tick):
+                self.on_tick(item)
+            elif isinstance(item, Notice):
+                self.show_toast(item.text, 3.0)
+        except IllegalEvent as e:
+            self.show_toast(str(e), 3.0)
+
+    # --- inputs -------------------------------------------------------------------------------
+
+    def on_button(self, b: ButtonInput) -> None:
+        if self.pending is not None and self.pending.screen is self.top \
+                and self.pending.screen.result is None:
+            return  # a roll is tumbling: buttons wait for the result
+        if b.gesture is Gesture.HOLD and self.journal is not None:
+            if b.button is Button.BACK:
+                self.perform(A.Undo())
+                return
+            if b.button is Button.OK and not self.journal.state.over:
+                self.perform(A.Push(self.mode.menu(self.ctx())))
+                return
+        self.perform(self.top.handle(b, self.ctx()))
+
+    def on_tick(self, tick: Tick) -> None:
+        if tick.token == "toast":
+            if self.toast and self.clock() >= self.toast[1] - 0.01:
+                self.toast = None
+        elif tick.token == "tumble":
+            p = self.pending
+            if p is None or p.seq != tick.data.get("seq"):
+                return
+            if p.result is not None and self.clock() - p.started >= self.animation - 0.01:
+                self.finish_roll(p)
+            else:
+                p.screen.tumble()
+                self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": p.seq}))
+        elif tick.data.get("screen") == id(self.top):
+            self.perform(self.top.on_tick(tick.token, tick.data, self.ctx()))
+
+    def on_roll_result(self, r: RollResult) -> None:
+        p = self.pending
+        if p is None or r.seq != p.seq or p.result is not None:
+            log.info("ignoring a roll result for an old request (%s)", r.seq)
+            return
+        p.result = r
+        self.dice_note = "Roller" if r.source == "roller" else "Software"
+        if self.clock() - p.started >= self.animation:
+            self.finish_roll(p)
+
+    def finish_roll(self, p: PendingRoll) -> None:
+        self.pending = None
+        if p.screen not in self.stack:
+            return  # the player left (undo) before the dice settled: nothing is recorded
+        assert p.result is not None
+        event = make_event(p.roll)(p.result.dice)
+        if self.journal is not None:
+            if not self.emit(event):
+                self.pop_to(p.screen, inclusive=True)
+                return
+        p.screen.settle(p.result.dice, p.result.note)
+        self.perform(p.roll.then)
+
+    # --- actions ------------------------------------------------------------------------------
+
+    @property
+    def mode(self):
+        assert self.journal is not None
+        return mode_for(self.journal.header.game)
+
+    def perform(self, action: Any) -> bool:
+        """Carry out an action (or a list, stopping at the first that fails)."""
+        if action is None:
+            return True
+        if isinstance(action, (list, tuple)):
+            return all(self.perform(a) for a in action)
+        if isinstance(action, A.Emit):
+            return self.emit(action.event) and self.perform(action.then)
+        if isinstance(action, A.Push):
+            self.stack.append(action.screen)
+        elif isinstance(action, A.Pop):
+            del self.stack[max(1, len(self.stack) - action.count):]
+        elif isinstance(action, A.Replace):
+            self.stack[-1] = action.screen
+        elif isinstance(action, A.Home):
+            del self.stack[1:]
+        elif isinstance(action, A.Undo):
+            return self.undo()
+        elif isinstance(action, A.Redo):
+            return self.redo()
+        elif isinstance(action, A.Roll):
+            self.start_roll(action)
+        elif isinstance(action, A.NewGame):
+            return self.new_game(action.header)
+        elif isinstance(action, A.ResumeGame):
+            if self.parked is not None:
+                self.journal, self.parked = self.parked, None
+                self._enter_game()
+        elif isinstance(action, A.LeaveGame):
+            self.parked, self.journal = self.journal, None
+            self.stack = [StartScreen(self.ctx())]
+        elif isinstance(action, A.Toast):
+            self.show_toast(action.text, action.seconds)
+        elif isinstance(action, A.After):
+            self.timers.after(action.seconds, Tick(action.token,
+                                                   {**action.data, "screen": id(self.top)}))
+        elif isinstance(action, A.Beep):
+            if self.buzzer is not None:
+                self.buzzer.beep(action.seconds)
+        elif isinstance(action, A.QuitApp):
+            self.post(Quit())
+        else:
+            raise TypeError(f"unknown action {action!r}")
+        return True
+
+    def emit(self, event: dict) -> bool:
+        assert self.journal is not None
+        try:
+            self.journal.append(event)
+        except IllegalEvent as e:
+            self.show_toast(str(e), 3.0)
+            return False
+        self._committed("append", event)
+        self._check_over()
+        return True
+
+    def undo(self) -> bool:
+        j = self.journal
+        if j is None:
+            return False
+        if not j.can_undo:
+            self.show_toast("Nothing to undo")
+            return False
+        before = j.states[-2]
+        event = j.undo()
+        self._committed("undo", event)
+        self.stack[:] = [self.mode.home(self.ctx())]
+        self._check_over()
+        self.show_toast("Undone: " + j.game.describe(event, j.header, before))
+        return True
+
+    def redo(self) -> bool:
+        j = self.journal
+        if j is None:
+            return False
+        if not j.can_redo:
+            self.show_toast("Nothing to redo")
+            return False
+        before = j.state
+        event = j.redo()
+        self._committed("redo", event)
+        self._check_over()
+        self.show_toast("Redone: " + j.game.describe(event, j.header, before))
+        return True
+
+    def _committed(self, what: str, event: Any) -> None:
+        if self.on_commit is not None:
+            self.on_commit(what, len(self.journal.events), event)
+
+    def new_game(self, header) -> bool:
+        try:
+            self.journal = self.store.new_game(header)
+        except IllegalEvent as e:
+            self.show_toast(str(e), 3.0)
+            return False
+        self.parked = None
+        self._enter_game()
+        self.stack.extend(self.mode.setup(self.ctx()))
+        return True
+
+    def _enter_game(self) -> None:
+        ctx = self.ctx()
+        if self.journal.state.over:
+            self.stack = [self.mode.end_screen(ctx)]
+            self.at_end = True
+        else:
+            self.stack = [self.mode.home(ctx)]
+            self.at_end = False
+
+    def _check_over(self) -> None:
+        """Switch to the end screen when the game ends, and back when undo reopens it."""
+        over = self.journal.state.over
+        if over != self.at_end:
+            self._enter_game()
+
+    def pop_to(self, screen: Screen, *, inclusive: bool = False) -> None:
+        if screen in self.stack:
+            i = self.stack.index(screen)
+            del self.stack[max(1, i + (0 if inclusive else 1)):]
+
+    def start_roll(self, roll: A.Roll) -> None:
+        self.roll_seq += 1
+        screen = RollScreen(roll, rng=self.rng)
+        if isinstance(self.top, RollScreen):
+            self.stack[-1] = screen  # ROLL again on a result: replace, do not pile up
+        else:
+            self.stack.append(screen)
+        self.pending = PendingRoll(self.roll_seq, roll, screen, self.clock())
+        self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": self.roll_seq}))
+        self.dice.roll(self.roll_seq, list(roll.dice))
+
+    def show_toast(self, text: str, seconds: float = 2.0) -> None:
+        self.toast = (text, self.clock() + seconds)
+        self.timers.after(seconds, Tick("toast"))
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def frame(self):
+        img = self.top.render(self.ctx())
+        if self.toast is not None:
+            draw_toast(img, self.toast[0])
+        return img
+
+    def render(self) -> None:
+        self.display.show(self.frame())
+
+
+def draw_toast(img, text: str) -> None:
+    """A boxed message over the lower part of the frame, up to two lines."""
+    from PIL import ImageDraw
+    from companion.ui.screen import wrap
+
+    d = ImageDraw.Draw(img)
+    lines = wrap(text, draw.WIDTH - 8, 12)[:2]
+    h = 14 * len(lines) + 4
+    y0 = draw.HEIGHT - h
+    d.rectangle((0, y0 - 2, draw.WIDTH - 1, draw.HEIGHT - 1), fill=0)
+    d.rectangle((1, y0 - 1, draw.WIDTH - 2, draw.HEIGHT - 1), outline=1, fill=1)
+    for i, line in enumerate(lines):
+        d.text((draw.WIDTH // 2, y0 + 2 + 14 * i + 7), line, font=draw.font(12), fill=0,
+               anchor="mm")
+
+
+def run_safely(app: App) -> None:
+    try:
+        app.run()
+    finally:
+        app.close()

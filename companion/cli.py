@@ -1,0 +1,237 @@
+"""`companion`: run the table companion, export and replay game logs, draw the screens.
+
+User mistakes (a config typo, a bad log, a missing display) end with one line naming the
+problem and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+from companion import __version__, config as configmod
+from companion.errors import CompanionError, ConfigError, DeviceError, LogFormatError
+
+EXIT_USAGE = 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["roll"]:
+        from companion import rollcli
+        return rollcli.main(argv[1:])
+    if argv[:1] == ["doctor"]:
+        from companion import doctor
+        return doctor.main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except ConfigError as e:
+        print(f"companion: config: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except DeviceError as e:
+        print(f"companion: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except LogFormatError as e:
+        print(f"companion: {getattr(args, 'file', '')}: {e}", file=sys.stderr)
+        return 1
+    except CompanionError as e:
+        print(f"companion: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = p.add_subparsers(metavar="COMMAND")
+
+    run = sub.add_parser("run", help="start the companion (real devices, or --emulator)")
+    _config_args(run)
+    run.add_argument("--emulator", action="store_true",
+                     help="draw the OLED in this terminal and use the keyboard as buttons")
+    run.add_argument("--display", choices=("oled", "terminal", "dummy"),
+                     help="where to draw (default: oled, or terminal with --emulator)")
+    run.add_argument("--input", choices=("buttons", "keyboard", "stdin"),
+                     help="where presses come from (default: buttons, or keyboard with "
+                          "--emulator; stdin reads button names one per line)")
+    run.add_argument("--ack", action="store_true",
+                     help="print one line per committed event on stdout (for scripts)")
+    run.add_argument("--seed", type=int, help="seed the dice (tests and demos only)")
+    run.set_defaults(func=cmd_run)
+
+    exp = sub.add_parser("export", help="write a game as a JSON Lines log")
+    _config_args(exp)
+    exp.add_argument("--game", type=int, help="game id (default: the unfinished or latest game)")
+    exp.add_argument("--list", action="store_true", help="list the games in the journal")
+    exp.add_argument("-o", "--output", help="file to write (default: stdout)")
+    exp.set_defaults(func=cmd_export)
+
+    rep = sub.add_parser("replay", help="fold a JSON Lines log and print the final state")
+    rep.add_argument("file", help="the log (JSON Lines: header, then one event per line)")
+    rep.add_argument("--json", action="store_true", help="print the state as JSON")
+    rep.set_defaults(func=cmd_replay)
+
+    scr = sub.add_parser("screens", help="draw every screen as a PNG (for docs/screens)")
+    scr.add_argument("outdir", nargs="?", default="docs/screens")
+    scr.add_argument("--scale", type=int, default=4)
+    _config_args(scr)
+    scr.set_defaults(func=cmd_screens)
+
+    sub.add_parser("roll", help="roll dice from the command line: companion roll colors shapes")
+    sub.add_parser("doctor", help="check the hardware, the config and the journal")
+    return p
+
+
+def _config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", help=f"config file (default: {configmod.default_config_path()})")
+    p.add_argument("--journal", help="journal database (default: from the config, else the "
+                                     "platform's state directory)")
+
+
+def load_config(args) -> configmod.Config:
+    cfg = configmod.load(args.config, required=args.config is not None)
+    if getattr(args, "journal", None):
+        cfg.data["storage"]["path"] = args.journal
+    return cfg
+
+
+def open_store(cfg: configmod.Config):
+    from companion.session.store import Store
+    path = cfg.journal_path()
+    try:
+        return Store(path)
+    except OSError as e:
+        raise CompanionError(f"cannot open the journal {path}: {e.strerror or e}") from None
+
+
+def cmd_run(args) -> int:
+    import random
+    from companion.app import App
+    from companion.drivers import display as displaymod
+    from companion.drivers.dice import SoftwareDice
+
+    cfg = load_config(args)
+    display_kind = args.display or ("terminal" if args.emulator else "oled")
+    input_kind = args.input or ("keyboard" if args.emulator else "buttons")
+    _setup_logging(cfg, quiet=display_kind == "terminal")
+
+    with ExitStack() as stack:
+        if display_kind == "oled":
+            display = displaymod.oled(cfg)
+        elif display_kind == "terminal":
+            from companion.drivers.keyboard import KEY_HELP
+            from companion.drivers.terminal import terminal
+            display = displaymod.Display(terminal(footer=KEY_HELP))
+        else:
+            display = displaymod.dummy()
+        stack.enter_context(display)
+        store = stack.enter_context(open_store(cfg))
+
+        def on_commit(what: str, count: int, event) -> None:
+            if args.ack:
+                print(f"ack {what} {count} {json.dumps(event)}", flush=True)
+
+        rng = random.Random(args.seed) if args.seed is not None else None
+        app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
+        app.dice = stack.enter_context(_dice(cfg, app.post, rng))
+        stack.callback(app.close)
+        if input_kind == "keyboard":
+            from companion.drivers.keyboard import Keyboard
+            stack.enter_context(Keyboard(post=app.post))
+        elif input_kind == "stdin":
+            from companion.drivers.keyboard import ScriptInput
+            stack.enter_context(ScriptInput(sys.stdin, post=app.post))
+        else:
+            from companion.drivers.buttons import ButtonPanel
+            b = cfg["buttons"]
+            stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
+                                            hold_time=b["hold_time"]))
+        from companion.inputs import Quit
+        signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
+        app.run()
+    return 0
+
+
+def _dice(cfg, post, rng):
+    """The dice roller if one is configured and the driver is present, else software dice."""
+    from companion.drivers.dice import SoftwareDice
+    software = SoftwareDice(post=post, rng=rng)
+    if cfg["roller"]["port"] == "none" or rng is not None:
+        return software
+    try:
+        from companion.drivers.roller import open_roller
+    except ImportError:
+        return software
+    return open_roller(cfg, post=post, fallback=software)
+
+
+def _setup_logging(cfg, *, quiet: bool) -> None:
+    handlers: list[logging.Handler] = []
+    if quiet:  # the terminal shows the panel; log to a file beside the journal instead
+        path = cfg.journal_path().with_name("companion.log")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handlers.append(logging.FileHandler(path))
+        except OSError:
+            pass
+    else:
+        handlers.append(logging.StreamHandler())
+    logging.basicConfig(level=logging.INFO, handlers=handlers or [logging.NullHandler()],
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def cmd_export(args) -> int:
+    from companion.session import log as logmod
+    cfg = load_config(args)
+    with open_store(cfg) as store:
+        games = store.games()
+        if args.list:
+            for g in games:
+                print(f"{g.id}\t{g.header.game}\t{len(g.header.players)} players\t"
+                      f"{g.events} events")
+            return 0
+        if not games:
+            raise CompanionError(f"no games in {cfg.journal_path()}")
+        if args.game is not None:
+            journal = store.load(args.game)
+        else:
+            journal = store.resume() or store.load(games[-1].id)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            logmod.write(journal, f)
+    else:
+        logmod.write(journal, sys.stdout)
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from companion.session import log as logmod
+    journal = logmod.read_file(args.file)
+    if args.json:
+        print(json.dumps(journal.summary()))
+    else:
+        print(journal.game.text(journal.state, journal.header))
+    return 0
+
+
+def cmd_screens(args) -> int:
+    from companion.ui.gallery import write_all
+    cfg = load_config(args)
+    written = write_all(Path(args.outdir), cfg, scale=args.scale)
+    print(f"wrote {len(written)} screens to {args.outdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

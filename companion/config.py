@@ -1,0 +1,249 @@
+"""The one TOML config file: pins, display, roller, player names, house rules.
+
+`load(path)` returns a `Config` or raises `ConfigError` naming the key and the problem.
+Every key has a default, so an empty file (or none at all) is a valid config.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from companion.errors import ConfigError
+
+APP_NAME = "chroma-companion"
+
+# BCM numbers of the GPIO pins a Raspberry Pi header offers to buttons (GPIO 0/1 hold the HAT
+# EEPROM bus; 2/3 are the I2C bus the display uses).
+USABLE_PINS = range(4, 28)
+
+DEFAULTS: dict[str, Any] = {
+    "players": {
+        # Names offered at "New game", in seat order (clockwise). Missing seats get "P1", "P2"...
+        "names": ["Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal"],
+    },
+    "buttons": {
+        "next": 17,
+        "roll": 27,
+        "up": 22,
+        "down": 23,
+        "ok": 24,
+        "back": 25,
+        "hold_time": 0.8,  # seconds: a hold of BACK undoes, a hold of OK opens the menu
+        "debounce": 0.03,  # seconds: edges closer than this to the last accepted one are chatter
+    },
+    "encoder": {
+        # Optional rotary encoder in place of UP/DOWN; its push switch acts as OK.
+        "enabled": False,
+        "a": 5,
+        "b": 6,
+        "push": 13,
+    },
+    "buzzer": {
+        "enabled": False,
+        "pin": 12,
+    },
+    "display": {
+        "kind": "ssd1306",  # ssd1306 | sh1106
+        "i2c_port": 1,
+        "address": 0x3C,
+        "rotate": 0,  # 0, 1, 2, 3 = 0, 90, 180, 270 degrees
+        "contrast": 255,
+    },
+    "roller": {
+        "port": "auto",  # "auto" = find by USB VID:PID, "none" = no roller, or a device path
+        "vid_pid": "2E8A:0005",
+        "timeout": 2.0,
+    },
+    "dice": {
+        "animation": 0.6,  # seconds of tumbling faces on the OLED before the result
+    },
+    "storage": {
+        "path": "",  # journal database; "" = the platform's user state dir (or $STATE_DIRECTORY)
+    },
+    # House rules per game kind, e.g. [rules.penny-badger] bank = 100. Checked by each game.
+    "rules": {},
+}
+
+_PIN_KEYS = [("buttons", k) for k in ("next", "roll", "up", "down", "ok", "back")]
+_ENCODER_PINS = [("encoder", k) for k in ("a", "b", "push")]
+
+
+@dataclass(frozen=True)
+class Config:
+    data: dict[str, Any]
+    path: Path | None = None
+
+    def __getitem__(self, section: str) -> dict[str, Any]:
+        return self.data[section]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.data["players"]["names"])
+
+    def pins(self) -> dict[str, int]:
+        """Button name -> BCM pin, for the six buttons."""
+        return {k: self.data["buttons"][k] for _, k in _PIN_KEYS}
+
+    def journal_path(self) -> Path:
+        configured = self.data["storage"]["path"]
+        if configured:
+            return Path(configured).expanduser()
+        return default_state_dir() / "journal.db"
+
+    def house_rules(self, kind: str) -> dict[str, Any]:
+        return dict(self.data["rules"].get(kind, {}))
+
+
+def default_config_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_state_dir() -> Path:
+    # systemd's StateDirectory= hands the service its directory in $STATE_DIRECTORY.
+    env = os.environ.get("STATE_DIRECTORY")
+    if env:
+        return Path(env.split(":")[0])
+    return Path(platformdirs.user_state_dir(APP_NAME))
+
+
+def load(path: Path | str | None = None, *, required: bool = False) -> Config:
+    """Read and check the config. A missing file at the default location means defaults."""
+    p = Path(path) if path is not None else default_config_path()
+    if not p.exists():
+        if required:
+            raise ConfigError("", f"config file {p} does not exist")
+        return Config(copy.deepcopy(DEFAULTS), None)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError("", f"{p} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("", f"{p} is not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError("", f"cannot read {p}: {e.strerror or e}") from None
+    return Config(check(raw), p)
+
+
+def check(raw: dict[str, Any]) -> dict[str, Any]:
+    """Merge `raw` over the defaults, checking every key and value."""
+    data = copy.deepcopy(DEFAULTS)
+    for section, values in raw.items():
+        if section not in DEFAULTS:
+            raise ConfigError(section, f"unknown section (known: {', '.join(DEFAULTS)})")
+        if not isinstance(values, dict):
+            raise ConfigError(section, "must be a table, e.g. [" + section + "]")
+        if section == "rules":
+            data["rules"] = _check_rules(values)
+            continue
+        for key, value in values.items():
+            dotted = f"{section}.{key}"
+            if key not in DEFAULTS[section]:
+                known = ", ".join(DEFAULTS[section])
+                raise ConfigError(dotted, f"unknown key (known in [{section}]: {known})")
+            data[section][key] = _check_value(dotted, value, DEFAULTS[section][key])
+    _check_semantics(data)
+    return data
+
+
+def _type_name(v: Any) -> str:
+    return {bool: "true/false", int: "a whole number", float: "a number", str: "text",
+            list: "a list"}.get(type(v), type(v).__name__)
+
+
+def _check_value(dotted: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, list):
+        ok = isinstance(value, list)
+    else:
+        ok = isinstance(value, type(default))
+    if not ok:
+        raise ConfigError(dotted, f"must be {_type_name(default)}, not {value!r}")
+    return value
+
+
+def _check_semantics(data: dict[str, Any]) -> None:
+    names = data["players"]["names"]
+    for i, n in enumerate(names):
+        if not isinstance(n, str) or not n.strip():
+            raise ConfigError(f"players.names[{i}]", f"must be a non-empty name, not {n!r}")
+        if len(n) > 12:
+            raise ConfigError(f"players.names[{i}]", f"{n!r} is longer than 12 characters")
+    if len(set(names)) != len(names):
+        raise ConfigError("players.names", "the same name appears twice")
+
+    pin_keys = list(_PIN_KEYS)
+    if data["encoder"]["enabled"]:
+        pin_keys += _ENCODER_PINS
+    if data["buzzer"]["enabled"]:
+        pin_keys.append(("buzzer", "pin"))
+    seen: dict[int, str] = {}
+    for section, key in pin_keys:
+        pin = data[section][key]
+        dotted = f"{section}.{key}"
+        if pin not in USABLE_PINS:
+            raise ConfigError(dotted, f"GPIO {pin} is not a usable pin (use BCM 4-27)")
+        if pin in seen:
+            raise ConfigError(dotted, f"GPIO {pin} is already used by {seen[pin]}")
+        seen[pin] = dotted
+
+    b = data["buttons"]
+    if not 0.1 <= b["hold_time"] <= 5:
+        raise ConfigError("buttons.hold_time", f"{b['hold_time']} s is outside 0.1-5 s")
+    if not 0 <= b["debounce"] <= 0.2:
+        raise ConfigError("buttons.debounce", f"{b['debounce']} s is outside 0-0.2 s")
+
+    d = data["display"]
+    if d["kind"] not in ("ssd1306", "sh1106"):
+        raise ConfigError("display.kind", f"{d['kind']!r} is not ssd1306 or sh1106")
+    if not 0x03 <= d["address"] <= 0x77:
+        raise ConfigError("display.address", f"{d['address']:#x} is not a 7-bit I2C address "
+                          "(0x03-0x77; the panel is usually 0x3C or 0x3D)")
+    if d["i2c_port"] < 0:
+        raise ConfigError("display.i2c_port", "must be 0 or more")
+    if d["rotate"] not in (0, 1, 2, 3):
+        raise ConfigError("display.rotate", f"{d['rotate']} is not 0, 1, 2 or 3")
+    if not 0 <= d["contrast"] <= 255:
+        raise ConfigError("display.contrast", f"{d['contrast']} is outside 0-255")
+
+    r = data["roller"]
+    vid_pid = r["vid_pid"].split(":")
+    if len(vid_pid) != 2 or not all(_is_hex4(x) for x in vid_pid):
+        raise ConfigError("roller.vid_pid", f"{r['vid_pid']!r} is not VID:PID in hex, e.g. 2E8A:0005")
+    if not 0.1 <= r["timeout"] <= 30:
+        raise ConfigError("roller.timeout", f"{r['timeout']} s is outside 0.1-30 s")
+    if not 0 <= data["dice"]["animation"] <= 3:
+        raise ConfigError("dice.animation", f"{data['dice']['animation']} s is outside 0-3 s")
+
+
+def _is_hex4(s: str) -> bool:
+    return len(s) == 4 and all(c in "0123456789abcdefABCDEF" for c in s)
+
+
+def _check_rules(values: dict[str, Any]) -> dict[str, Any]:
+    from companion.rules import GAMES  # late: the rules registry imports nothing from here
+    from companion.errors import IllegalEvent
+
+    out = {}
+    for kind, rules in values.items():
+        if kind not in GAMES:
+            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(GAMES)})")
+        if not isinstance(rules, dict):
+            raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
+        try:
+            out[kind] = GAMES[kind].check_rules(rules)
+        except IllegalEvent as e:
+            raise ConfigError(f"rules.{kind}", str(e)) from None
+    return out

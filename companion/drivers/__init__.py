@@ -1,0 +1,1 @@
+"""The only code that touches hardware: buttons, display, dice roller, buzzer, keyboard."""

@@ -1,0 +1,89 @@
+"""The six buttons through gpiozero: pins to ground, internal pull-ups.
+
+Edges from gpiozero's callback threads go through a `PressDetector` per button; gestures are
+posted as `ButtonInput`s. Timers wake the detector at its deadlines, so nothing polls.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from gpiozero import Button as GpioButton
+
+from companion.drivers.press import PressDetector
+from companion.inputs import Button, ButtonInput
+
+
+class ButtonPanel:
+    """All six buttons. A context manager: closing releases the pins and cancels timers.
+
+    `pin_factory` is gpiozero's (a `MockFactory` in tests); `clock` is injectable for tests.
+    """
+
+    def __init__(self, pins: dict[str, int], *, post: Callable[[object], None],
+                 debounce: float = 0.03, hold_time: float = 0.8, pin_factory=None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.post = post
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._timers: dict[Button, threading.Timer] = {}
+        self.detectors: dict[Button, PressDetector] = {}
+        self.devices: dict[Button, GpioButton] = {}
+        try:
+            for name, pin in pins.items():
+                b = Button[name.upper()]
+                self.detectors[b] = PressDetector(debounce=debounce, hold_time=hold_time)
+                dev = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                dev.when_pressed = lambda _d=None, b=b: self._edge(b, True)
+                dev.when_released = lambda _d=None, b=b: self._edge(b, False)
+                self.devices[b] = dev
+        except Exception:
+            self.close()
+            raise
+
+    def _edge(self, button: Button, pressed: bool) -> None:
+        with self._lock:
+            det = self.detectors[button]
+            gestures = det.edge(pressed, self.clock())
+            self._arm(button, det)
+        for g in gestures:
+            self.post(ButtonInput(button, g))
+
+    def _tick(self, button: Button) -> None:
+        with self._lock:
+            det = self.detectors[button]
+            gestures = det.tick(self.clock())
+            self._arm(button, det)
+        for g in gestures:
+            self.post(ButtonInput(button, g))
+
+    def _arm(self, button: Button, det: PressDetector) -> None:
+        old = self._timers.pop(button, None)
+        if old is not None:
+            old.cancel()
+        due = det.due()
+        if due is not None:
+            t = threading.Timer(max(0.0, due - self.clock()), self._tick, args=(button,))
+            t.daemon = True
+            self._timers[button] = t
+            t.start()
+
+    def is_pressed(self, button: Button) -> bool:
+        return self.detectors[button].stable
+
+    def close(self) -> None:
+        with self._lock:
+            for t in self._timers.values():
+                t.cancel()
+            self._timers.clear()
+        for dev in self.devices.values():
+            dev.close()
+        self.devices.clear()
+
+    def __enter__(self) -> ButtonPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,63 @@
+"""The companion's error tree.
+
+As in gpiozero, each error also subclasses the matching built-in, so a caller that only knows
+`ValueError` or `OSError` still catches it.
+"""
+
+
+class CompanionError(Exception):
+    """Base of every error the companion raises on purpose."""
+
+
+class ConfigError(CompanionError, ValueError):
+    """The config file is unreadable or has a bad key or value.
+
+    `key` is the dotted path of the offending key (or "" for the file itself).
+    """
+
+    def __init__(self, key: str, problem: str) -> None:
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{key}: {problem}" if key else problem)
+
+
+class RuleError(CompanionError, ValueError):
+    """An event that breaks the rules of the game it is applied to."""
+
+
+class IllegalEvent(RuleError):
+    """An event the engine refuses: unknown type, bad field, or against the rules."""
+
+
+class LogFormatError(CompanionError, ValueError):
+    """A game log (JSON Lines) that cannot be read; `line` is 1-based."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        self.line = line
+        self.problem = problem
+        super().__init__(f"line {line}: {problem}")
+
+
+class JournalError(CompanionError, OSError):
+    """The journal database could not be opened or written."""
+
+
+class DeviceError(CompanionError, OSError):
+    """A piece of hardware is missing or does not answer."""
+
+
+class DisplayMissing(DeviceError):
+    """No display answered at the configured address."""
+
+
+class RollerError(DeviceError):
+    """The dice roller is missing, does not answer, or breaks the protocol."""
+
+
+class RollerProtocolError(RollerError):
+    """A line from the roller that must be dropped; `reason` is the protocol's word for why
+    (checksum, long, unterminated, frame, verb, args, die, face; docs/protocol.md)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        super().__init__(f"{reason}: {detail}" if detail else reason)

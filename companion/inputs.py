@@ -1,0 +1,64 @@
+"""What arrives on the app's one input queue.
+
+Every producer (gpiozero callback threads, the keyboard reader, the dice roller's serial
+reader, timers) puts one of these on the queue; only the app thread consumes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Button(str, Enum):
+    NEXT = "NEXT"
+    ROLL = "ROLL"
+    UP = "UP"
+    DOWN = "DOWN"
+    OK = "OK"
+    BACK = "BACK"
+
+
+class Gesture(str, Enum):
+    PRESS = "press"  # pressed and released before the hold time
+    HOLD = "hold"  # kept down for the hold time (no press follows on release)
+
+
+@dataclass(frozen=True)
+class ButtonInput:
+    button: Button
+    gesture: Gesture = Gesture.PRESS
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """Dice results for a roll the app asked for (`seq` matches the request).
+
+    `source` is "roller" when the dice roller rolled them, "software" otherwise.
+    `note` is a short text for the screen (e.g. "roller not answering: software roll").
+    """
+
+    seq: int
+    dice: dict[str, str | int]
+    source: str = "software"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A timer the app set has run out (`token` says which one)."""
+
+    token: str
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the screen from a driver (roller plugged in or out, display back, ...)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Stop the app cleanly (keyboard q, SIGTERM, end of a scripted input)."""

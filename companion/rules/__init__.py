@@ -1,0 +1,21 @@
+"""Pure game engines: state + event -> new state. No I/O, no clock, no randomness.
+
+`GAMES` maps each game kind of the log-format contract to its engine. A new game kind adds
+one module and one line below.
+"""
+
+from __future__ import annotations
+
+from companion.rules.game import Game
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.kind] = game
+    return game
+
+
+register(Game())
+
+# Game modes register themselves here, one line each:

@@ -1,0 +1,262 @@
+"""What every game kind shares: the header, the base state, event checking, common moves.
+
+A game kind is a `Game` subclass with a `moves` table (event type -> method). `apply` is pure:
+it returns a new state or raises `IllegalEvent`, never changing the state it was given.
+State is always `fold(apply, events, initial(header))` (DESIGN.md, "The game journal").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, ClassVar, Iterable, Mapping
+
+from companion.errors import IllegalEvent
+from companion.rules import dice as dicemod
+from companion.rules import table as tbl
+from companion.rules.table import Table
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Header:
+    game: str
+    players: tuple[str, ...]
+    first: int = 0
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "players": list(self.players), "first": self.first,
+                "rules": dict(self.rules)}
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+
+@dataclass(frozen=True)
+class State:
+    """The base state every game kind extends with its own fields."""
+
+    table: Table
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    last_roll: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One event type: the method that applies it and the fields it takes besides `type`."""
+
+    apply: Callable[[Any, State, Event], State]
+    fields: frozenset[str] = frozenset()
+    required: frozenset[str] = frozenset()
+
+
+def move(*fields: str, required: Iterable[str] = ()) -> Callable:
+    """Mark a `Game` method as the handler of the event type of the same name."""
+
+    def wrap(fn: Callable) -> Callable:
+        fn.move_fields = frozenset(fields) | frozenset(required)  # type: ignore[attr-defined]
+        fn.move_required = frozenset(required)  # type: ignore[attr-defined]
+        return fn
+
+    return wrap
+
+
+class Game:
+    """The `table` game kind (turns and dice only) and the base of every other kind."""
+
+    kind: ClassVar[str] = "table"
+    title: ClassVar[str] = "Table"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 16
+    default_rules: ClassVar[dict[str, Any]] = {}
+    # Events the common moves accept, by type (DESIGN.md, "Log format contract").
+    COMMON: ClassVar[tuple[str, ...]] = ("next", "skip", "double_skip", "reverse",
+                                         "reverse_skip", "skip_to", "first", "roll", "end")
+
+    def __init__(self) -> None:
+        self.moves: dict[str, Move] = {}
+        for name in dir(type(self)):
+            fn = getattr(type(self), name)
+            if callable(fn) and hasattr(fn, "move_fields"):
+                self.moves[name.removeprefix("move_")] = Move(fn, fn.move_fields, fn.move_required)
+
+    # --- header and rules -------------------------------------------------------------------
+
+    def check_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """Merge `rules` over the defaults; unknown keys and wrong types are refused."""
+        out = dict(self.default_rules)
+        for key, value in rules.items():
+            if key not in self.default_rules:
+                known = ", ".join(self.default_rules) or "none"
+                raise IllegalEvent(f"unknown house rule {key!r} for {self.kind} (known: {known})")
+            out[key] = self.check_rule(key, value)
+        return out
+
+    def check_rule(self, key: str, value: Any) -> Any:
+        """Check one house rule's value. Subclasses override for ranges and special values."""
+        default = self.default_rules[key]
+        if type(value) is not type(default):
+            raise IllegalEvent(f"house rule {key} must be like {default!r}, not {value!r}")
+        return value
+
+    def check_header(self, header: Header) -> Header:
+        n = len(header.players)
+        if not self.min_players <= n <= self.max_players:
+            raise IllegalEvent(f"{self.title} takes {self.min_players}-{self.max_players} "
+                               f"players, not {n}")
+        for name in header.players:
+            if not isinstance(name, str) or not name.strip():
+                raise IllegalEvent(f"player names must be non-empty text, not {name!r}")
+        if isinstance(header.first, bool) or not isinstance(header.first, int) \
+                or not 0 <= header.first < n:
+            raise IllegalEvent(f"first must be a seat 0-{n - 1}, not {header.first!r}")
+        return replace(header, players=tuple(header.players),
+                       rules=self.check_rules(header.rules))
+
+    def initial(self, header: Header) -> State:
+        return State(table=Table(seats=len(header.players), current=header.first))
+
+    # --- applying events ----------------------------------------------------------------------
+
+    def apply(self, state: State, event: Event) -> State:
+        if not isinstance(event, dict):
+            raise IllegalEvent(f"an event must be a JSON object, not {event!r}")
+        kind = event.get("type")
+        if not isinstance(kind, str):
+            raise IllegalEvent("an event needs a \"type\"")
+        m = self.moves.get(kind)
+        if m is None:
+            raise IllegalEvent(f"unknown event type {kind!r} for {self.kind} "
+                               f"(known: {', '.join(sorted(self.moves))})")
+        extra = set(event) - {"type"} - m.fields
+        if extra:
+            allowed = ", ".join(sorted(m.fields)) or "none"
+            raise IllegalEvent(f"{kind}: unknown field {sorted(extra)[0]!r} (allowed: {allowed})")
+        missing = m.required - set(event)
+        if missing:
+            raise IllegalEvent(f"{kind}: missing field {sorted(missing)[0]!r}")
+        if state.over:
+            raise IllegalEvent(f"{kind}: the game is over")
+        return m.apply(self, state, event)
+
+    def fold(self, header: Header, events: Iterable[Event]) -> State:
+        state = self.initial(header)
+        for e in events:
+            state = self.apply(state, e)
+        return state
+
+    def actor(self, state: State, event: Event) -> int:
+        """The seat an event acts for: its "player", or the current player."""
+        if "player" in event:
+            return tbl.check_seat(state.table, event["player"])
+        return state.table.current
+
+    def with_table(self, state: State, table: Table) -> State:
+        return replace(state, table=table)
+
+    def end_turn(self, state: State) -> State:
+        """End the current turn the way `next` does. Games hook their per-turn upkeep here."""
+        return self.with_table(state, tbl.end_turn(state.table))
+
+    # --- common moves (every game kind) -------------------------------------------------------
+
+    @move("player")
+    def move_next(self, state: State, event: Event) -> State:
+        self._check_is_current(state, event)
+        return self.end_turn(state)
+
+    @move("player")
+    def move_skip(self, state: State, event: Event) -> State:
+        self._check_is_current(state, event)
+        return self.with_table(state, tbl.skip(state.table))
+
+    @move("player")
+    def move_double_skip(self, state: State, event: Event) -> State:
+        self._check_is_current(state, event)
+        return self.with_table(state, tbl.skip(state.table, 2))
+
+    @move("player")
+    def move_reverse(self, state: State, event: Event) -> State:
+        self._check_is_current(state, event)
+        return self.with_table(state, tbl.reverse(state.table))
+
+    @move("player")
+    def move_reverse_skip(self, state: State, event: Event) -> State:
+        self._check_is_current(state, event)
+        return self.with_table(state, tbl.reverse_skip(state.table))
+
+    @move(required=("player",))
+    def move_skip_to(self, state: State, event: Event) -> State:
+        seat = tbl.check_seat(state.table, event["player"])
+        return self.end_turn_to(state, seat)
+
+    @move(required=("player",))
+    def move_first(self, state: State, event: Event) -> State:
+        return self.with_table(state, tbl.set_first(state.table, event["player"]))
+
+    @move("player", required=("dice",))
+    def move_roll(self, state: State, event: Event) -> State:
+        self.actor(state, event)
+        return replace(state, last_roll=dicemod.check_roll(event["dice"]))
+
+    @move()
+    def move_end(self, state: State, event: Event) -> State:
+        """The group ends the game. Games with a score name their winners in `final_winners`."""
+        return replace(state, over=True, winners=self.final_winners(state))
+
+    def end_turn_to(self, state: State, seat: int) -> State:
+        """`skip_to`: the turn ends at once and `seat` plays next."""
+        return self.with_table(state, tbl.skip_to(state.table, seat))
+
+    def final_winners(self, state: State) -> tuple[int, ...]:
+        return ()
+
+    def _check_is_current(self, state: State, event: Event) -> None:
+        if "player" in event and self.actor(state, event) != state.table.current:
+            raise IllegalEvent(f"{event['type']}: it is seat {state.table.current}'s turn, "
+                               f"not seat {event['player']}'s")
+
+    # --- for replay and the screen ------------------------------------------------------------
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The `companion replay --json` object (DESIGN.md contract); games add their fields."""
+        return {"current": state.table.current, "direction": state.table.direction,
+                "over": state.over, "winners": list(state.winners),
+                "pending_skips": state.table.pending_skips, "turns": state.table.turns,
+                "last_roll": dict(state.last_roll) if state.last_roll else None}
+
+    def describe(self, event: Event, header: Header, before: State) -> str:
+        """A few words for people: the undo toast, the history list."""
+        kind = event.get("type")
+        who = header.name(event["player"]) if isinstance(event.get("player"), int) \
+            and 0 <= event["player"] < len(header.players) else header.name(before.table.current)
+        if kind == "next":
+            return f"{who}'s turn ended"
+        if kind == "roll":
+            faces = " ".join(str(v).upper() for v in event.get("dice", {}).values())
+            return f"{who} rolled {faces}"
+        if kind == "skip_to":
+            return f"Skip to {who}"
+        if kind == "first":
+            return f"{who} goes first"
+        return {"skip": "Skip", "double_skip": "Double skip", "reverse": "Reverse",
+                "reverse_skip": "Reverse + skip", "end": "End of game"}.get(kind, str(kind))
+
+    def text(self, state: State, header: Header) -> str:
+        """`companion replay` without --json: the final state for people."""
+        t = state.table
+        lines = [f"{self.title}: {len(header.players)} players"]
+        if state.over:
+            names = ", ".join(header.name(s) for s in state.winners) or "nobody"
+            lines.append(f"Game over. Winner{'s' if len(state.winners) > 1 else ''}: {names}")
+        else:
+            lines.append(f"Current player: {header.name(t.current)} (seat {t.current})")
+            lines.append(f"Direction: {'clockwise' if t.direction == 1 else 'counter-clockwise'}")
+            lines.append(f"Next: {header.name(t.upcoming)}"
+                         + (f" ({t.pending_skips} skip(s) pending)" if t.pending_skips else ""))
+        if state.last_roll:
+            lines.append("Last roll: " + ", ".join(f"{k} {v}" for k, v in state.last_roll.items()))
+        lines.append(f"Turns played: {t.turns}")
+        return "\n".join(lines)

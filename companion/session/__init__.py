@@ -1,0 +1,1 @@
+"""The journal: apply, undo, redo, replay, persistence (SQLite), log export."""

@@ -1,0 +1,231 @@
+"""SQLite persistence of journals: one row per game, one row per event.
+
+WAL mode with `synchronous=FULL`: a commit has reached the disk when it returns, so an event
+that was acknowledged survives a power cut. Undo does not delete: the row is marked `undone`
+(and `dropped` when a new event replaces it), so nothing ever recorded is lost.
+
+A database that cannot be opened or fails `PRAGMA integrity_check` is renamed aside (never
+deleted) and a fresh one is started; `Store.notice` says what happened.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, JournalError
+from companion.rules.game import Event, Header
+from companion.session.journal import Journal
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    header TEXT NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open'      -- open | closed
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,                    -- position in the game (0-based) when recorded
+    row INTEGER PRIMARY KEY,                 -- insertion order, across undo and redo
+    body TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'active',   -- active | undone | dropped
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
+"""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    header: Header
+    created: float
+    events: int
+
+
+class Store:
+    def __init__(self, path: Path | str, *, clock=time.time) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.notice = ""  # set when a damaged database was put aside
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as e:
+            aside = self._set_aside()
+            self.notice = (f"The journal {self.path.name} was damaged ({e}); it was kept as "
+                           f"{aside.name} and a new one started.")
+            self.db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+            if ok != "ok":
+                raise sqlite3.DatabaseError(f"integrity check: {ok}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"written by a newer version (schema {version})")
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            # Every stored game must still replay; a row that does not is damage too.
+            for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+                self._load(db, gid)
+        except (sqlite3.DatabaseError, CompanionError, ValueError, KeyError, TypeError) as e:
+            db.close()
+            raise sqlite3.DatabaseError(str(e)) from e
+        return db
+
+    def _set_aside(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                src.rename(Path(str(aside) + suffix))
+        return aside
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- games --------------------------------------------------------------------------------
+
+    def new_game(self, header: Header) -> Journal:
+        """Start a game; any open game is closed (it stays in the database)."""
+        journal = Journal(header)  # checks the header before anything is written
+        with self._tx():
+            self.db.execute("UPDATE games SET status='closed' WHERE status='open'")
+            cur = self.db.execute("INSERT INTO games(header, created) VALUES (?, ?)",
+                                  (json.dumps(journal.header.to_json()), self.clock()))
+        journal.sink = _GameSink(self, cur.lastrowid)
+        return journal
+
+    def resume(self) -> Journal | None:
+        """The unfinished game, if there is one."""
+        row = self.db.execute("SELECT id FROM games WHERE status='open' "
+                              "ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            return None
+        journal = self._load(self.db, row[0])
+        journal.sink = _GameSink(self, row[0])
+        return journal
+
+    def close_game(self, journal: Journal) -> None:
+        sink = journal.sink
+        if isinstance(sink, _GameSink):
+            with self._tx():
+                self.db.execute("UPDATE games SET status='closed' WHERE id=?", (sink.game_id,))
+
+    def games(self) -> list[GameInfo]:
+        out = []
+        for gid, header, created in self.db.execute(
+                "SELECT id, header, created FROM games ORDER BY id"):
+            n = self.db.execute("SELECT COUNT(*) FROM events WHERE game_id=? AND "
+                                "status='active'", (gid,)).fetchone()[0]
+            out.append(GameInfo(gid, header_from_json(json.loads(header)), created, n))
+        return out
+
+    def load(self, game_id: int) -> Journal:
+        return self._load(self.db, game_id)
+
+    @staticmethod
+    def _load(db: sqlite3.Connection, game_id: int) -> Journal:
+        row = db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"no game {game_id} in the journal")
+        header = header_from_json(json.loads(row[0]))
+        active = [json.loads(b) for b, in db.execute(
+            "SELECT body FROM events WHERE game_id=? AND status='active' ORDER BY seq",
+            (game_id,))]
+        # Most recently undone last: the undone event with the lowest seq is redone first.
+        undone = [json.loads(b) for b, in db.execute(
+            "SELECT body FROM events WHERE game_id=? AND status='undone' ORDER BY seq DESC",
+            (game_id,))]
+        return Journal(header, active, undone)
+
+    def integrity(self) -> str:
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+    # --- events -------------------------------------------------------------------------------
+
+    def _tx(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+
+
+class _GameSink:
+    """Writes one game's journal changes; each call is one committed transaction."""
+
+    def __init__(self, store: Store, game_id: int) -> None:
+        self.store = store
+        self.game_id = game_id
+
+    def append(self, seq: int, event: Event) -> None:
+        with self.store._tx() as db:
+            db.execute("UPDATE events SET status='dropped' WHERE game_id=? AND status='undone'",
+                       (self.game_id,))
+            db.execute("INSERT INTO events(game_id, seq, body, at) VALUES (?, ?, ?, ?)",
+                       (self.game_id, seq, json.dumps(event), self.store.clock()))
+
+    def undo(self, seq: int) -> None:
+        with self.store._tx() as db:
+            db.execute("UPDATE events SET status='undone' WHERE game_id=? AND seq=? "
+                       "AND status='active'", (self.game_id, seq))
+
+    def redo(self, seq: int) -> None:
+        with self.store._tx() as db:
+            db.execute("UPDATE events SET status='active' WHERE game_id=? AND seq=? "
+                       "AND status='undone'", (self.game_id, seq))
+
+
+def header_from_json(obj: Any) -> Header:
+    """A header object of the log-format contract -> Header (not yet checked by its game)."""
+    from companion.errors import IllegalEvent
+
+    if not isinstance(obj, dict):
+        raise IllegalEvent("the header must be a JSON object")
+    unknown = set(obj) - {"game", "players", "first", "rules"}
+    if unknown:
+        raise IllegalEvent(f"unknown header field {sorted(unknown)[0]!r}")
+    if not isinstance(obj.get("game"), str):
+        raise IllegalEvent("the header needs \"game\" (e.g. \"table\")")
+    players = obj.get("players")
+    if not isinstance(players, list) or not players:
+        raise IllegalEvent("the header needs \"players\": a list of names in seat order")
+    rules = obj.get("rules", {})
+    if not isinstance(rules, dict):
+        raise IllegalEvent("\"rules\" must be an object")
+    return Header(obj["game"], tuple(players), obj.get("first", 0), rules)

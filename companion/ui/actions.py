@@ -1,0 +1,112 @@
+"""What a screen asks the app to do. Plain data; the app carries them out.
+
+A screen's handlers return one Action, a list of them (done in order), or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from companion.rules.game import Header
+    from companion.ui.screen import Screen
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Append `event` to the journal (committed before anything is shown).
+
+    If the engine refuses it, the refusal is shown as a toast and `then` is not done.
+    """
+
+    event: dict[str, Any]
+    then: Any = None  # an Action (or list) done after a successful append
+
+
+@dataclass(frozen=True)
+class Push:
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Pop:
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Replace the top screen."""
+
+    screen: Screen
+
+
+@dataclass(frozen=True)
+class Home:
+    """Back to the game's own main screen (or the start menu outside a game)."""
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+@dataclass(frozen=True)
+class Redo:
+    pass
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll `dice` (through the roller if attached), animate, then append an event.
+
+    `make_event(dice)` builds the event from the result; by default a `roll` event.
+    `then` is done after the event is appended.
+    """
+
+    dice: tuple[str, ...]
+    make_event: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    then: Any = None
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    header: Header
+
+
+@dataclass(frozen=True)
+class ResumeGame:
+    pass
+
+
+@dataclass(frozen=True)
+class LeaveGame:
+    """Close the current game (it stays in the journal) and return to the start menu."""
+
+
+@dataclass(frozen=True)
+class Toast:
+    text: str
+    seconds: float = 2.0
+
+
+@dataclass(frozen=True)
+class After:
+    """Call the current screen's `on_tick(token)` after `seconds` (if it is still on top)."""
+
+    seconds: float
+    token: str = "tick"
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Beep:
+    """Sound the buzzer (if one is fitted)."""
+
+    seconds: float = 0.2
+
+
+@dataclass(frozen=True)
+class QuitApp:
+    pass

@@ -1,0 +1,148 @@
+"""Drawing helpers for the 128x64 one-bit panel: fonts, fitted text, bars, glyphs.
+
+One bold condensed face (DejaVu Sans Condensed Bold, shipped in `fonts/`) at every size:
+at arm's length in dim light, bold strokes survive where thin ones vanish.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
+
+SMALL = 10  # the smallest size we use: hints, labels
+BODY = 13  # menu items, lines of text
+BIG = 26
+
+
+def blank() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    return img, ImageDraw.Draw(img)
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    ref = resources.files("companion.ui") / "fonts" / FONT_FILE
+    with resources.as_file(ref) as path:
+        return ImageFont.truetype(str(path), size)
+
+
+def text_size(text: str, size: int) -> tuple[int, int]:
+    """Width and height of `text` as drawn (ink box from the origin)."""
+    left, top, right, bottom = font(size).getbbox(text)
+    return right, bottom - top
+
+
+def fit(text: str, width: int, height: int, *, largest: int = 40, smallest: int = SMALL) -> int:
+    """The largest font size at which `text` fits the box (at least `smallest`)."""
+    size = largest
+    while size > smallest:
+        w, h = text_size(text, size)
+        if w <= width and h <= height:
+            return size
+        size -= 1
+    return smallest
+
+
+def clip(text: str, width: int, size: int) -> str:
+    """`text` shortened with an ellipsis so that it fits `width` at `size`."""
+    if text_size(text, size)[0] <= width:
+        return text
+    while text and text_size(text + "…", size)[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def text(d: ImageDraw.ImageDraw, xy: tuple[int, int], s: str, size: int, *,
+         fill: int = 1, anchor: str = "la") -> None:
+    d.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+
+
+def centered(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], s: str, *,
+             largest: int = 40, fill: int = 1) -> int:
+    """Draw `s` as large as fits in `box`, centred; returns the size used."""
+    x0, y0, x1, y1 = box
+    size = fit(s, x1 - x0, y1 - y0, largest=largest)
+    s = clip(s, x1 - x0, size)
+    d.text(((x0 + x1) // 2, (y0 + y1) // 2), s, font=font(size), fill=fill, anchor="mm")
+    return size
+
+
+def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "") -> int:
+    """An inverted bar across the top; returns the y where content may start."""
+    d.rectangle((0, 0, WIDTH - 1, 11), fill=1)
+    d.text((2, 6), clip(title, WIDTH - 4 - (text_size(right, SMALL)[0] + 4 if right else 0),
+                        SMALL), font=font(SMALL), fill=0, anchor="lm")
+    if right:
+        d.text((WIDTH - 2, 6), right, font=font(SMALL), fill=0, anchor="rm")
+    return 13
+
+
+def hint(d: ImageDraw.ImageDraw, s: str) -> None:
+    """A one-line hint on the bottom row (what the buttons do here)."""
+    d.text((WIDTH // 2, HEIGHT - 1), clip(s, WIDTH, SMALL), font=font(SMALL), fill=1, anchor="mb")
+
+
+def badge(d: ImageDraw.ImageDraw, xy: tuple[int, int], s: str, size: int = SMALL, *,
+          anchor: str = "l") -> tuple[int, int, int, int]:
+    """White text on a black box (an inverted label). `xy` is the left (or right) middle."""
+    w, h = text_size(s, size)
+    x, y = xy
+    x0 = x if anchor == "l" else x - w - 4
+    box = (x0, y - h // 2 - 2, x0 + w + 3, y + (h + 1) // 2 + 1)
+    d.rectangle(box, fill=1)
+    d.text((x0 + 2, y), s, font=font(size), fill=0, anchor="lm")
+    return box
+
+
+def direction_arrow(d: ImageDraw.ImageDraw, center: tuple[int, int], radius: int,
+                    direction: int) -> None:
+    """A circular arrow: clockwise for +1, counter-clockwise for -1."""
+    cx, cy = center
+    r = radius
+    box = (cx - r, cy - r, cx + r, cy + r)
+    # A 300-degree arc with a gap at the top; the head sits at the end play moves toward.
+    d.arc(box, start=-60, end=240, fill=1, width=max(2, r // 3))
+    end_deg = -60 if direction == 1 else 240
+    a = math.radians(end_deg)
+    ex, ey = cx + r * math.cos(a), cy + r * math.sin(a)
+    # Tangent direction at the end of the arc, pointing onward.
+    t = a + (math.pi / 2 if direction == 1 else -math.pi / 2)
+    head = r * 0.9
+    tip = (ex + head * math.cos(t), ey + head * math.sin(t))
+    n = t + math.pi / 2
+    w = r * 0.7
+    base1 = (ex + w * math.cos(n), ey + w * math.sin(n))
+    base2 = (ex - w * math.cos(n), ey - w * math.sin(n))
+    d.polygon([tip, base1, base2], fill=1)
+
+
+def scrollbar(d: ImageDraw.ImageDraw, top: int, bottom: int, first: int, shown: int,
+              total: int) -> None:
+    if total <= shown:
+        return
+    x = WIDTH - 2
+    d.line((x, top, x, bottom), fill=1)
+    span = bottom - top
+    y0 = top + span * first // total
+    y1 = top + span * (first + shown) // total
+    d.rectangle((x - 1, y0, x + 1, max(y1, y0 + 3)), fill=1)
+
+
+def bar(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fraction: float) -> None:
+    """A progress bar: outline, filled from the left to `fraction` (0..1)."""
+    x0, y0, x1, y1 = box
+    d.rectangle(box, outline=1, fill=0)
+    w = int((x1 - x0 - 2) * max(0.0, min(1.0, fraction)))
+    if w > 0:
+        d.rectangle((x0 + 1, y0 + 1, x0 + 1 + w, y1 - 1), fill=1)
+
+
+def scale(img: Image.Image, factor: int = 4) -> Image.Image:
+    """Scale up with crisp pixels (for screenshots)."""
+    return img.resize((img.width * factor, img.height * factor), Image.NEAREST)

@@ -1,0 +1,42 @@
+"""Screenshots of every screen, drawn by the code itself, for docs/screens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.app import draw_toast
+from companion.ui import draw
+from companion.ui.modes import MODES
+from companion.ui.screen import Context
+
+
+def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
+    from companion.ui.start import StartScreen, choose_game, choose_players, help_screen
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(name: str, img) -> None:
+        p = outdir / f"{name}.png"
+        draw.scale(img, scale).save(p)
+        written.append(p)
+
+    start_ctx = Context(config=config, resume="Table (4)")
+    save("start", StartScreen(start_ctx).render(start_ctx))
+    save("new-game", choose_game(start_ctx).render(start_ctx))
+    save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
+    save("help", help_screen().render(start_ctx))
+    for mode in MODES.values():
+        prefix = "" if mode.kind == "table" else f"{mode.kind}-"
+        for name, journal, stack in mode.gallery(config):
+            ctx = Context(config=config, journal=journal, dice_note="Software")
+            save(prefix + name, stack[-1].render(ctx))
+    # The undo toast, over the table screen.
+    for name, journal, stack in MODES["table"].gallery(config):
+        if name == "table":
+            ctx = Context(config=config, journal=journal)
+            img = stack[-1].render(ctx)
+            draw_toast(img, "Undone: Skip")
+            save("toast-undo", img)
+            break
+    return written

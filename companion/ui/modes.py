@@ -1,0 +1,152 @@
+"""Game modes on the screen: each game kind's home screen, menu, setup and end screen.
+
+`Mode` is the `table` game kind and the base of the others; a game mode module subclasses
+it and registers itself in `MODES` (one line at the bottom of this file). Modes never touch
+each other's screens.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from companion.inputs import Button
+from companion.rules.game import Header
+from companion.session.journal import Journal
+from companion.ui import draw
+from companion.ui.actions import Emit, Home, LeaveGame, Push, Redo, Undo
+from companion.ui.dice import dice_menu
+from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, TextScreen, pick_player
+
+
+class Mode:
+    kind = "table"
+    # Actions offered in the menu for this game, by event type, in this order.
+    turn_actions: tuple[str, ...] = ("skip", "double_skip", "reverse", "reverse_skip", "skip_to")
+    first_player_text = "Agree at the table, then pick:"
+    house_rules_text: tuple[str, ...] = (
+        "Turns go to the next player in the direction of the arrow.",
+        "Skip: the next player loses a turn; skips add up.",
+        "Double skip: the next two players lose their turns.",
+        "Reverse flips the direction at once; with two players nobody is skipped by it.",
+        "Reverse + skip: reverse, then the next player in the new direction loses a turn.",
+        "Hold BACK to undo the last action, any number of times.",
+    )
+
+    # --- screens ------------------------------------------------------------------------------
+
+    def home(self, ctx: Context) -> Screen:
+        from companion.ui.table import TableScreen
+        return TableScreen(self)
+
+    def end_screen(self, ctx: Context) -> Screen:
+        from companion.ui.table import EndScreen
+        return EndScreen(self)
+
+    def setup(self, ctx: Context) -> list[Screen]:
+        """Screens shown after "New game", last one on top: house rules, then who goes first."""
+        return [self.first_player_screen(ctx), self.house_rules_screen(ctx, done=_pop())]
+
+    def first_player_screen(self, ctx: Context) -> Screen:
+        return FirstPlayer(self, ctx)
+
+    def house_rules_screen(self, ctx: Context, *, done: Any = None) -> Screen:
+        return TextScreen("House rules", self.house_rules(ctx.journal.header),
+                          done=done if done is not None else _pop())
+
+    def house_rules(self, header: Header) -> list[str]:
+        lines = list(self.house_rules_text)
+        for key, value in header.rules.items():
+            lines.append(f"{key}: {value}")
+        return lines
+
+    # --- the menu (hold OK) -------------------------------------------------------------------
+
+    def game_actions(self, ctx: Context) -> list[Item]:
+        """Items specific to this game, shown first in the menu."""
+        return [Item("Roll dice", Push(dice_menu(ctx)))]
+
+    def menu(self, ctx: Context) -> Menu:
+        items = self.game_actions(ctx)
+        labels = {"skip": "Skip next player", "double_skip": "Double skip",
+                  "reverse": "Reverse", "reverse_skip": "Reverse + skip"}
+        for t in self.turn_actions:
+            if t == "skip_to":
+                items.append(Item("Skip to player…", lambda c: Push(pick_player(
+                    "Skip to whom?", c, lambda s: Emit({"type": "skip_to", "player": s},
+                                                       then=Home())))))
+            else:
+                items.append(Item(labels[t], Emit({"type": t}, then=Home())))
+        items += [
+            Item("Undo", [Home(), Undo()]),
+            Item("Redo", [Home(), Redo()]),
+            Item("History", lambda c: Push(history_screen(c))),
+            Item("House rules", lambda c: Push(self.house_rules_screen(c))),
+            Item("End game", Push(Confirm("End this game?", Emit({"type": "end"}),
+                                          detail="Undo can bring it back"))),
+            Item("Leave to start", Push(Confirm("Leave this game?", LeaveGame(),
+                                                detail="It is kept in the journal"))),
+        ]
+        return Menu("Menu", items)
+
+    # --- screenshots --------------------------------------------------------------------------
+
+    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
+        """Sample (name, journal, screen stack) for docs/screens; see companion/ui/gallery.py."""
+        from companion.ui.table import table_gallery
+        return table_gallery(self, config)
+
+
+def _pop():
+    from companion.ui.actions import Pop
+    return Pop()
+
+
+class FirstPlayer(Menu):
+    """Who goes first: the game's own rule text, then the players to pick from."""
+
+    def __init__(self, mode: Mode, ctx: Context) -> None:
+        self.mode = mode
+        seats = range(len(ctx.journal.header.players))
+        items = [Item(ctx.name(s), Emit({"type": "first", "player": s}, then=Home()))
+                 for s in seats]
+        super().__init__("Who goes first?", items, cursor=ctx.state.table.current)
+
+    def draw_on(self, d, ctx: Context) -> None:
+        top = draw.title_bar(d, "Who goes first?")
+        from companion.ui.screen import wrap
+        lines = wrap(self.mode.first_player_text, draw.WIDTH - 4, draw.SMALL)[:2]
+        for i, line in enumerate(lines):
+            d.text((2, top + i * 10), line, font=draw.font(draw.SMALL), fill=1)
+        y = top + 22
+        name = ctx.name(self.cursor)
+        d.rectangle((0, y, draw.WIDTH - 1, draw.HEIGHT - 1), fill=1)
+        d.text((6, (y + draw.HEIGHT) // 2), "▲▼", font=draw.font(12), fill=0, anchor="lm")
+        draw.centered(d, (22, y + 1, draw.WIDTH - 2, draw.HEIGHT - 1), name, largest=24, fill=0)
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.BACK:
+            return Home()  # keep the seat the game started with
+        return super().on_press(button, ctx)
+
+
+def history_screen(ctx: Context) -> Screen:
+    j = ctx.journal
+    lines = [f"{i + 1}. {j.describe(i)}" for i in range(len(j.events))][::-1]
+    return TextScreen("History (newest first)", lines or ["Nothing yet."])
+
+
+MODES: dict[str, Mode] = {}
+
+
+def register(mode: Mode) -> Mode:
+    MODES[mode.kind] = mode
+    return mode
+
+
+def mode_for(kind: str) -> Mode:
+    return MODES.get(kind, MODES["table"])
+
+
+register(Mode())
+
+# Game modes register themselves here, one line each:

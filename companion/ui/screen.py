@@ -1,0 +1,273 @@
+"""The screen protocol and the reusable screens every mode builds from.
+
+A screen holds only UI state (a cursor, a value being entered). Game state comes from
+`ctx.journal.state` each time it renders, so undo, redo and resume need no screen code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from PIL import Image
+
+from companion.inputs import Button, ButtonInput, Gesture
+from companion.ui import draw
+from companion.ui.actions import Pop
+
+if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.session.journal import Journal
+
+Result = Any  # an Action, a list of Actions, or None
+
+
+@dataclass
+class Context:
+    """What a screen may read while drawing or handling a button."""
+
+    config: Config
+    journal: Journal | None = None
+    now: float = 0.0  # monotonic seconds, from the app's clock
+    dice_note: str = ""  # "Roller" / "Software dice" / a fault note, for the dice screens
+    resume: str = ""  # words for the game that "Resume" would bring back ("" = none)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def state(self) -> Any:
+        assert self.journal is not None
+        return self.journal.state
+
+    def name(self, seat: int) -> str:
+        assert self.journal is not None
+        return self.journal.name(seat)
+
+
+class Screen:
+    """Base screen. Subclasses draw in `draw_on` and answer buttons in `on_press`/`on_hold`."""
+
+    title = ""
+
+    def render(self, ctx: Context) -> Image.Image:
+        img, d = draw.blank()
+        self.draw_on(d, ctx)
+        return img
+
+    def draw_on(self, d, ctx: Context) -> None:
+        raise NotImplementedError
+
+    def handle(self, event: ButtonInput, ctx: Context) -> Result:
+        if event.gesture is Gesture.HOLD:
+            return self.on_hold(event.button, ctx)
+        return self.on_press(event.button, ctx)
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.BACK:
+            return Pop()
+        return None
+
+    def on_hold(self, button: Button, ctx: Context) -> Result:
+        """Holds of BACK (undo) and OK (menu) are handled by the app before this is called."""
+        return None
+
+    def on_tick(self, token: str, data: dict[str, Any], ctx: Context) -> Result:
+        return None
+
+
+@dataclass
+class Item:
+    """A menu line: its label and what choosing it does (an Action, or a function of ctx)."""
+
+    label: str | Callable[[Context], str]
+    action: Any
+    enabled: bool = True
+
+    def text(self, ctx: Context) -> str:
+        return self.label(ctx) if callable(self.label) else self.label
+
+    def choose(self, ctx: Context) -> Result:
+        return self.action(ctx) if callable(self.action) else self.action
+
+
+class Menu(Screen):
+    """A list: UP/DOWN move, OK chooses, BACK leaves. Four lines show at once."""
+
+    ROWS = 4
+    ROW_H = 12
+
+    def __init__(self, title: str, items: Sequence[Item], *, cursor: int = 0,
+                 back: Any = Pop()) -> None:
+        self.title = title
+        self.items = list(items)
+        self.cursor = min(cursor, max(0, len(self.items) - 1))
+        self.back = back
+
+    def draw_on(self, d, ctx: Context) -> None:
+        top = draw.title_bar(d, self.title, f"{self.cursor + 1}/{len(self.items)}")
+        first = min(max(0, self.cursor - self.ROWS + 2), max(0, len(self.items) - self.ROWS))
+        first = max(0, min(first, self.cursor))
+        for row, item in enumerate(self.items[first:first + self.ROWS]):
+            i = first + row
+            y = top + row * self.ROW_H
+            label = draw.clip(item.text(ctx), draw.WIDTH - 12, 12)
+            if i == self.cursor:
+                d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 1), fill=1)
+            fill = 0 if i == self.cursor else 1
+            if not item.enabled:
+                label = "(" + label + ")"
+            d.text((3, y + self.ROW_H // 2), label, font=draw.font(12), fill=fill, anchor="lm")
+        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(self.items))
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.UP:
+            self.cursor = (self.cursor - 1) % len(self.items)
+        elif button is Button.DOWN:
+            self.cursor = (self.cursor + 1) % len(self.items)
+        elif button is Button.OK:
+            item = self.items[self.cursor]
+            if item.enabled:
+                return item.choose(ctx)
+        elif button is Button.BACK:
+            return self.back
+        return None
+
+
+class TextScreen(Screen):
+    """Lines of text to read (house rules, history, help): UP/DOWN scroll, OK/BACK leave."""
+
+    ROWS = 4
+    ROW_H = 12
+
+    def __init__(self, title: str, lines: Sequence[str], *, done: Any = Pop()) -> None:
+        self.title = title
+        self.raw = list(lines)
+        self.first = 0
+        self.done = done
+        self._wrapped: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        if self._wrapped is None:
+            self._wrapped = [w for line in self.raw for w in wrap(line, draw.WIDTH - 6, draw.SMALL + 1)]
+        return self._wrapped
+
+    def draw_on(self, d, ctx: Context) -> None:
+        lines = self.lines()
+        shown = self.ROWS + 1
+        top = draw.title_bar(d, self.title, f"{min(self.first + shown, len(lines))}/{len(lines)}")
+        for row, line in enumerate(lines[self.first:self.first + shown]):
+            d.text((1, top + row * 10), line, font=draw.font(draw.SMALL + 1), fill=1)
+        draw.scrollbar(d, top, draw.HEIGHT - 1, self.first, shown, len(lines))
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        last = max(0, len(self.lines()) - (self.ROWS + 1))
+        if button is Button.UP:
+            self.first = max(0, self.first - 1)
+        elif button is Button.DOWN:
+            self.first = min(last, self.first + 1)
+        elif button in (Button.OK, Button.BACK):
+            return self.done
+        return None
+
+
+def wrap(line: str, width: int, size: int) -> list[str]:
+    """Word-wrap `line` to `width` pixels at font `size`."""
+    words = line.split()
+    if not words:
+        return [""]
+    out, cur = [], ""
+    for w in words:
+        trial = f"{cur} {w}" if cur else w
+        if draw.text_size(trial, size)[0] <= width:
+            cur = trial
+        else:
+            if cur:
+                out.append(cur)
+            cur = draw.clip(w, width, size)
+    out.append(cur)
+    return out
+
+
+class Confirm(Screen):
+    """A question with OK = yes, BACK = no."""
+
+    def __init__(self, question: str, yes: Any, *, no: Any = Pop(), detail: str = "") -> None:
+        self.question = question
+        self.yes = yes
+        self.no = no
+        self.detail = detail
+
+    def draw_on(self, d, ctx: Context) -> None:
+        draw.centered(d, (0, 2, draw.WIDTH, 30), self.question, largest=20)
+        if self.detail:
+            draw.centered(d, (0, 30, draw.WIDTH, 44), self.detail, largest=draw.BODY)
+        draw.badge(d, (2, 56), "OK = yes", 12)
+        draw.badge(d, (draw.WIDTH - 2, 56), "BACK = no", 12, anchor="r")
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.OK:
+            return self.yes
+        if button is Button.BACK:
+            return self.no
+        return None
+
+
+class NumberEntry(Screen):
+    """Enter a whole number with UP/DOWN (held: steps of 10 via repeated holds), OK confirms.
+
+    `done(value)` returns what to do with it. `describe(value)` may add a line under it
+    (e.g. the points at stake).
+    """
+
+    def __init__(self, title: str, *, value: int, lo: int, hi: int,
+                 done: Callable[[int], Any], step: int = 1,
+                 describe: Callable[[int], str] | None = None, label: str = "") -> None:
+        self.title = title
+        self.value = value
+        self.lo, self.hi, self.step = lo, hi, step
+        self.done = done
+        self.describe = describe
+        self.label = label
+
+    def draw_on(self, d, ctx: Context) -> None:
+        top = draw.title_bar(d, self.title)
+        bottom = 50 if self.describe else 62
+        draw.centered(d, (10, top, draw.WIDTH - 10, bottom), f"{self.label}{self.value}",
+                      largest=30)
+        d.polygon([(4, (top + bottom) // 2 - 4), (8, (top + bottom) // 2 - 10),
+                   (12, (top + bottom) // 2 - 4)], fill=1 if self.value < self.hi else 0,
+                  outline=1)
+        d.polygon([(4, (top + bottom) // 2 + 4), (8, (top + bottom) // 2 + 10),
+                   (12, (top + bottom) // 2 + 4)], fill=1 if self.value > self.lo else 0,
+                  outline=1)
+        if self.describe:
+            draw.centered(d, (0, 51, draw.WIDTH, 64), self.describe(self.value),
+                          largest=draw.SMALL + 1)
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.UP:
+            self.value = min(self.hi, self.value + self.step)
+        elif button is Button.DOWN:
+            self.value = max(self.lo, self.value - self.step)
+        elif button is Button.OK:
+            return self.done(self.value)
+        elif button is Button.BACK:
+            return Pop()
+        return None
+
+    def on_hold(self, button: Button, ctx: Context) -> Result:
+        if button is Button.UP:
+            self.value = min(self.hi, self.value + 10 * self.step)
+        elif button is Button.DOWN:
+            self.value = max(self.lo, self.value - 10 * self.step)
+        return None
+
+
+def pick_player(title: str, ctx: Context, done: Callable[[int], Any], *,
+                seats: Sequence[int] | None = None, cursor: int | None = None) -> Menu:
+    """A menu of players (active seats by default); `done(seat)` says what choosing does."""
+    state = ctx.state
+    if seats is None:
+        seats = state.table.active
+    items = [Item(ctx.name(s), (lambda c, s=s: done(s))) for s in seats]
+    start = list(seats).index(cursor) if cursor in seats else 0
+    return Menu(title, items, cursor=start)

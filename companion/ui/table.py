@@ -1,0 +1,141 @@
+"""The `table` game kind's screens: whose turn (biggest), direction, who is next, skips."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from companion.inputs import Button
+from companion.rules.game import Header
+from companion.session.journal import Journal
+from companion.ui import draw
+from companion.ui.actions import Emit, LeaveGame, Push, Toast
+from companion.ui.dice import draw_glyph, dice_menu
+from companion.ui.screen import Context, Result, Screen
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def turn_header(d, ctx: Context, *, right: str | None = None) -> None:
+    """Top row: direction arrow and word on the left, `right` (default: last roll) on the right."""
+    t = ctx.state.table
+    draw.direction_arrow(d, (6, 6), 5, t.direction)
+    d.text((14, 6), "clockwise" if t.direction == 1 else "counter-clock", font=draw.font(draw.SMALL),
+           fill=1, anchor="lm")
+    if right is None:
+        roll = ctx.state.last_roll
+        if roll:
+            x = draw.WIDTH
+            for die, face in reversed(list(roll.items())):
+                if die in ("d8", "d6"):
+                    w = draw.text_size(str(face), 12)[0]
+                    x -= w + 1
+                    d.text((x, 6), str(face), font=draw.font(12), fill=1, anchor="lm")
+                else:
+                    x -= 12
+                    draw_glyph(d, die, face, (x, 0, x + 11, 11))
+                x -= 2
+    elif right:
+        d.text((draw.WIDTH - 1, 6), right, font=draw.font(draw.SMALL), fill=1, anchor="rm")
+
+
+def next_line(d, ctx: Context, y: int) -> None:
+    """Bottom row: who is next, and the skips waiting (inverted, so they are not missed)."""
+    t = ctx.state.table
+    label = "Next: "
+    d.text((1, y), label, font=draw.font(draw.SMALL), fill=1, anchor="lm")
+    x = 1 + draw.text_size(label, draw.SMALL)[0] + 1
+    skips = t.pending_skips
+    badge = f"SKIP {skips}" if skips > 1 else ("SKIP" if skips else "")
+    room = draw.WIDTH - x - (draw.text_size(badge, 12)[0] + 6 if badge else 0)
+    d.text((x, y), draw.clip(ctx.name(t.upcoming), room, 13), font=draw.font(13), fill=1,
+           anchor="lm")
+    if badge:
+        draw.badge(d, (draw.WIDTH - 1, y), badge, 12, anchor="r")
+
+
+class TableScreen(Screen):
+    """Home screen of a game: NEXT ends the turn, ROLL opens the dice, OK the menu."""
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = mode
+
+    def draw_on(self, d, ctx: Context) -> None:
+        t = ctx.state.table
+        turn_header(d, ctx)
+        draw.centered(d, (0, 13, draw.WIDTH, 50), ctx.name(t.current), largest=34)
+        d.line((0, 51, draw.WIDTH, 51), fill=1)
+        next_line(d, ctx, 58)
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.NEXT:
+            return Emit({"type": "next"})
+        if button is Button.ROLL:
+            return Push(dice_menu(ctx))
+        if button is Button.OK:
+            return Push(self.mode.menu(ctx))
+        if button is Button.BACK:
+            return Toast("Hold BACK to undo")
+        return None
+
+
+class EndScreen(Screen):
+    """The game is over: the winners, big. OK leaves to the start menu; hold BACK undoes."""
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = mode
+
+    def draw_on(self, d, ctx: Context) -> None:
+        s = ctx.state
+        top = draw.title_bar(d, "Game over")
+        names = [ctx.name(w) for w in s.winners]
+        if not names:
+            draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
+        else:
+            label = "Winner" if len(names) == 1 else "Shared win"
+            d.text((draw.WIDTH // 2, top + 1), label, font=draw.font(draw.SMALL), fill=1,
+                   anchor="mt")
+            draw.centered(d, (0, top + 11, draw.WIDTH, 51), " & ".join(names), largest=28)
+        draw.hint(d, "OK: start menu")
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.OK:
+            return LeaveGame()
+        return None
+
+
+def table_gallery(mode: Mode, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
+    from companion.ui.dice import RollScreen
+    from companion.ui.actions import Roll
+    import random
+
+    names = tuple(config.names[:4])
+    j = Journal(Header("table", names))
+    for e in ({"type": "next"}, {"type": "roll", "dice": {"colors": "green", "shapes": "star"}},
+              {"type": "skip"}):
+        j.append(e)
+    ctx = Context(config=config, journal=j)
+    yield "table", j, [TableScreen(mode)]
+    yield "menu", j, [TableScreen(mode), mode.menu(ctx)]
+    yield "dice-menu", j, [TableScreen(mode), dice_menu(ctx)]
+    rolling = RollScreen(Roll(("colors", "shapes")), rng=random.Random(3))
+    yield "dice-rolling", j, [TableScreen(mode), rolling]
+    for name, dice in (("dice-both", {"colors": "green", "shapes": "star"}),
+                       ("dice-colors-logo", {"colors": "logo"}),
+                       ("dice-shapes", {"shapes": "pentagon"}),
+                       ("dice-d8", {"d8": 7})):
+        r = RollScreen(Roll(tuple(dice)), rng=random.Random(1))
+        r.settle(dice)
+        yield name, j, [TableScreen(mode), r]
+    j2 = Journal(Header("table", names))
+    for e in ({"type": "reverse"}, {"type": "double_skip"}):
+        j2.append(e)
+    yield "table-reversed-skips", j2, [TableScreen(mode)]
+    ctx2 = Context(config=config, journal=j2)
+    yield "house-rules", j2, [mode.house_rules_screen(ctx2)]
+    yield "first-player", j2, [mode.first_player_screen(ctx2)]
+    from companion.ui.modes import history_screen
+    yield "history", j, [history_screen(ctx)]
+    j3 = Journal(Header("table", names))
+    j3.append({"type": "end"})
+    yield "end", j3, [EndScreen(mode)]
