@@ -17,7 +17,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/companion run --emulator $(ARGS)
 
-test: $(STAMP)
+# MicroPython's WebAssembly port for the firmware tests (npm, pinned in tests/mpy/package-lock.json).
+# Without node the MicroPython tests skip, saying so; under CI=true they fail instead.
+MPY_PORT := tests/mpy/node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs
+
+$(MPY_PORT): tests/mpy/package.json tests/mpy/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		cd tests/mpy && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs; \
+	else echo "node/npm not found: the MicroPython firmware tests will be skipped"; fi
+
+test: $(STAMP) $(MPY_PORT)
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 screens: $(STAMP)
