@@ -20,3 +20,4 @@ register(Game())
 
 # Game modes register themselves here, one line each:
 from companion.rules import pig_farm  # noqa: E402,F401
+from companion.rules import penny_badger  # noqa: E402,F401
