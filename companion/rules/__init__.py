@@ -21,3 +21,7 @@ register(Game())
 # Game modes register themselves here, one line each:
 from companion.rules import pig_farm  # noqa: E402,F401
 from companion.rules import penny_badger  # noqa: E402,F401
+from companion.rules import dice_factor  # noqa: E402,F401
+from companion.rules import flower_power  # noqa: E402,F401
+from companion.rules import match_patch  # noqa: E402,F401
+from companion.rules import rainbow_rush  # noqa: E402,F401

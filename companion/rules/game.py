@@ -88,8 +88,14 @@ class Game:
         """Merge `rules` over the defaults; unknown keys and wrong types are refused."""
         out = dict(self.default_rules)
         for key, value in rules.items():
+            if key == "deck_owner":  # every kind: the seat whose vote counts 2 on a tied rule vote
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                          or value < 0):
+                    raise IllegalEvent(f"house rule deck_owner must be a seat number, not {value!r}")
+                out[key] = value
+                continue
             if key not in self.default_rules:
-                known = ", ".join(self.default_rules) or "none"
+                known = ", ".join([*self.default_rules, "deck_owner"])
                 raise IllegalEvent(f"unknown house rule {key!r} for {self.kind} (known: {known})")
             out[key] = self.check_rule(key, value)
         return out
@@ -112,8 +118,11 @@ class Game:
         if isinstance(header.first, bool) or not isinstance(header.first, int) \
                 or not 0 <= header.first < n:
             raise IllegalEvent(f"first must be a seat 0-{n - 1}, not {header.first!r}")
-        return replace(header, players=tuple(header.players),
-                       rules=self.check_rules(header.rules))
+        rules = self.check_rules(header.rules)
+        owner = rules.get("deck_owner")
+        if owner is not None and owner >= n:
+            raise IllegalEvent(f"house rule deck_owner must be a seat 0-{n - 1}, not {owner}")
+        return replace(header, players=tuple(header.players), rules=rules)
 
     def initial(self, header: Header) -> State:
         return State(table=Table(seats=len(header.players), current=header.first))
