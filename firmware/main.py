@@ -56,7 +56,8 @@ def main():
             np[i] = pixels[i]
         np.write()
 
-    out = sys.stdout.buffer  # raw bytes: no "\n" -> "\r\n" translation
+    # Raw bytes, no "\n" -> "\r\n" translation (the host accepts "\r\n" all the same).
+    out = getattr(sys.stdout, "buffer", sys.stdout)
 
     def send(data):
         try:
@@ -72,7 +73,7 @@ def main():
 
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-    inp = sys.stdin.buffer
+    inp = getattr(sys.stdin, "buffer", sys.stdin)
     try:
         while True:
             ready = poller.poll(POLL_MS)

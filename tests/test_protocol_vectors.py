@@ -142,3 +142,22 @@ def test_versions_match_the_table():
 def proto_dice():
     import faces
     return faces.NAMES
+
+
+def test_every_line_in_docs_protocol_md_is_well_framed():
+    """The examples in the protocol document carry correct checksums (but the corrupted one)."""
+    import re
+
+    doc = (HERE.parent / "docs" / "protocol.md").read_text()
+    lines = set(re.findall(r"\b([A-Z]{2,6}(?: [^\s*`|]+)*\*[0-9A-F]{2})\b", doc))
+    assert len(lines) > 20
+    bad = {ln for ln in lines if _fails(ln)}
+    assert bad == {"PING 7*00"}
+
+
+def _fails(line: str) -> bool:
+    try:
+        rp.parse(line.encode())
+    except RollerProtocolError:
+        return True
+    return False
