@@ -27,10 +27,15 @@ def write(journal: Journal, out: IO[str]) -> None:
         out.write(line + "\n")
 
 
-def read(lines: Iterable[str]) -> Journal:
+def read(lines: Iterable[str | bytes]) -> Journal:
     """Fold a log into a journal; a bad line raises LogFormatError with its number."""
     journal: Journal | None = None
     for number, line in enumerate(lines, start=1):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LogFormatError(number, "not UTF-8 text") from None
         if not line.strip():
             continue
         try:
@@ -58,9 +63,7 @@ def _event(obj: object) -> Event:
 def read_file(path: Path | str) -> Journal:
     p = Path(path)
     try:
-        with p.open(encoding="utf-8") as f:
+        with p.open("rb") as f:
             return read(f)
-    except UnicodeDecodeError:
-        raise LogFormatError(1, f"{p} is not UTF-8 text") from None
     except OSError as e:
         raise CompanionError(f"cannot read {p}: {e.strerror or e}") from None

@@ -67,19 +67,23 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            # Read-only checks first: a damaged file is set aside exactly as it was found.
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
                 raise sqlite3.DatabaseError(f"integrity check: {ok}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"written by a newer version (schema {version})")
+            if version == SCHEMA_VERSION:
+                # Every unfinished game must still replay; a row that does not is damage too.
+                for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+                    self._load(db, gid)
+            elif db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise sqlite3.DatabaseError("this is not a companion journal")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            # Every stored game must still replay; a row that does not is damage too.
-            for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
-                self._load(db, gid)
         except (sqlite3.DatabaseError, CompanionError, ValueError, KeyError, TypeError) as e:
             db.close()
             raise sqlite3.DatabaseError(str(e)) from e

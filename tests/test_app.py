@@ -1,0 +1,157 @@
+"""The app end to end on the dummy display: the issue's "done means" walk-through."""
+
+from __future__ import annotations
+
+from conftest import drain
+
+from companion.inputs import Button, ButtonInput, Gesture
+from companion.ui.dice import RollScreen
+from companion.ui.table import EndScreen, TableScreen
+
+
+def press(app, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
+    app.handle(ButtonInput(button, gesture))
+    drain(app)
+    app.render()
+
+
+def choose(app, label: str) -> None:
+    """Move the menu on top to the item called `label` with UP/DOWN, then press OK."""
+    menu = app.top
+    labels = [item.text(app.ctx()) for item in menu.items]
+    assert label in labels, labels
+    while menu.items[menu.cursor].text(app.ctx()) != label:
+        press(app, Button.DOWN)
+    press(app, Button.OK)
+
+
+def start_table_game(app, players: int = 4) -> None:
+    press(app, Button.OK)  # "New game"
+    press(app, Button.OK)  # "Table"
+    for _ in range(players - 4):
+        press(app, Button.UP)
+    press(app, Button.OK)  # players
+    press(app, Button.OK)  # house rules read
+    press(app, Button.OK)  # first player: the first seat
+
+
+def test_a_four_player_table_game_with_dice_skips_reverse_undo_and_resume(make_app, tmp_path):
+    app = make_app()
+    start_table_game(app)
+    j = app.journal
+    assert j.header.players == ("Ann", "Ben", "Cy", "Dee")
+    assert isinstance(app.top, TableScreen)
+    press(app, Button.NEXT)
+    assert j.state.table.current == 1
+    # Roll both dice from the ROLL button.
+    press(app, Button.ROLL)
+    press(app, Button.OK)  # "Colors + Shapes"
+    assert isinstance(app.top, RollScreen) and app.top.result is not None
+    assert j.events[-1]["type"] == "roll" and set(j.events[-1]["dice"]) == {"colors", "shapes"}
+    press(app, Button.NEXT)  # NEXT on the result ends the turn
+    assert j.state.table.current == 2 and isinstance(app.top, TableScreen)
+    # Menu (hold OK): skip, then reverse.
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Skip next player")
+    assert j.state.table.pending_skips == 1
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Reverse")
+    assert j.state.table.direction == -1
+    press(app, Button.NEXT)
+    assert j.state.table.current == 0  # from seat 2, counter-clockwise, seat 1 skipped
+    # Undo (hold BACK) twice: the toast says what was undone.
+    press(app, Button.BACK, Gesture.HOLD)
+    assert app.toast[0].startswith("Undone:") and j.state.table.current == 2
+    press(app, Button.BACK, Gesture.HOLD)
+    assert app.toast[0] == "Undone: Reverse"
+    events = list(j.events)
+    app.close()
+    app.store.close()
+
+    again = make_app(path=tmp_path / "journal.db")
+    assert again.journal is not None and again.journal.events == events
+    assert isinstance(again.top, TableScreen)
+    assert again.journal.state.table.current == 2
+
+
+def test_hold_back_at_the_start_says_nothing_to_undo(make_app):
+    app = make_app()
+    start_table_game(app)
+    app.journal.undo()  # remove the "first" pick
+    press(app, Button.BACK, Gesture.HOLD)
+    assert app.toast[0] == "Nothing to undo"
+
+
+def test_end_game_shows_the_end_screen_and_undo_brings_the_game_back(make_app):
+    app = make_app()
+    start_table_game(app)
+    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.UP)  # the menu wraps: UP from the top reaches the bottom
+    assert app.top.items[app.top.cursor].text(app.ctx()) == "Leave to start"
+    choose(app, "End game")
+    press(app, Button.OK)  # confirm
+    assert app.journal.state.over and isinstance(app.top, EndScreen)
+    press(app, Button.BACK, Gesture.HOLD)
+    assert not app.journal.state.over and isinstance(app.top, TableScreen)
+
+
+def test_leave_and_resume_from_the_start_menu(make_app):
+    app = make_app()
+    start_table_game(app)
+    press(app, Button.NEXT)
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Leave to start")
+    press(app, Button.OK)
+    assert app.journal is None and "Resume Table (4)" in app.top.items[0].text(app.ctx())
+    press(app, Button.OK)
+    assert app.journal.state.table.current == 1
+
+
+def test_a_refused_event_shows_why_and_changes_nothing(make_app):
+    app = make_app()
+    start_table_game(app)
+    from companion.ui.actions import Emit
+    app.perform(Emit({"type": "skip_to", "player": 9}))
+    assert "seat number" in app.toast[0] and len(app.journal.events) == 1
+
+
+def test_buttons_wait_while_the_dice_tumble(make_app):
+    app = make_app(animation=0.5)
+    start_table_game(app)
+    press(app, Button.ROLL)
+    choose(app, "8-sided die")
+    assert isinstance(app.top, RollScreen) and app.top.result is None
+    n = len(app.journal.events)
+    press(app, Button.NEXT)  # ignored while tumbling
+    assert len(app.journal.events) == n
+    app.clock.advance(0.6)
+    from companion.inputs import Tick
+    app.handle(Tick("tumble", {"seq": app.roll_seq}))
+    assert app.top.result is not None and app.journal.events[-1]["type"] == "roll"
+    assert set(app.journal.events[-1]["dice"]) == {"d8"}
+
+
+def test_a_late_roll_result_is_ignored(make_app):
+    from companion.inputs import RollResult
+    app = make_app()
+    start_table_game(app)
+    n = len(app.journal.events)
+    app.handle(RollResult(seq=99, dice={"d8": 3}))
+    assert len(app.journal.events) == n
+
+
+def test_idle_app_blocks_on_its_queue(make_app):
+    """Event-driven: with nothing to do, run() sits in queue.get() and uses no CPU."""
+    import threading
+    import time
+    from companion.inputs import Quit
+
+    app = make_app()
+    t = threading.Thread(target=app.run)
+    t.start()
+    cpu0 = time.thread_time()  # of this thread: the check is that run() returns promptly
+    time.sleep(0.2)
+    app.post(Quit())
+    t.join(timeout=5)
+    assert not t.is_alive()
+    assert app.display.frames_sent == 1  # drew the start menu once, then waited

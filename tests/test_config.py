@@ -1,0 +1,74 @@
+"""Config loading: every mistake stops start-up with exit 2 and one line naming the key."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.cli import main
+from companion.config import DEFAULTS, load
+from companion.errors import ConfigError
+
+
+def test_no_file_means_defaults(tmp_path):
+    cfg = load(tmp_path / "missing.toml")
+    assert cfg.pins() == {k: DEFAULTS["buttons"][k]
+                          for k in ("next", "roll", "up", "down", "ok", "back")}
+    assert cfg["display"]["address"] == 0x3C
+
+
+def test_a_valid_file(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('[players]\nnames = ["Zoe", "Yan"]\n[display]\nkind = "sh1106"\n'
+                 'address = 0x3D\n[roller]\ntimeout = 3\n[storage]\npath = "/tmp/x.db"\n')
+    cfg = load(p)
+    assert cfg.names == ["Zoe", "Yan"] and cfg["display"]["kind"] == "sh1106"
+    assert cfg["roller"]["timeout"] == 3.0 and str(cfg.journal_path()) == "/tmp/x.db"
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ("[buttons]\nnxt = 5\n", "buttons.nxt", "unknown key"),
+    ("[screen]\nkind = 1\n", "screen", "unknown section"),
+    ("[buttons]\nnext = 40\n", "buttons.next", "not a usable pin"),
+    ("[buttons]\nnext = 2\n", "buttons.next", "not a usable pin"),
+    ("[buttons]\nnext = 22\n", "buttons.up", "GPIO 22 is already used by buttons.next"),
+    ("[buttons]\nnext = \"17\"\n", "buttons.next", "must be a whole number"),
+    ("[display]\naddress = 0x90\n", "display.address", "not a 7-bit I2C address"),
+    ("[display]\nkind = \"ssd1309\"\n", "display.kind", "not ssd1306 or sh1106"),
+    ("[display]\nrotate = 5\n", "display.rotate", "not 0, 1, 2 or 3"),
+    ("[roller]\nvid_pid = \"pico\"\n", "roller.vid_pid", "not VID:PID"),
+    ("[players]\nnames = [\"A\", \"A\"]\n", "players.names", "same name appears twice"),
+    ("[players]\nnames = [\"\"]\n", "players.names[0]", "non-empty name"),
+    ("[buttons]\nhold_time = true\n", "buttons.hold_time", "must be a number"),
+    ("[encoder]\nenabled = true\na = 17\n", "encoder.a", "already used by buttons.next"),
+    ("[rules.poker]\nante = 1\n", "rules.poker", "unknown game"),
+    ("[rules.table]\nbank = 1\n", "rules.table", "unknown house rule"),
+    ("players = 3\n", "players", "must be a table"),
+    ("[buttons\nnext = 1\n", "", "not valid TOML"),
+])
+def test_mistakes_name_the_key(tmp_path, text, key, words):
+    p = tmp_path / "c.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError) as e:
+        load(p)
+    assert e.value.key == key and words in str(e.value)
+
+
+def test_run_with_a_bad_config_exits_2_with_one_line(tmp_path, capsys):
+    p = tmp_path / "c.toml"
+    p.write_text("[buttons]\nnext = 99\n")
+    assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "buttons.next" in err and "GPIO 99" in err
+
+
+def test_run_with_a_missing_config_file_given_explicitly(tmp_path, capsys):
+    assert main(["run", "--config", str(tmp_path / "nope.toml"), "--display", "dummy"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_run_without_a_display_on_this_machine_exits_2(tmp_path, capsys):
+    # No I2C bus here: the real panel cannot answer, and the message says what to do.
+    code = main(["run", "--journal", str(tmp_path / "j.db"), "--input", "stdin"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "no ssd1306 display answered" in err and "0x3c" in err

@@ -1,0 +1,65 @@
+"""Every screen renders on luma's dummy device (mode "1", like the panel)."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from companion.drivers.display import dummy
+from companion.rules.game import Header
+from companion.session.journal import Journal
+from companion.ui import draw
+from companion.ui.gallery import write_all
+from companion.ui.modes import MODES
+from companion.ui.screen import Context
+from companion.ui.table import TableScreen
+
+
+def ink(img: Image.Image, box) -> int:
+    return img.crop(box).convert("L").histogram()[255]
+
+
+def test_every_gallery_screen_renders_on_the_dummy_device(config):
+    device = dummy()
+    count = 0
+    for mode in MODES.values():
+        for name, journal, stack in mode.gallery(config):
+            img = stack[-1].render(Context(config=config, journal=journal))
+            assert img.size == (128, 64) and img.mode == "1", name
+            assert device.show(img) or device.last == img.tobytes()
+            assert device.image.mode == "1"
+            assert ink(img, (0, 0, 128, 64)) > 50, f"{name} is (nearly) blank"
+            count += 1
+    assert count >= 10
+
+
+def test_the_current_player_is_the_biggest_thing(config):
+    j = Journal(Header("table", ("Ann", "Ben", "Cy", "Dee")))
+    j.append({"type": "next"})
+    ctx = Context(config=config, journal=j)
+    img = TableScreen(MODES["table"]).render(ctx)
+    # The name band (rows 13-50) carries most of the ink, and is drawn at 20 px or more.
+    assert ink(img, (0, 13, 128, 51)) > ink(img, (0, 0, 128, 13)) + ink(img, (0, 52, 128, 64))
+    assert draw.fit("Ben", 128, 37, largest=34) >= 20
+
+
+def test_direction_arrow_differs_by_direction():
+    a, da = draw.blank()
+    b, db = draw.blank()
+    draw.direction_arrow(da, (20, 20), 10, 1)
+    draw.direction_arrow(db, (20, 20), 10, -1)
+    assert a.tobytes() != b.tobytes()
+    assert a.transpose(Image.FLIP_LEFT_RIGHT).tobytes() != a.tobytes()
+
+
+def test_long_names_are_clipped_not_overflowing():
+    assert draw.clip("Bartholomew-the-Great", 60, 13).endswith("…")
+    assert draw.text_size(draw.clip("Bartholomew-the-Great", 60, 13), 13)[0] <= 60
+
+
+def test_screens_command_writes_crisp_pngs(tmp_path, config):
+    written = write_all(tmp_path, config, scale=4)
+    names = {p.stem for p in written}
+    assert {"start", "table", "menu", "dice-menu", "dice-both", "toast-undo", "end"} <= names
+    img = Image.open(tmp_path / "table.png")
+    assert img.size == (512, 256)
+    assert {c for _, c in img.convert("L").getcolors()} <= {0, 255}  # nearest-neighbour: no grey

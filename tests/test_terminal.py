@@ -1,0 +1,61 @@
+"""The terminal emulator: exact pixels in text, and keys as buttons."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from companion.drivers.keyboard import decode
+from companion.drivers.terminal import frame_text, terminal
+from companion.inputs import Button, ButtonInput, Gesture, Quit
+
+
+def checker() -> Image.Image:
+    img = Image.new("1", (128, 64))
+    for x in range(128):
+        for y in range(64):
+            if (x + y) % 3 == 0:
+                img.putpixel((x, y), 1)
+    return img
+
+
+def test_half_blocks_are_pixel_exact_on_a_wide_terminal():
+    img = checker()
+    lines = frame_text(img, columns=140)
+    assert len(lines) == 32 and all(len(line) == 128 for line in lines)
+    for y in range(64):
+        for x in range(128):
+            ch = lines[y // 2][x]
+            top, bottom = ch in "▀█", ch in "▄█"
+            assert (top if y % 2 == 0 else bottom) == bool(img.getpixel((x, y)))
+
+
+def test_braille_is_pixel_exact_on_a_narrow_terminal():
+    img = checker()
+    lines = frame_text(img, columns=80)
+    assert len(lines) == 16 and all(len(line) == 64 for line in lines)
+    bits = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08, (1, 1): 0x10,
+            (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
+    for y in range(64):
+        for x in range(128):
+            cell = ord(lines[y // 4][x // 2]) - 0x2800
+            assert bool(cell & bits[(x % 2, y % 4)]) == bool(img.getpixel((x, y)))
+
+
+def test_terminal_device_writes_frame_and_key_help():
+    out = io.StringIO()
+    dev = terminal(out=out, footer=["keys here"], columns=80)
+    dev.display(checker())
+    text = out.getvalue()
+    assert "keys here" in text and "┌" + "─" * 64 + "┐" in text
+    dev.cleanup()
+
+
+def test_keys():
+    assert decode(b"n") == [ButtonInput(Button.NEXT)]
+    assert decode(b"\x1b[A\x1b[Bx\r") == [ButtonInput(Button.UP), ButtonInput(Button.DOWN),
+                                          ButtonInput(Button.OK)]
+    assert decode(b"u") == [ButtonInput(Button.BACK, Gesture.HOLD)]
+    assert decode(b"M") == [ButtonInput(Button.OK, Gesture.HOLD)]
+    assert decode(b"q") == [Quit()]
