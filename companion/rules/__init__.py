@@ -25,3 +25,5 @@ from companion.rules import dice_factor  # noqa: E402,F401
 from companion.rules import flower_power  # noqa: E402,F401
 from companion.rules import match_patch  # noqa: E402,F401
 from companion.rules import rainbow_rush  # noqa: E402,F401
+from companion.rules import chaos  # noqa: E402,F401
+from companion.rules import drop_rainbow  # noqa: E402,F401
