@@ -72,3 +72,15 @@ def test_run_without_a_display_on_this_machine_exits_2(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "no ssd1306 display answered" in err and "0x3c" in err
+
+
+def test_the_example_config_is_valid_and_states_the_defaults():
+    from pathlib import Path
+    import tomllib
+
+    example = Path(__file__).parent.parent / "config.example.toml"
+    raw = tomllib.loads(example.read_text())
+    assert load(example).data == {**DEFAULTS, "rules": {}}
+    for section, values in DEFAULTS.items():
+        if section != "rules":
+            assert raw[section] == values, f"config.example.toml [{section}] drifted"

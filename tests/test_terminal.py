@@ -22,7 +22,7 @@ def checker() -> Image.Image:
 
 def test_half_blocks_are_pixel_exact_on_a_wide_terminal():
     img = checker()
-    lines = frame_text(img, columns=140)
+    lines = frame_text(img, columns=140, rows=40)
     assert len(lines) == 32 and all(len(line) == 128 for line in lines)
     for y in range(64):
         for x in range(128):
@@ -31,9 +31,21 @@ def test_half_blocks_are_pixel_exact_on_a_wide_terminal():
             assert (top if y % 2 == 0 else bottom) == bool(img.getpixel((x, y)))
 
 
-def test_braille_is_pixel_exact_on_a_narrow_terminal():
+def test_quadrants_are_pixel_exact_on_a_tall_80_column_terminal():
     img = checker()
-    lines = frame_text(img, columns=80)
+    lines = frame_text(img, columns=80, rows=40)
+    assert len(lines) == 32 and all(len(line) == 64 for line in lines)
+    quad = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+    for y in range(64):
+        for x in range(128):
+            cell = quad.index(lines[y // 2][x // 2])
+            bit = {(0, 0): 1, (1, 0): 2, (0, 1): 4, (1, 1): 8}[(x % 2, y % 2)]
+            assert bool(cell & bit) == bool(img.getpixel((x, y)))
+
+
+def test_braille_is_pixel_exact_on_a_small_terminal():
+    img = checker()
+    lines = frame_text(img, columns=80, rows=24)
     assert len(lines) == 16 and all(len(line) == 64 for line in lines)
     bits = {(0, 0): 0x01, (0, 1): 0x02, (0, 2): 0x04, (1, 0): 0x08, (1, 1): 0x10,
             (1, 2): 0x20, (0, 3): 0x40, (1, 3): 0x80}
@@ -45,7 +57,7 @@ def test_braille_is_pixel_exact_on_a_narrow_terminal():
 
 def test_terminal_device_writes_frame_and_key_help():
     out = io.StringIO()
-    dev = terminal(out=out, footer=["keys here"], columns=80)
+    dev = terminal(out=out, footer=["keys here"], columns=80, rows=24)
     dev.display(checker())
     text = out.getvalue()
     assert "keys here" in text and "┌" + "─" * 64 + "┐" in text
