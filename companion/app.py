@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 from companion.errors import CompanionError, IllegalEvent
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
+from companion.inputs import ShutdownRequest
+from companion import power
 from companion.session.journal import Journal
 from companion.ui import actions as A
 from companion.ui import draw
@@ -68,7 +70,7 @@ class PendingRoll:
 class App:
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
-                 | None = None, buzzer=None) -> None:
+                 | None = None, buzzer=None, power_runner: power.Runner | None = None) -> None:
         self.config = config
         self.store = store
         self.display = display
@@ -81,6 +83,7 @@ class App:
             dice = SoftwareDice(post=self.post)
         self.dice = dice
         self.buzzer = buzzer
+        self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
         self.on_commit = on_commit
         self.animation = config["dice"]["animation"]
         self.toast: tuple[str, float] | None = None
@@ -141,6 +144,8 @@ class App:
                 self.on_tick(item)
             elif isinstance(item, Notice):
                 self.show_toast(item.text, 3.0)
+            elif isinstance(item, ShutdownRequest):
+                self.perform(power.ask(self.top))
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
 
@@ -246,6 +251,9 @@ class App:
                 self.buzzer.beep(action.seconds)
         elif isinstance(action, A.QuitApp):
             self.post(Quit())
+        elif isinstance(action, power.PowerOff):
+            runner = {"runner": self.power_runner} if self.power_runner else {}
+            return self.perform(power.after(*power.power_off(self.config, **runner)))
         else:
             raise TypeError(f"unknown action {action!r}")
         return True

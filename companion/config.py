@@ -67,6 +67,10 @@ DEFAULTS: dict[str, Any] = {
     "storage": {
         "path": "",  # journal database; "" = the platform's user state dir (or $STATE_DIRECTORY)
     },
+    "power": {
+        # Run after holding BACK + NEXT for 5 s and answering OK to "Power off?".
+        "command": "systemctl poweroff",
+    },
     # House rules per game kind, e.g. [rules.penny-badger] bank = 100. Checked by each game.
     "rules": {},
 }
@@ -226,6 +230,12 @@ def _check_semantics(data: dict[str, Any]) -> None:
         raise ConfigError("roller.timeout", f"{r['timeout']} s is outside 0.1-30 s")
     if not 0 <= data["dice"]["animation"] <= 3:
         raise ConfigError("dice.animation", f"{data['dice']['animation']} s is outside 0-3 s")
+    import shlex
+    try:
+        if not shlex.split(data["power"]["command"]):
+            raise ValueError("is empty")
+    except ValueError as e:
+        raise ConfigError("power.command", f"{e} (e.g. \"systemctl poweroff\")") from None
 
 
 def _is_hex4(s: str) -> bool:

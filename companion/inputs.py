@@ -62,3 +62,8 @@ class Notice:
 @dataclass(frozen=True)
 class Quit:
     """Stop the app cleanly (keyboard q, SIGTERM, end of a scripted input)."""
+
+
+@dataclass(frozen=True)
+class ShutdownRequest:
+    """BACK and NEXT were held together for 5 s: ask whether to power the box off."""

@@ -12,6 +12,7 @@ from typing import Callable
 
 from gpiozero import Button as GpioButton
 
+from companion.drivers.chord import POWER_CHORD, ChordDetector
 from companion.drivers.press import PressDetector
 from companion.inputs import Button, ButtonInput
 
@@ -20,15 +21,19 @@ class ButtonPanel:
     """All six buttons. A context manager: closing releases the pins and cancels timers.
 
     `pin_factory` is gpiozero's (a `MockFactory` in tests); `clock` is injectable for tests.
+    BACK and NEXT held together for `chord_time` post a `ShutdownRequest` (drivers/chord.py);
+    while they are held together neither posts its own gestures.
     """
 
     def __init__(self, pins: dict[str, int], *, post: Callable[[object], None],
                  debounce: float = 0.03, hold_time: float = 0.8, pin_factory=None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, chord_time: float = 5.0) -> None:
         self.post = post
         self.clock = clock
         self._lock = threading.Lock()
         self._timers: dict[Button, threading.Timer] = {}
+        self.chord = ChordDetector(POWER_CHORD, hold_time=chord_time)
+        self._chord_timer: threading.Timer | None = None
         self.detectors: dict[Button, PressDetector] = {}
         self.devices: dict[Button, GpioButton] = {}
         try:
@@ -46,18 +51,51 @@ class ButtonPanel:
     def _edge(self, button: Button, pressed: bool) -> None:
         with self._lock:
             det = self.detectors[button]
-            gestures = det.edge(pressed, self.clock())
+            now = self.clock()
+            gestures = det.edge(pressed, now)
             self._arm(button, det)
+            gestures, extra = self._chord_step(button, det, gestures, now)
         for g in gestures:
             self.post(ButtonInput(button, g))
+        for item in extra:
+            self.post(item)
 
     def _tick(self, button: Button) -> None:
         with self._lock:
             det = self.detectors[button]
-            gestures = det.tick(self.clock())
+            now = self.clock()
+            gestures = det.tick(now)
             self._arm(button, det)
+            gestures, extra = self._chord_step(button, det, gestures, now)
         for g in gestures:
             self.post(ButtonInput(button, g))
+        for item in extra:
+            self.post(item)
+
+    def _chord_step(self, button: Button, det: PressDetector, gestures: list,
+                    now: float) -> tuple[list, list]:
+        """Pass `button`'s news through the chord and (re)arm the chord's timer. Lock held."""
+        gestures, extra = self.chord.step(button, det.stable, gestures, now)
+        self._arm_chord(now)
+        return gestures, extra
+
+    def _arm_chord(self, now: float) -> None:
+        if self._chord_timer is not None:
+            self._chord_timer.cancel()
+            self._chord_timer = None
+        due = self.chord.due()
+        if due is not None:
+            self._chord_timer = threading.Timer(max(0.0, due - now), self._chord_tick)
+            self._chord_timer.daemon = True
+            self._chord_timer.start()
+
+    def _chord_tick(self) -> None:
+        with self._lock:
+            now = self.clock()
+            extra = self.chord.tick(now)
+            self._arm_chord(now)
+        for item in extra:
+            self.post(item)
 
     def _arm(self, button: Button, det: PressDetector) -> None:
         old = self._timers.pop(button, None)
@@ -78,6 +116,9 @@ class ButtonPanel:
             for t in self._timers.values():
                 t.cancel()
             self._timers.clear()
+            if self._chord_timer is not None:
+                self._chord_timer.cancel()
+                self._chord_timer = None
         for dev in self.devices.values():
             dev.close()
         self.devices.clear()
