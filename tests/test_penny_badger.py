@@ -65,7 +65,7 @@ def test_worked_example_bluff_branch():
     rec = j.state.history[-1]
     assert rec.transfers == (Transfer(2, BANK, 4, DEPOSIT), Transfer(2, 3, 4, PENALTY_PAID),
                              Transfer(2, 0, 4, PENALTY_PAID))
-    assert transfer_lines(rec, NAMES[:4]) == ["No withdrawal for Cy",
+    assert transfer_lines(rec, NAMES[:4]) == ["No withdrawal",
                                               "Cy pays 4 to bank, 4 to Dee, 4 to Ann"]
 
 

@@ -233,7 +233,7 @@ def transfer_lines(record: Record, names: Sequence[str]) -> list[str]:
         else:
             by_payer.setdefault(t.payer, []).append(t)
     if record.caught:
-        lines.append(f"No withdrawal for {names[record.seat]}")
+        lines.append("No withdrawal")
     for payer, ts in by_payer.items():
         parts = ", ".join(f"{t.amount} to {party_name(t.payee, names)}" for t in ts)
         lines.append(f"{party_name(payer, names)} pays {parts}")

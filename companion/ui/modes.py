@@ -150,3 +150,4 @@ def mode_for(kind: str) -> Mode:
 register(Mode())
 
 # Game modes register themselves here, one line each:
+from companion.ui import penny_badger  # noqa: E402,F401
