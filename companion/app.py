@@ -196,7 +196,7 @@ class App:
             return  # the player left (undo) before the dice settled: nothing is recorded
         assert p.result is not None
         event = make_event(p.roll)(p.result.dice)
-        if self.journal is not None:
+        if self.journal is not None and event is not None:
             if not self.emit(event):
                 self.pop_to(p.screen, inclusive=True)
                 return

@@ -91,7 +91,8 @@ class Game:
             if key == "deck_owner":  # every kind: the seat whose vote counts 2 on a tied rule vote
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                           or value < 0):
-                    raise IllegalEvent(f"house rule deck_owner must be a seat number, not {value!r}")
+                    raise IllegalEvent(f"house rule deck_owner must be a seat number, "
+                                       f"not {value!r}")
                 out[key] = value
                 continue
             if key not in self.default_rules:

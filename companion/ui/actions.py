@@ -60,14 +60,17 @@ class Redo:
 class Roll:
     """Roll `dice` (through the roller if attached), animate, then append an event.
 
-    `make_event(dice)` builds the event from the result; by default a `roll` event.
-    `then` is done after the event is appended.
+    `make_event(dice)` builds the event from the result; by default a `roll` event. It may
+    return None: the roll is shown but not appended (one roll of a roll-off, whose rolls are
+    recorded together in one event). `then` is done after the event is appended.
+    `who` is the seat the roll is for, when it is not the current player's.
     """
 
     dice: tuple[str, ...]
-    make_event: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    make_event: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
     then: Any = None
     title: str = ""
+    who: int | None = None
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,8 @@ class RollScreen(Screen):
         self.note = note
 
     def draw_on(self, d, ctx: Context) -> None:
-        who = ctx.name(ctx.state.table.current) if ctx.journal else ""
+        seat = self.roll.who
+        who = ctx.name(ctx.state.table.current if seat is None else seat) if ctx.journal else ""
         if self.result is None:
             top = draw.title_bar(d, f"{who} rolling…" if who else "Rolling…")
             # Tumbling: faces drawn slightly shifted for a sense of motion.

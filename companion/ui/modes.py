@@ -80,6 +80,7 @@ class Mode:
             Item("Undo", [Home(), Undo()]),
             Item("Redo", [Home(), Redo()]),
             Item("History", lambda c: Push(history_screen(c))),
+            Item("Rule vote", lambda c: Push(rule_vote(c))),
             Item("House rules", lambda c: Push(self.house_rules_screen(c))),
             Item("End game", Push(Confirm("End this game?", Emit({"type": "end"}),
                                           detail="Undo can bring it back"))),
@@ -129,6 +130,12 @@ class FirstPlayer(Menu):
         return super().on_press(button, ctx)
 
 
+def rule_vote(ctx: Context) -> Screen:
+    """The rule vote (RULES.md, "Common to all games"), offered in every game's menu."""
+    from companion.ui.vote import start_vote
+    return start_vote(ctx)
+
+
 def history_screen(ctx: Context) -> Screen:
     j = ctx.journal
     lines = [f"{i + 1}. {j.describe(i)}" for i in range(len(j.events))][::-1]
@@ -150,4 +157,7 @@ def mode_for(kind: str) -> Mode:
 register(Mode())
 
 # Game modes register themselves here, one line each:
-from companion.ui import penny_badger  # noqa: E402,F401
+from companion.ui import dice_factor  # noqa: E402,F401
+from companion.ui import flower_power  # noqa: E402,F401
+from companion.ui import match_patch  # noqa: E402,F401
+from companion.ui import rainbow_rush  # noqa: E402,F401
