@@ -161,3 +161,5 @@ from companion.ui import dice_factor  # noqa: E402,F401
 from companion.ui import flower_power  # noqa: E402,F401
 from companion.ui import match_patch  # noqa: E402,F401
 from companion.ui import rainbow_rush  # noqa: E402,F401
+from companion.ui import chaos  # noqa: E402,F401
+from companion.ui import drop_rainbow  # noqa: E402,F401
