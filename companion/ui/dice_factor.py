@@ -88,7 +88,7 @@ class D8Outcome(Screen):
     """
 
     HEADS = {6: "Trade a card", 7: "Trade hands", 8: "Re-roll a die"}
-    DETAIL = {6: ("Swap 1 card for a random", "card of another player"),
+    DETAIL = {6: ("Swap 1 card for a", "random card of a player"),
               7: ("OK: pick who to trade", "hands with"),
               8: ("OK: pick Colors or", "Shapes")}
 

@@ -128,9 +128,9 @@ class TiePick(FirstPlayer):
     def draw_on(self, d, ctx: Context) -> None:
         top = draw.title_bar(d, "Tie: who goes first?")
         owner = ctx.journal.header.rules.get("deck_owner")
-        lines = ["Tied on mini-pips: group picks"]
+        lines = ["Tied: the group picks."]
         if owner in self.seats:
-            lines.append(f"failing that: {ctx.name(owner)} (deck)")
+            lines.append(f"Else: {ctx.name(owner)} (deck owner)")
         for i, line in enumerate(lines):
             d.text((2, top + i * 10), line, font=draw.font(draw.SMALL), fill=1)
         y = top + 22
