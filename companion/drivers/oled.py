@@ -92,23 +92,6 @@ def pack_pages(image: Image.Image) -> bytes:
     return b"".join(cols[p::pages] for p in range(pages))
 
 
-def changed_runs(old: bytes, new: bytes, *, gap: int) -> list[tuple[int, int]]:
-    """Inclusive (first, last) index ranges where `old` and `new` differ.
-
-    Runs closer than `gap` bytes are merged: resending a few unchanged bytes is cheaper than
-    opening another window.
-    """
-    x = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
-    runs: list[tuple[int, int]] = []
-    for m in _RUN.finditer(x):
-        a, b = m.start(), m.end() - 1
-        if runs and a - runs[-1][1] - 1 <= gap:
-            runs[-1] = (runs[-1][0], b)
-        else:
-            runs.append((a, b))
-    return runs
-
-
 class _Partial:
     """What both chips share: the cache of what the panel holds and the error translation."""
 
@@ -140,9 +123,22 @@ class _Partial:
         raise NotImplementedError
 
     def _page_runs(self, old: bytes, new: bytes, gap: int) -> list[list[tuple[int, int]]]:
+        """Per page, the (first, last) columns of its changed runs (merged across `gap`)."""
         w = self._w
-        return [changed_runs(old[p * w:(p + 1) * w], new[p * w:(p + 1) * w], gap=gap)
-                for p in range(self._pages)]
+        out: list[list[tuple[int, int]]] = [[] for _ in range(self._pages)]
+        x = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
+        for m in _RUN.finditer(x):
+            a, b = m.start(), m.end() - 1
+            while a <= b:  # a run may cross into the next page: cut it there
+                p, a0 = divmod(a, w)
+                b0 = min(b - p * w, w - 1)
+                runs = out[p]
+                if runs and a0 - runs[-1][1] - 1 <= gap:
+                    runs[-1] = (runs[-1][0], b0)
+                else:
+                    runs.append((a0, b0))
+                a = p * w + b0 + 1
+        return out
 
 
 class ssd1306(_Partial, _Ssd1306):

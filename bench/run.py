@@ -1,0 +1,498 @@
+"""`make bench`: the companion's speed and footprint, one JSON object per figure, then a table.
+
+Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts).
+
+Figures (DESIGN.md, issue 9):
+- press_to_frame_*: from a gpiozero MockFactory pin edge (the release that completes a press)
+  to the frame handed to the display (`Display.show` called), through the real app thread and
+  queue, over presses on the Table, Penny Badger and Pig Farm screens. `press_to_wire_*` goes on
+  to the end of the write (our partial ssd1306 driver into a recording serial interface).
+- bytes_*: bytes on the I2C wire for one interaction, with our partial driver and with luma's
+  stock driver fed the same frames in the same run (both behind the same `Display` wrapper, so
+  the difference is the partial update only). `ms_*_400khz` converts them at 400 kHz.
+- startup_ms: process start (Popen) to the first frame on the dummy display, resuming a game.
+- idle_cpu_percent / rss_mb: the real `companion run` (dummy display, mock gpiozero pins,
+  default config) left alone for 10 s.
+- replay_10k_ms: folding a 10,000-event table journal; replay_10k_store_ms: the same loaded
+  from SQLite (`Store.resume`); undo_10k_ms: one undo at its end, committed to disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES: list[dict[str, Any]] = []
+
+
+def figure(name: str, value: float, unit: str, goal: float | None = None,
+           note: str = "") -> None:
+    row = {"figure": name, "value": round(value, 3), "unit": unit, "goal": goal}
+    FIGURES.append({**row, "note": note})
+    print(json.dumps(row), flush=True)
+
+
+# --- an app on a fake clock, drawing into our driver and luma's stock one ----------------------
+
+class TwinDisplay:
+    """Hands every frame to two `Display`s: our partial ssd1306 and luma's stock one (and the
+    same for the sh1106), each on a recording serial interface."""
+
+    def __init__(self) -> None:
+        from luma.oled.device import sh1106 as stock_sh1106, ssd1306 as stock_ssd1306
+
+        from companion.drivers import oled
+        from companion.drivers.display import Display
+        from companion.drivers.oled import RecordingSerial
+
+        self.serials = {k: RecordingSerial() for k in
+                        ("ours", "stock", "ours_sh1106", "stock_sh1106")}
+        self.displays = {
+            "ours": Display(oled.ssd1306(self.serials["ours"])),
+            "stock": Display(stock_ssd1306(self.serials["stock"])),
+            "ours_sh1106": Display(oled.sh1106(self.serials["ours_sh1106"])),
+            "stock_sh1106": Display(stock_sh1106(self.serials["stock_sh1106"])),
+        }
+        self.schedule = None
+
+    def show(self, image) -> bool:
+        sent = [d.show(image) for d in self.displays.values()]
+        return sent[0]
+
+    def wire(self) -> dict[str, int]:
+        return {k: s.wire_bytes for k, s in self.serials.items()}
+
+    def close(self) -> None:
+        pass
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def new_app(tmp: Path, kind: str, players: tuple[str, ...], display, clock=time.monotonic):
+    from companion.app import App
+    from companion.config import load
+    from companion.drivers.dice import SoftwareDice
+    from companion.rules.game import Header
+    from companion.session.store import Store
+
+    cfg = load(None)
+    cfg.data["dice"]["animation"] = 0.0
+    store = Store(tmp / f"{kind}.db")
+    store.new_game(Header(kind, players))
+    app = App(config=cfg, store=store, display=display, clock=clock, rng=random.Random(7))
+    app.dice = SoftwareDice(post=app.post, rng=random.Random(7))
+    return app, store
+
+
+def step(app, button: str, gesture: str = "press") -> None:
+    """One input handled the way the app thread does it, then the frame drawn."""
+    import queue
+
+    from companion.inputs import Button, ButtonInput, Gesture
+
+    app.handle(ButtonInput(Button[button], Gesture(gesture)))
+    while True:
+        try:
+            app.handle(app.queue.get_nowait())
+        except queue.Empty:
+            break
+    app.render()
+
+
+def interaction(app, twin: TwinDisplay, buttons: list[str]) -> dict[str, int]:
+    before = twin.wire()
+    for b in buttons:
+        step(app, *b.split(":"))
+    after = twin.wire()
+    return {k: after[k] - before[k] for k in after}
+
+
+def bench_bytes(tmp: Path, *, repeat: int) -> None:
+    from companion.drivers.oled import i2c_ms
+
+    totals: dict[str, dict[str, list[int]]] = {}
+
+    def add(name: str, d: dict[str, int]) -> None:
+        for k, v in d.items():
+            totals.setdefault(name, {}).setdefault(k, []).append(v)
+
+    four = ("Ann", "Ben", "Cy", "Dee")
+    # A turn change: NEXT on the Table home screen.
+    twin = TwinDisplay()
+    app, store = new_app(tmp, "table", four, twin, Clock())
+    app.render()
+    for _ in range(repeat):
+        add("turn_change", interaction(app, twin, ["NEXT"]))
+    app.close(), store.close()
+
+    # A claim settlement (Penny Badger): on the accusers screen, OK on "No challenge" records
+    # the claim and shows the settlement. Undo (hold BACK) keeps the bank from running dry.
+    twin = TwinDisplay()
+    app, store = new_app(tmp, "penny-badger", four, twin, Clock())
+    app.render()
+    for i in range(repeat):
+        for b in ["NEXT"] + ["DOWN"] * (1 + i % 3) + ["OK"]:
+            step(app, b)
+        add("claim", interaction(app, twin, ["OK"]))
+        step(app, "OK")  # back to the ledger
+        step(app, "BACK", "hold")
+    app.close(), store.close()
+
+    # A score entry step (Pig Farm): UP on a set box of the hand entry screen.
+    twin = TwinDisplay()
+    app, store = new_app(tmp, "pig-farm", four, twin, Clock())
+    app.render()
+    for b in ["OK", "OK", "UP"]:  # menu, "Sell the farm", add a first set (2 pigs)
+        step(app, b)
+    for i in range(repeat):
+        add("score_step", interaction(app, twin, ["UP" if i % 8 < 4 else "DOWN"]))
+    app.close(), store.close()
+
+    for name, per in totals.items():
+        ours = statistics.mean(per["ours"])
+        stock = statistics.mean(per["stock"])
+        figure(f"bytes_{name}", ours, "bytes", round(0.4 * stock),
+               "ssd1306, ours; goal 40% of stock")
+        figure(f"bytes_{name}_stock", stock, "bytes", None, "ssd1306, luma stock")
+        figure(f"bytes_{name}_sh1106", statistics.mean(per["ours_sh1106"]), "bytes",
+               round(0.4 * statistics.mean(per["stock_sh1106"])), "sh1106, ours")
+        figure(f"bytes_{name}_sh1106_stock", statistics.mean(per["stock_sh1106"]), "bytes",
+               None, "sh1106, luma stock")
+        figure(f"ms_{name}_400khz", i2c_ms(round(ours)), "ms", None, "ssd1306, ours")
+        figure(f"ms_{name}_stock_400khz", i2c_ms(round(stock)), "ms", None, "ssd1306, stock")
+
+
+# --- press to frame through MockFactory pins and the app thread ---------------------------------
+
+class TimedDisplay:
+    """Our partial ssd1306 on a recording serial; notes when a frame is handed over and sent."""
+
+    def __init__(self) -> None:
+        from companion.drivers import oled
+        from companion.drivers.display import Display
+        from companion.drivers.oled import RecordingSerial
+
+        self.serial = RecordingSerial()
+        self.inner = Display(oled.ssd1306(self.serial))
+        self.schedule = None
+        self.waiting = False  # a press was handled; the next frame is its frame
+        self.handed = self.sent = 0.0
+        self.done = threading.Event()
+
+    def show(self, image) -> bool:
+        t = time.perf_counter()
+        sent = self.inner.show(image)
+        if self.waiting:
+            self.waiting = False
+            self.handed, self.sent = t, time.perf_counter()
+            self.done.set()
+        self.serial.clear()  # keep memory flat over thousands of frames
+        return sent
+
+    def close(self) -> None:
+        pass
+
+
+def press_script(kind: str) -> list[str]:
+    """A cycle of presses on a mode's screens that comes back where it started.
+    "!X" is posted straight to the queue (a hold of X, not timed: pins would need 0.8 s)."""
+    if kind == "table":
+        return ["NEXT", "NEXT", "ROLL", "DOWN", "UP", "BACK", "OK", "DOWN", "BACK", "NEXT",
+                "!BACK"]
+    if kind == "penny-badger":
+        return ["NEXT", "OK", "OK", "NEXT", "DOWN", "DOWN", "OK", "OK", "OK", "UP", "DOWN",
+                "!BACK", "!BACK"]
+    return ["NEXT", "OK", "OK", "UP", "UP", "UP", "NEXT", "UP", "UP", "DOWN", "ROLL", "UP",
+            "BACK", "OK", "DOWN", "UP", "!BACK"]
+
+
+def bench_press_to_frame(tmp: Path, *, presses: int) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.app import run_safely
+    from companion.config import load
+    from companion.drivers.buttons import ButtonPanel
+    from companion.inputs import Button, ButtonInput, Gesture, Quit
+
+    handed: list[float] = []
+    sent: list[float] = []
+    by_kind: dict[str, list[float]] = {}
+    per_kind = {"table": presses // 3, "penny-badger": presses // 3}
+    per_kind["pig-farm"] = presses - sum(per_kind.values())
+    for kind, n in per_kind.items():
+        display = TimedDisplay()
+        app, store = new_app(tmp, kind, ("Ann", "Ben", "Cy", "Dee"), display)
+        original = app.handle
+
+        def handle(item, original=original, display=display) -> None:
+            original(item)
+            if isinstance(item, ButtonInput):
+                display.waiting = True
+
+        app.handle = handle
+        clock = Clock()
+        factory = MockFactory()
+        cfg = load(None)
+        panel = ButtonPanel(cfg.pins(), post=app.post, pin_factory=factory, clock=clock)
+        thread = threading.Thread(target=run_safely, args=(app,), daemon=True)
+        thread.start()
+        script = press_script(kind)
+        done = 0
+        i = 0
+        while done < n:
+            name = script[i % len(script)]
+            i += 1
+            display.done.clear()
+            if name.startswith("!"):
+                app.post(ButtonInput(Button[name[1:]], Gesture.HOLD))
+                display.done.wait(10)
+                continue
+            pin = factory.pin(cfg.pins()[name.lower()])
+            clock.t += 1.0
+            pin.drive_low()
+            clock.t += 0.1
+            t0 = time.perf_counter()
+            pin.drive_high()  # the press is complete on release
+            if not display.done.wait(10):
+                raise RuntimeError(f"no frame after {name} on {kind}")
+            handed.append((display.handed - t0) * 1000)
+            sent.append((display.sent - t0) * 1000)
+            by_kind.setdefault(kind, []).append(handed[-1])
+            done += 1
+        app.post(Quit())
+        thread.join(10)
+        panel.close()
+        store.close()
+
+    def pct(xs: list[float], p: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+    figure("press_to_frame_p50_ms", pct(handed, 50), "ms", None, f"{len(handed)} presses")
+    figure("press_to_frame_p99_ms", pct(handed, 99), "ms", 3.0, f"{len(handed)} presses")
+    figure("press_to_wire_p50_ms", pct(sent, 50), "ms", None, "to the end of the write")
+    figure("press_to_wire_p99_ms", pct(sent, 99), "ms", None, "to the end of the write")
+    for kind, xs in by_kind.items():
+        figure(f"press_to_frame_p50_ms_{kind.replace('-', '_')}", pct(xs, 50), "ms", None,
+               f"{len(xs)} presses")
+        figure(f"press_to_frame_p99_ms_{kind.replace('-', '_')}", pct(xs, 99), "ms", None,
+               f"{len(xs)} presses")
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+STARTUP_CHILD = """
+import sys, os
+from companion.drivers import display
+shown = display.Display.show
+def show(self, image, _first=[True]):
+    r = shown(self, image)
+    if _first[0]:
+        _first[0] = False
+        os.write(1, b"FRAME\\n")
+    return r
+display.Display.show = show
+from companion import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def env_for(tmp: Path, **extra: str) -> dict[str, str]:
+    return {**os.environ, "XDG_CONFIG_HOME": str(tmp / "cfg"), "XDG_STATE_HOME":
+            str(tmp / "state"), "PYGAME_HIDE_SUPPORT_PROMPT": "1", **extra}
+
+
+def resumable_journal(tmp: Path, events: int) -> Path:
+    from companion.rules.game import Header
+    from companion.session.store import Store
+
+    path = tmp / "resume.db"
+    if not path.exists():
+        with Store(path) as st:
+            j = st.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
+            for e in table_events(events, random.Random(3)):
+                j.append(e)
+    return path
+
+
+def startup_once(tmp: Path, journal: Path, env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--display", "dummy",
+                          "--input", "stdin", "--journal", str(journal)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    line = p.stdout.readline()
+    t1 = time.perf_counter()
+    p.stdin.close()
+    p.wait(30)
+    if line.strip() != b"FRAME":
+        raise RuntimeError("the app showed no frame")
+    return (t1 - t0) * 1000
+
+
+def bench_startup(tmp: Path, *, runs: int) -> None:
+    """Warm: bytecode cached (as on an installed box after its first start; the cache goes to
+    a temporary PYTHONPYCACHEPREFIX, the first run fills it and is not counted). Cold: no
+    bytecode cache at all (PYTHONDONTWRITEBYTECODE=1), every module compiled at each start."""
+    journal = resumable_journal(tmp, 200)
+    warm = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    warm["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    startup_once(tmp, journal, warm)
+    times = [startup_once(tmp, journal, warm) for _ in range(runs)]
+    figure("startup_ms", statistics.median(times), "ms", 400.0,
+           f"median of {runs}, resuming a 200-event game, bytecode cached")
+    cold = {**env_for(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
+    cold.pop("PYTHONPYCACHEPREFIX", None)
+    times = [startup_once(tmp, journal, cold) for _ in range(runs)]
+    figure("startup_cold_ms", statistics.median(times), "ms", None,
+           f"median of {runs}, no bytecode cache")
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def bench_idle(tmp: Path, *, seconds: float) -> None:
+    journal = resumable_journal(tmp, 200)
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--display", "dummy",
+                          "--journal", str(journal)],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, cwd=ROOT,
+                         env=env_for(tmp, GPIOZERO_PIN_FACTORY="mock"))
+    try:
+        time.sleep(2.0)  # start-up done
+        if p.poll() is not None:
+            raise RuntimeError(f"companion run exited with {p.returncode}")
+        c0 = proc_cpu_seconds(p.pid)
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        c1 = proc_cpu_seconds(p.pid)
+        t1 = time.monotonic()
+        rss = proc_rss_mb(p.pid)
+    finally:
+        p.terminate()
+        p.wait(30)
+    figure("idle_cpu_percent", (c1 - c0) / (t1 - t0) * 100, "%", 1.0,
+           f"{seconds:g} s, mock pins, default config")
+    figure("rss_mb", rss, "MB", 60.0, "VmRSS after the idle period")
+
+
+# --- journal -----------------------------------------------------------------------------------
+
+def table_events(n: int, rng: random.Random) -> list[dict]:
+    out: list[dict] = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.6:
+            out.append({"type": "next"})
+        elif r < 0.75:
+            out.append({"type": "roll", "dice": {"colors": "red", "d8": rng.randint(1, 8)}})
+        elif r < 0.85:
+            out.append({"type": "skip"})
+        elif r < 0.95:
+            out.append({"type": "reverse"})
+        else:
+            out.append({"type": "skip_to", "player": rng.randrange(4)})
+    return out
+
+
+def bench_journal(tmp: Path, *, events: int, runs: int) -> None:
+    from companion.rules.game import Header
+    from companion.session.journal import Journal
+    from companion.session.store import Store
+
+    header = Header("table", ("Ann", "Ben", "Cy", "Dee"))
+    evs = table_events(events, random.Random(5))
+    folds = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        Journal(header, evs)
+        folds.append((time.perf_counter() - t0) * 1000)
+    path = tmp / "big.db"
+    with Store(path) as st:
+        j = st.new_game(header)
+        with st._tx() as db:  # one transaction for the set-up, not 10,000 fsyncs
+            for i, e in enumerate(evs):
+                db.execute("INSERT INTO events(game_id, seq, body, at) VALUES (?, ?, ?, ?)",
+                           (j.sink.game_id, i, json.dumps(e), 0.0))
+    loads, undos = [], []
+    for _ in range(runs):
+        with Store(path) as st:
+            t0 = time.perf_counter()
+            j = st.resume()
+            loads.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            j.undo()
+            undos.append((time.perf_counter() - t0) * 1000)
+            j.redo()
+    figure("replay_10k_ms", statistics.median(folds), "ms", 300.0,
+           f"fold of {events} table events, median of {runs}")
+    figure("replay_10k_store_ms", statistics.median(loads), "ms", None,
+           "Store.resume: read from SQLite and fold")
+    figure("undo_10k_ms", statistics.median(undos), "ms", None,
+           "one undo at the end, committed (synchronous=FULL)")
+
+
+# --- main --------------------------------------------------------------------------------------
+
+def table(rows: list[dict[str, Any]]) -> str:
+    out = [f"{'figure':34} {'value':>10} {'unit':6} {'goal':>8}  ok"]
+    for r in rows:
+        goal = r["goal"]
+        lower_is_better = True
+        ok = "" if goal is None else ("yes" if (r["value"] <= goal) == lower_is_better else "MISS")
+        out.append(f"{r['figure']:34} {r['value']:>10g} {r['unit']:6} "
+                   f"{'' if goal is None else format(goal, 'g'):>8}  {ok}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="bytes press startup idle journal (default: all)")
+    args = ap.parse_args(argv)
+    q = args.quick
+    parts: dict[str, Callable[[Path], None]] = {
+        "bytes": lambda t: bench_bytes(t, repeat=4 if q else 16),
+        "press": lambda t: bench_press_to_frame(t, presses=60 if q else 1000),
+        "startup": lambda t: bench_startup(t, runs=1 if q else 7),
+        "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
+        "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
+    }
+    with tempfile.TemporaryDirectory() as d:
+        for name, fn in parts.items():
+            if args.only is None or name in args.only:
+                fn(Path(d))
+    print()
+    print(table(FIGURES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
