@@ -1,0 +1,170 @@
+"""`companion doctor` against gpiozero's MockFactory, luma's dummy display, the real (missing)
+I2C bus of this machine, and the firmware's own code playing the roller on a pty."""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion import cli, doctor
+from companion.drivers.display import dummy
+from companion.session.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
+import boardsim  # noqa: E402  (the firmware's pure code on a pty, from the roller tests)
+
+
+class GroundedPin(MockPin):
+    """A pin whose wire touches ground: it reads low whatever the pull-up says."""
+
+    grounded: set[str] = set()
+
+    def _get_state(self):
+        return False if self.info.name in self.grounded else super()._get_state()
+
+
+def run(tmp_path, *extra, config: str | None = None, factory=None, display=lambda cfg: dummy(),
+        comports=lambda: [], **kw):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(config if config is not None else "[roller]\nport = \"auto\"\n")
+    out = io.StringIO()
+    status = doctor.main(["--config", str(cfg), "--journal", str(tmp_path / "state" / "j.db"),
+                          *extra], out=out, factory=factory or MockFactory(),
+                         open_display=display, comports=comports, **kw)
+    lines = out.getvalue().splitlines()
+    return status, {line.split(":")[0].split(None, 1)[1]: line for line in lines[:-1]}, lines[-1]
+
+
+def test_all_well_on_mock_pins_and_a_dummy_display(tmp_path):
+    status, lines, summary = run(tmp_path)
+    assert status == 0 and summary == "all checks passed"
+    assert lines["pin library"].startswith("OK    pin library: MockFactory (given)")
+    for name, pin, header in (("NEXT", 17, 11), ("BACK", 25, 22)):
+        assert lines[f"button {name}"] == \
+            f"OK    button {name}: GPIO{pin} (header pin {header}) reads released"
+    assert lines["display"].startswith("OK    display: ssd1306 on I2C bus 1 at 0x3c answers")
+    assert lines["encoder"].startswith("SKIP") and "counts as a pass" in lines["encoder"]
+    assert lines["roller"].startswith("SKIP  roller: no roller plugged in")
+    assert lines["state directory"].startswith("OK")
+    assert lines["journal"].startswith("SKIP  journal: none yet")
+    assert all(line.split()[0] in ("OK", "SKIP", "FAIL") for line in lines.values())
+
+
+def test_a_button_wire_touching_ground_fails(tmp_path, monkeypatch):
+    monkeypatch.setattr(GroundedPin, "grounded", {"GPIO24"})
+    status, lines, summary = run(tmp_path, factory=MockFactory(pin_class=GroundedPin))
+    assert status == 1 and summary == "1 check failed"
+    assert lines["button OK"].startswith("FAIL  button OK: GPIO24 (header pin 18) reads pressed")
+    assert lines["button UP"].startswith("OK")
+
+
+def test_a_pin_held_by_someone_else_fails_and_names_the_service(tmp_path):
+    from gpiozero import Button
+    factory = MockFactory()
+    holder = Button(17, pin_factory=factory)
+    try:
+        status, lines, _ = run(tmp_path, factory=factory)
+    finally:
+        holder.close()
+    assert status == 1
+    assert "button NEXT: GPIO17 (header pin 11): cannot be claimed" in lines["button NEXT"]
+    assert "systemctl stop chroma-companion" in lines["button NEXT"]
+
+
+def test_enabled_encoder_and_buzzer_are_checked(tmp_path):
+    config = "[encoder]\nenabled = true\n[buzzer]\nenabled = true\n"
+    status, lines, _ = run(tmp_path, config=config)
+    assert status == 0
+    assert lines["encoder push"].startswith("OK    encoder push: GPIO13 (header pin 33)")
+    assert lines["buzzer"].startswith("OK    buzzer: GPIO12 (header pin 32)")
+
+
+def test_the_missing_display_of_this_machine_fails_with_the_i2c_hint(tmp_path):
+    if Path("/dev/i2c-1").exists():
+        pytest.skip("this machine has an I2C bus 1; the test wants one without")
+    from companion.drivers.display import oled
+    status, lines, _ = run(tmp_path, display=oled)
+    assert status == 1
+    assert lines["display"].startswith("FAIL  display: /dev/i2c-1 does not exist: I2C is off")
+
+
+def test_a_bad_config_fails_and_the_rest_still_runs(tmp_path):
+    status, lines, _ = run(tmp_path, config="[buttons]\nnext = 2\n")
+    assert status == 1
+    assert lines["config"].startswith("FAIL  config: buttons.next: GPIO 2 is not a usable pin")
+    assert lines["button NEXT"].startswith("OK    button NEXT: GPIO17")  # the defaults
+
+
+def test_roller_on_a_pty_answers_hello(tmp_path):
+    board = boardsim.Board(seed=3)
+    try:
+        status, lines, _ = run(tmp_path, comports=board.ports)
+    finally:
+        board.close()
+    assert status == 0
+    assert lines["roller"] == f"OK    roller: {board.path} answered HELLO, firmware 1.0.0"
+
+
+def test_a_silent_roller_fails(tmp_path):
+    master, slave = pty.openpty()
+    path = os.ttyname(slave)
+    try:
+        config = f"[roller]\nport = \"{path}\"\ntimeout = 0.2\n"
+        status, lines, _ = run(tmp_path, config=config, roller_wait=5)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert status == 1
+    assert lines["roller"].startswith(f"FAIL  roller: {path} did not answer HELLO within 0.2 s")
+
+
+def test_roller_off_or_absent_is_a_skip_and_a_missing_path_a_fail(tmp_path):
+    status, lines, _ = run(tmp_path, config="[roller]\nport = \"none\"\n")
+    assert status == 0 and lines["roller"].startswith("SKIP  roller: disabled in the config")
+    status, lines, _ = run(tmp_path, config="[roller]\nport = \"/dev/ttyACM97\"\n")
+    assert status == 1 and lines["roller"].startswith("FAIL  roller: /dev/ttyACM97 does not exist")
+
+
+def test_journal_integrity(tmp_path):
+    db = tmp_path / "state" / "j.db"
+    db.parent.mkdir()
+    Store(db).close()
+    status, lines, _ = run(tmp_path)
+    assert status == 0 and lines["journal"] == f"OK    journal: {db}: integrity ok, 0 games"
+    db.write_bytes(b"this is not sqlite" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    status, lines, _ = run(tmp_path)
+    assert status == 1 and lines["journal"].startswith("FAIL  journal: The journal j.db was damaged")
+    assert any(p.name.startswith("j.db.damaged-") for p in db.parent.iterdir())  # kept aside
+
+
+def test_state_directory_not_writable_fails(tmp_path):
+    if os.geteuid() == 0:
+        target = Path("/proc/doctor-test/j.db")  # root can write anywhere else
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        target = ro / "sub" / "j.db"
+    out = io.StringIO()
+    status = doctor.main(["--journal", str(target), "--config", str(tmp_path / "none.toml")],
+                         out=out, factory=MockFactory(), open_display=lambda cfg: dummy(),
+                         comports=lambda: [])
+    text = out.getvalue()
+    assert status == 1
+    assert "FAIL  config: config file" in text  # an explicit --config that is missing
+    assert f"FAIL  state directory: {target.parent} is not writable" in text
+
+
+def test_cli_dispatches_and_bad_options_are_usage_errors(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["doctor", "--no-such-option"])
+    assert e.value.code == 2
+    assert "companion doctor" in capsys.readouterr().err
