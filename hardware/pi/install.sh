@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Install the Chroma Table Companion on Raspberry Pi OS (Bookworm or later). Idempotent: run it
+# again at any time; steps already done are skipped and your config is never overwritten.
+#
+#   sudo hardware/pi/install.sh [--dry-run] [--config PATH] [--prefix DIR] [--no-apt]
+#
+# --dry-run prints every step and changes nothing (it needs no root and works on any Linux).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SRC="$(cd "$HERE/../.." && pwd)"
+PREFIX=/opt/chroma-companion
+CONFIG=/etc/chroma-companion/config.toml
+USER_NAME=companion
+SERVICE=chroma-companion
+STATE=/var/lib/chroma-companion
+DRY=0
+APT=1
+APT_PACKAGES=(python3-venv python3-dev python3-lgpio i2c-tools git)
+
+usage() {
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    echo "Options: --dry-run, --config PATH (default $CONFIG), --prefix DIR (default $PREFIX), --no-apt, --help"
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY=1 ;;
+        --config) [ $# -ge 2 ] || { echo "install.sh: --config needs a path" >&2; exit 2; }
+                  CONFIG="$2"; shift ;;
+        --config=*) CONFIG="${1#--config=}" ;;
+        --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
+                  PREFIX="$2"; shift ;;
+        --prefix=*) PREFIX="${1#--prefix=}" ;;
+        --no-apt) APT=0 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$CONFIG" in /*) ;; *) echo "install.sh: --config must be an absolute path" >&2; exit 2 ;; esac
+case "$PREFIX" in /*) ;; *) echo "install.sh: --prefix must be an absolute path" >&2; exit 2 ;; esac
+
+VENV="$PREFIX/venv"
+UNIT=/etc/systemd/system/$SERVICE.service
+POLKIT_DIR=/etc/polkit-1/rules.d
+
+step() { echo "==> $*"; }
+skip() { echo "    ok: $*"; }
+# run CMD...: do it, or with --dry-run print it.
+run() {
+    if [ "$DRY" = 1 ]; then
+        printf '    would run:'; printf ' %q' "$@"; echo
+    else
+        "$@"
+    fi
+}
+# put SRC DEST MODE: install a file unless DEST already has the same content.
+put() {
+    if [ -f "$2" ] && cmp -s "$1" "$2"; then
+        skip "$2 is up to date"
+    else
+        run install -D -m "$3" "$1" "$2"
+    fi
+}
+
+if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
+    echo "install.sh: run it as root (sudo $0 $*), or with --dry-run to see the steps" >&2
+    exit 1
+fi
+[ "$DRY" = 1 ] && echo "Dry run: printing the steps, changing nothing."
+if ! grep -qs "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
+    echo "Note: this does not look like a Raspberry Pi; the steps are for Raspberry Pi OS."
+fi
+
+step "1. Enable I2C for the display, at 400 kHz"
+BOOT_CONFIG=/boot/firmware/config.txt
+[ -f "$BOOT_CONFIG" ] || BOOT_CONFIG=/boot/config.txt
+if command -v raspi-config >/dev/null 2>&1; then
+    if [ "$(raspi-config nonint get_i2c 2>/dev/null || echo 1)" = 0 ]; then
+        skip "I2C is enabled"
+    else
+        run raspi-config nonint do_i2c 0
+    fi
+else
+    if grep -qs '^dtparam=i2c_arm=on' "$BOOT_CONFIG"; then
+        skip "dtparam=i2c_arm=on is in $BOOT_CONFIG"
+    else
+        run sh -c "echo 'dtparam=i2c_arm=on' >> '$BOOT_CONFIG'"
+    fi
+    if grep -qs '^i2c-dev' /etc/modules; then
+        skip "i2c-dev is in /etc/modules"
+    else
+        run sh -c "echo i2c-dev >> /etc/modules"
+    fi
+fi
+if grep -qs '^dtparam=i2c_arm_baudrate=' "$BOOT_CONFIG"; then
+    skip "$(grep '^dtparam=i2c_arm_baudrate=' "$BOOT_CONFIG" | tail -1) is set in $BOOT_CONFIG"
+else
+    run sh -c "echo 'dtparam=i2c_arm_baudrate=400000' >> '$BOOT_CONFIG'"
+fi
+
+step "2. System packages: ${APT_PACKAGES[*]}"
+if [ "$APT" = 0 ]; then
+    skip "skipped (--no-apt)"
+else
+    missing=()
+    for p in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+            || missing+=("$p")
+    done
+    if [ ${#missing[@]} = 0 ]; then
+        skip "all installed"
+    else
+        run apt-get update
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+    fi
+fi
+
+step "3. The service user '$USER_NAME' in the gpio, i2c and dialout groups"
+for g in gpio i2c dialout; do
+    if getent group "$g" >/dev/null; then skip "group $g exists"; else run groupadd --system "$g"; fi
+done
+if id -u "$USER_NAME" >/dev/null 2>&1; then
+    skip "user $USER_NAME exists"
+else
+    run useradd --system --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin \
+        --user-group "$USER_NAME"
+fi
+for g in gpio i2c dialout; do
+    if id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$g"; then
+        skip "$USER_NAME is in $g"
+    else
+        run usermod -aG "$g" "$USER_NAME"
+    fi
+done
+
+step "4. The virtual environment $VENV (sees the system's lgpio) and the companion"
+if [ -x "$VENV/bin/python" ]; then
+    skip "$VENV exists"
+else
+    run python3 -m venv --system-site-packages "$VENV"
+fi
+# Always reinstall: a fresh `git pull` in $SRC is picked up by running the script again.
+run "$VENV/bin/python" -m pip install --quiet --upgrade pip
+run "$VENV/bin/python" -m pip install --quiet "$SRC[pi]"
+if [ -L /usr/local/bin/companion ] && [ "$(readlink /usr/local/bin/companion)" = "$VENV/bin/companion" ]; then
+    skip "/usr/local/bin/companion links to the venv"
+else
+    run ln -sfn "$VENV/bin/companion" /usr/local/bin/companion
+fi
+
+step "5. The config $CONFIG"
+if [ -e "$CONFIG" ]; then
+    skip "$CONFIG exists (left as it is)"
+else
+    run install -D -m 0644 "$HERE/config.toml" "$CONFIG"
+fi
+
+step "6. Let $USER_NAME power the box off (polkit rule for the BACK + NEXT chord)"
+if [ -d "$POLKIT_DIR" ] || [ "$DRY" = 1 ]; then
+    put "$HERE/50-chroma-companion.rules" "$POLKIT_DIR/50-chroma-companion.rules" 0644
+else
+    skip "no $POLKIT_DIR (polkit not installed): power off needs [power] command changed"
+fi
+
+step "7. The systemd service $SERVICE"
+unit_tmp="$(mktemp)"
+trap 'rm -f "$unit_tmp"' EXIT
+sed -e "s|/opt/chroma-companion/venv|$VENV|g" \
+    -e "s|--config /etc/chroma-companion/config.toml|--config $CONFIG|" \
+    -e "s|/opt/chroma-companion/src|$SRC|g" \
+    "$HERE/companion.service" > "$unit_tmp"
+put "$unit_tmp" "$UNIT" 0644
+run systemctl daemon-reload
+if systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then
+    skip "$SERVICE is enabled"
+else
+    run systemctl enable "$SERVICE"
+fi
+
+echo
+if [ "$DRY" = 1 ]; then
+    echo "Dry run done: nothing was changed."
+else
+    echo "Done. Reboot once (sudo reboot) so I2C comes up; the companion then starts by itself."
+fi
+echo "Check the box any time with:"
+echo "  sudo systemctl stop $SERVICE; sudo -u $USER_NAME companion doctor --config $CONFIG; sudo systemctl start $SERVICE"
