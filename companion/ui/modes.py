@@ -163,3 +163,4 @@ from companion.ui import match_patch  # noqa: E402,F401
 from companion.ui import rainbow_rush  # noqa: E402,F401
 from companion.ui import chaos  # noqa: E402,F401
 from companion.ui import drop_rainbow  # noqa: E402,F401
+from companion.ui import pig_farm  # noqa: E402,F401
