@@ -15,10 +15,10 @@ from typing import Iterable, Sequence
 
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.rules.penny_badger import (BANK, MAX_CARDS, PennyState, Record, best_catch,
-                                          biggest_claim, claim_words, clockwise_from,
-                                          end_reason, net_line, penalty, record_title, settle,
-                                          transfer_lines, withdrawal)
+from companion.rules.penny_badger import (MAX_CARDS, PennyState, best_catch, biggest_claim,
+                                          claim_words, clockwise_from, end_reason, net_line,
+                                          penalty, record_title, settle, transfer_lines,
+                                          withdrawal)
 from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Toast
