@@ -536,3 +536,15 @@ def test_farm_score_breakdown_json():
     assert s.to_json() == {"seller": True, "sets": [4, 2, 2], "unmatched": 0, "base": 30,
                            "three_bonus": 0, "four_bonus": 150, "five_bonus": 0,
                            "no_unmatched_bonus": 100, "total": 280}
+
+
+def test_the_log_format_example_prints_what_the_doc_says(tmp_path, capsys):
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    section = doc.split("## The `pig-farm` kind", 1)[1].split("\n## ", 1)[0]
+    example = section.split("Example:\n```\n", 1)[1].split("```", 1)[0]
+    printed = section.split("`companion replay --json` prints\n`", 1)[1].split("`", 1)[0]
+    log = tmp_path / "example.jsonl"
+    log.write_text(example, encoding="utf-8")
+    assert cli.main(["replay", str(log), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(printed)

@@ -543,6 +543,9 @@ class PigFarmMode(Mode):
         "Seller: 3 sets 30, 4: 50, 5: 70, 6: 100, +50 per further set; +50 per set of 3, "
         "+150 per set of 4, +250 per set of 5+, +100 with no unmatched pig.",
         "Others: 0-3 sets 0/5/15/30, 4: 0, 5: -30, 6: -50, -50 per further set; no bonuses.",
+        "After a sale the seat after the seller starts the next round.",
+        "The game ends after a round with a total at the target; the highest total wins, "
+        "ties share.",
         "Hold BACK to undo; a whole round's scoring undoes at once.",
     )
 
