@@ -69,8 +69,8 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     # Ann: the menu now offers the answers first; she answers with a Draw 4 (green).
     press(app, Button.OK, Gesture.HOLD)
     labels = [i.text(app.ctx()) for i in app.top.items]
-    assert labels[:2] == ["Take 4 cards", "Add Draw 4 (→8)…"] and "Reverse" not in labels
-    choose(app, "Add Draw 4 (→8)…")
+    assert labels[:2] == ["Take 4 cards", "Add Draw 4 → 8"] and "Reverse" not in labels
+    choose(app, "Add Draw 4 → 8")
     pick_color(app, "green")
     assert (j.state.table.current, j.state.draw_stack) == (1, 8)
     # Ben tries NEXT: refused (toast), then takes the 8 and passes.
@@ -82,7 +82,7 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     press(app, Button.NEXT)
     # Cy: Two Train. Dee: Reverse, then NEXT -> Cy again (counter-clockwise).
     press(app, Button.OK)
-    choose(app, "Two Train (+2 → 2)")
+    choose(app, "Two Train +2 → 2")
     assert (j.state.table.current, j.state.train) == (3, 2)
     press(app, Button.OK)
     choose(app, "Reverse")
@@ -114,7 +114,7 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     assert j.state.color == "orange"
     # Round over: points entered seat by seat (UP +1, hold UP +10); then the next dealer.
     press(app, Button.OK)
-    choose(app, "Round over: points…")
+    choose(app, "Round points…")
     assert isinstance(app.top, RoundPoints)
     press(app, Button.OK)  # Ann went out: 0
     for _ in range(2):
@@ -139,7 +139,7 @@ def test_round_points_refused_without_a_zero_stays_on_the_entry(make_app):
     app = make_app()
     start_chaos(app, dealer="Ann")
     press(app, Button.OK)
-    choose(app, "Round over: points…")
+    choose(app, "Round points…")
     for _ in range(4):
         press(app, Button.UP)
         press(app, Button.OK)
@@ -155,7 +155,7 @@ def test_game_ends_at_500_with_the_end_screen(make_app):
     start_chaos(app, dealer="Ann")
     app.journal.append({"type": "round_points", "points": [0, 300, 200, 100]})
     press(app, Button.OK)
-    choose(app, "Round over: points…")
+    choose(app, "Round points…")
     screen = app.top
     screen.points[:] = [250, 0, 400, 3]
     screen.seat = 3
@@ -262,3 +262,22 @@ def test_every_gallery_screen_draws(config):
     for needed in ("home", "home-draw-stack", "home-train", "call-running", "call-draw-3",
                    "round-points", "dealer", "skip-to-most", "end"):
         assert needed in names
+
+
+def test_menu_labels_fit_the_panel_unclipped(config):
+    from companion.ui import draw
+    mode = MODES["chaos"]
+    for name, journal, stack in mode.gallery(config):
+        if name.startswith("menu"):
+            menu = stack[-1]
+            ctx = Context(config=config, journal=journal)
+            for item in menu.items:
+                assert draw.text_size(item.text(ctx), 12)[0] <= draw.WIDTH - 12, item.text(ctx)
+
+
+def test_chaos_call_from_the_menu(make_app):
+    app = make_app()
+    start_chaos(app, dealer="Ann")
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Chaos! (1 s call)")
+    assert isinstance(app.top, ChaosCall) and len(app.stack) == 2

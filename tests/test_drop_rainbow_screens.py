@@ -123,3 +123,25 @@ def test_every_gallery_screen_draws(config):
     for needed in ("reveal", "home", "draw-fail", "draw-rainbow", "colors", "end-seven",
                    "end-rainbow"):
         assert needed in names
+
+
+def test_menu_draw_and_bank(make_app):
+    app = make_app()
+    press(app, Button.OK)
+    choose(app, "Drop Rainbow")
+    press(app, Button.OK)  # 4 players
+    press(app, Button.OK)  # house rules
+    press(app, Button.OK)  # Ann first
+    j = app.journal
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Turn up first card…")
+    press(app, Button.DOWN)
+    press(app, Button.OK)
+    assert j.state.top == "orange"
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Drew a card…")
+    press(app, Button.OK)  # red
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "Bank 1 side card")
+    assert j.state.score[0] == ("orange",) and j.state.table.current == 1
+    assert isinstance(app.top, DropScreen)

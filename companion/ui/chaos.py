@@ -368,7 +368,7 @@ class ChaosMode(Mode):
         if s.draw_stack:
             items.append(Item(f"Take {s.draw_stack} cards", Emit({"type": "take_draw_four"},
                                                                  then=Home())))
-            items.append(Item(f"Add Draw 4 (→{s.draw_stack + 4})…", lambda c: Push(
+            items.append(Item(f"Add Draw 4 → {s.draw_stack + 4}", lambda c: Push(
                 color_picker("Draw 4: new color?", "draw_four", cursor=s.color))))
         else:
             items += [
@@ -376,7 +376,7 @@ class ChaosMode(Mode):
                     color_picker("Pick a color", "pick_color", cursor=s.color))),
                 Item("Draw 4 + color…", lambda c: Push(
                     color_picker("Draw 4: new color?", "draw_four", cursor=s.color))),
-                Item(f"Two Train (+2 → {s.train + 2})", Emit({"type": "two_train"},
+                Item(f"Two Train +2 → {s.train + 2}", Emit({"type": "two_train"},
                                                                then=Home())),
             ]
             if s.train:
@@ -391,7 +391,7 @@ class ChaosMode(Mode):
         items += [
             Item("Chaos! (1 s call)", lambda c: [Home(), *ChaosCall.start(c)]),
             Item("Points", lambda c: Push(points_screen(c))),
-            Item("Round over: points…", lambda c: Push(RoundPoints(c))),
+            Item("Round points…", lambda c: Push(RoundPoints(c))),
             Item("Who deals…", lambda c: Push(DealerPicker(c))),
         ]
         return items

@@ -185,7 +185,8 @@ class DropRainbowMode(Mode):
             return [Item("Turn up first card…", lambda c: Push(reveal_picker(c)))]
         return [
             Item("Drew a card…", lambda c: Push(draw_picker(c))),
-            Item(f"Bank {len(s.side)} side cards", Emit({"type": "bank"}, then=Home())),
+            Item(f"Bank {len(s.side)} side card{'' if len(s.side) == 1 else 's'}",
+                 Emit({"type": "bank"}, then=Home())),
             Item("Everyone's colors", lambda c: Push(CollectedScreen())),
         ]
 
