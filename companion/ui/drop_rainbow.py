@@ -107,11 +107,11 @@ class CollectedScreen(Screen):
             cy = y + row_h // 2
             if seat == s.table.current:
                 d.rectangle((0, y, 42, y + row_h - 1), fill=1)
-            d.text((1, cy), draw.clip(ctx.name(seat), 41, draw.SMALL + 1),
-                   font=draw.font(draw.SMALL + 1), fill=0 if seat == s.table.current else 1,
-                   anchor="lm")
-            d.text((x0 - 3, cy), str(len(s.score[seat])), font=draw.font(draw.SMALL + 1),
-                   fill=1, anchor="rm")
+            size = draw.SMALL + 1 if row_h >= 12 else draw.SMALL
+            d.text((1, cy), draw.clip(ctx.name(seat), 41, size), font=draw.font(size),
+                   fill=0 if seat == s.table.current else 1, anchor="lm")
+            d.text((x0 - 3, cy), str(len(s.score[seat])), font=draw.font(size), fill=1,
+                   anchor="rm")
             have = set(s.score[seat])
             for i, c in enumerate(s.colors):
                 cx = round(x0 + (i + 0.5) * w)
