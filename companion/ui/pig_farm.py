@@ -141,9 +141,12 @@ def butcher_menu(ctx: Context) -> Menu:
 
 def verdict_lines(die: str, face: str) -> tuple[str, str]:
     """`butcher_verdict` on two lines, for big letters."""
+    text = butcher_verdict(die, face)
     if face == dicemod.LOGO:
-        return "Logo:", "pigs are safe"
-    return f"All {str(face).upper()}", "pigs out"
+        one, two = text.split(" ", 1)  # "Logo:", "pigs are safe"
+        return one, two
+    one, _, rest = text.rpartition(" pigs ")  # "All RED", "pigs out"
+    return one, "pigs " + rest
 
 
 class ButcherScreen(Screen):
