@@ -357,3 +357,32 @@ def test_hand_entry_running_points_match_farm_score(config):
     assert e.draft.sets == [3, 2, 4]
     assert e.score() == farm_score([3, 2, 4], 0, seller=True)
     assert e.score().total == 30 + 50 + 150 + 100
+
+
+def test_several_rounds_on_the_buttons_match_a_hand_count(make_app):
+    """Issue 4, "Done means": the companion does the arithmetic of several rounds."""
+    app = make_app()
+    j = start(app, players=("Ann", "Ben", "Cy"))
+
+    def sell_round(hands_in_order):
+        press(app, Button.OK)
+        choose(app, "Sell the farm")
+        for sets, unmatched in hands_in_order:
+            enter_hand(app, sets, unmatched)
+        assert isinstance(app.top, RoundSummary)
+        press(app, Button.OK)
+
+    # Round 1, Ann sells: 30 + 2x50 + 100 = 230; Ben 2 sets 15; Cy 4 sets 0.
+    sell_round([([3, 3, 2], 0), ([2, 2], 1), ([2, 2, 2, 2], 0)])
+    assert j.state.scores == (230, 15, 0) and j.state.table.current == 1
+    # Round 2: Ben ends his turn, Cy sells: 50 + 150 = 200; Ann 6 sets -50; Ben 1 set 5.
+    press(app, Button.NEXT)
+    sell_round([([4, 2, 2, 2], 2), ([2, 2, 2, 2, 2, 2], 0), ([3], 0)])
+    assert j.state.scores == (180, 20, 200) and j.state.table.current == 0
+    # Round 3, Ann sells: 30 + 250 + 150 + 50 + 100 = 580 -> 760, over the target of 500.
+    sell_round([([5, 4, 3], 0), ([2, 2, 2], 1), ([], 3)])
+    assert j.state.scores == (760, 50, 200)
+    assert j.state.over and j.state.winners == (0,)
+    assert isinstance(app.top, PigEndScreen)
+    assert [list(r.points) for r in j.state.results] == [[230, 15, 0], [-50, 5, 200],
+                                                         [580, 30, 0]]
