@@ -164,3 +164,4 @@ from companion.ui import rainbow_rush  # noqa: E402,F401
 from companion.ui import chaos  # noqa: E402,F401
 from companion.ui import drop_rainbow  # noqa: E402,F401
 from companion.ui import pig_farm  # noqa: E402,F401
+from companion.ui import penny_badger  # noqa: E402,F401
