@@ -309,3 +309,14 @@ def test_resume_after_a_power_cut_carries_on(tmp_path, cfg):
     finally:
         b.close()
         store2.close()
+
+
+def test_the_engine_and_the_mode_are_registered():
+    """Both registry lines are in place (a fresh interpreter: importing this test module has
+    already registered the mode by itself)."""
+    import subprocess
+    import sys
+    code = ("import companion.rules as r, companion.ui.modes as m; "
+            "print(type(r.GAMES['penny-badger']).__name__, type(m.mode_for('penny-badger')).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["PennyBadger", "PennyMode"]
