@@ -66,7 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="where presses come from (default: buttons, or keyboard with "
                           "--emulator; stdin reads button names one per line)")
     run.add_argument("--ack", action="store_true",
-                     help="print one line per committed event on stdout (for scripts)")
+                     help="print \"ready\" once running, then one line per committed "
+                          "change on stdout (for scripts)")
     run.add_argument("--seed", type=int, help="seed the dice (tests and demos only)")
     run.set_defaults(func=cmd_run)
 
@@ -159,6 +160,9 @@ def cmd_run(args) -> int:
                                             hold_time=b["hold_time"]))
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
+        if args.ack:
+            app.render()  # the first frame, so that "ready" means the panel shows something
+            print("ready", flush=True)
         app.run()
     return 0
 

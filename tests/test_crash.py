@@ -35,11 +35,13 @@ def launch(journal, config):
         bufsize=1, env=env)
 
 
-def read_acks(proc, acks: list[str]) -> threading.Thread:
+def read_acks(proc, acks: list[str], ready: threading.Event) -> threading.Thread:
     def run() -> None:
         for line in proc.stdout:
             if line.startswith("ack "):
                 acks.append(line.strip())
+            elif line.strip() == "ready":
+                ready.set()
 
     t = threading.Thread(target=run, daemon=True)
     t.start()
@@ -70,14 +72,21 @@ def test_sigkill_mid_game_loses_no_acknowledged_event(tmp_path):
     for round_no in range(4):
         proc = launch(journal, config)
         acks: list[str] = []
-        reader = read_acks(proc, acks)
+        ready = threading.Event()
+        reader = read_acks(proc, acks, ready)
+        assert ready.wait(timeout=30), proc.stderr.read() if proc.poll() is not None else ""
         keys = (START if round_no == 0 else []) + TURN_KEYS * 6
-        for key in keys:
-            proc.stdin.write(key + "\n")
-        proc.stdin.flush()
-        # Kill somewhere in the middle of handling them: after a random number of acks.
+        # Kill somewhere in the middle of the game: after a random number of acks. Keys are
+        # paced like a (very fast) person's: presses that arrive while dice tumble are ignored
+        # by design, and a software roll's result must get onto the queue before the next key.
         kill_after = rng.randint(3, 25)
         deadline = time.monotonic() + 30
+        for key in keys:
+            if len(acks) >= kill_after or proc.poll() is not None:
+                break
+            proc.stdin.write(key + "\n")
+            proc.stdin.flush()
+            time.sleep(0.01)
         while len(acks) < kill_after and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.001)
         assert len(acks) >= kill_after, f"round {round_no}: the app stopped early"
