@@ -29,6 +29,14 @@ $(MPY_PORT): tests/mpy/package.json tests/mpy/package-lock.json
 test: $(STAMP) $(MPY_PORT)
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Speed and footprint figures (docs/performance.md); not part of `make test`.
+bench: $(STAMP)
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -W ignore::DeprecationWarning -m bench.run $(ARGS)
+
+# The long reliability runs (docs/reliability.md): 100 power cuts instead of 10.
+soak: $(STAMP)
+	SOAK_KILLS=100 $(BIN)/python -m pytest -q tests/test_reliability_powercut.py $(PYTEST_ARGS)
+
 screens: $(STAMP)
 	$(BIN)/companion screens docs/screens
 

@@ -78,6 +78,9 @@ class App:
         self.rng = rng or random.Random()
         self.queue: queue.Queue = queue.Queue()
         self.timers = Timers(self.post)
+        if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
+            # any Tick wakes run(), which draws the current frame once the queue is empty.
+            display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))
         if dice is None:
             from companion.drivers.dice import SoftwareDice
             dice = SoftwareDice(post=self.post)

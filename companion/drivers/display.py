@@ -1,13 +1,17 @@
 """The display: a luma device behind a small wrapper that skips unchanged frames.
 
 luma's ssd1306/sh1106 resend the whole frame on every `display()`; the wrapper compares
-frames and sends nothing when nothing changed. A write that fails with OSError (a loose I2C
-wire) is logged and retried on the next frame; the app keeps running.
+frames and sends nothing when nothing changed, and the real panel uses drivers/oled.py, which
+sends only the changed pages. A write that fails with OSError (a loose I2C wire) is logged;
+the app keeps running and retries with backoff: `schedule(seconds)` (set by the app to a timer
+that wakes its queue) asks for a redraw, and frames before then are not tried.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from typing import Callable
 
 from PIL import Image
 
@@ -17,12 +21,19 @@ log = logging.getLogger(__name__)
 
 
 class Display:
-    def __init__(self, device) -> None:
+    def __init__(self, device, *, clock: Callable[[], float] = time.monotonic,
+                 retry_first: float = 0.1, retry_max: float = 5.0) -> None:
         self.device = device
         self.last: bytes | None = None
         self.frames_sent = 0
         self.frames_skipped = 0
         self.failed = False
+        self.clock = clock
+        self.retry_first = retry_first
+        self.retry_max = retry_max
+        self.retry_delay = retry_first
+        self.retry_at = float("-inf")
+        self.schedule: Callable[[float], None] | None = None
 
     def show(self, image: Image.Image) -> bool:
         """Send `image` if it differs from what the panel shows; True if it was sent."""
@@ -30,13 +41,21 @@ class Display:
         if raw == self.last:
             self.frames_skipped += 1
             return False
+        if self.failed and self.clock() < self.retry_at:
+            return False  # a retry is scheduled; a dead bus must not slow every input down
         try:
             self.device.display(image.convert(self.device.mode))
         except OSError as e:
             if not self.failed:
-                log.warning("display write failed (%s); will retry on the next frame", e)
+                log.warning("display write failed (%s); retrying with backoff", e)
+                self.retry_delay = self.retry_first
+            else:
+                self.retry_delay = min(self.retry_delay * 2, self.retry_max)
             self.failed = True
             self.last = None
+            self.retry_at = self.clock() + self.retry_delay
+            if self.schedule is not None:
+                self.schedule(self.retry_delay)
             return False
         if self.failed:
             log.warning("display is back")
@@ -72,14 +91,12 @@ def oled(config) -> Display:
     from luma.core.error import DeviceNotFoundError, DevicePermissionError
     from luma.core.interface.serial import i2c
 
+    from companion.drivers import oled as partial
+
     d = config["display"]
     try:
         serial = i2c(port=d["i2c_port"], address=d["address"])
-        if d["kind"] == "sh1106":
-            from luma.oled.device import sh1106 as chip
-        else:
-            from luma.oled.device import ssd1306 as chip
-        device = chip(serial, width=128, height=64, rotate=d["rotate"])
+        device = partial.device(d["kind"], serial, rotate=d["rotate"])
         device.contrast(d["contrast"])
     except (DeviceNotFoundError, DevicePermissionError, OSError) as e:
         raise DisplayMissing(f"no {d['kind']} display answered on I2C bus {d['i2c_port']} at "

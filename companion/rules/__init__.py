@@ -18,12 +18,12 @@ def register(game: Game) -> Game:
 
 register(Game())
 
-# Game modes register themselves here, one line each:
-from companion.rules import pig_farm  # noqa: E402,F401
-from companion.rules import penny_badger  # noqa: E402,F401
+# Game modes register themselves here, one line each (the order of "New game"):
 from companion.rules import dice_factor  # noqa: E402,F401
 from companion.rules import flower_power  # noqa: E402,F401
 from companion.rules import match_patch  # noqa: E402,F401
+from companion.rules import penny_badger  # noqa: E402,F401
+from companion.rules import pig_farm  # noqa: E402,F401
 from companion.rules import rainbow_rush  # noqa: E402,F401
 from companion.rules import chaos  # noqa: E402,F401
 from companion.rules import drop_rainbow  # noqa: E402,F401

@@ -156,12 +156,12 @@ def mode_for(kind: str) -> Mode:
 
 register(Mode())
 
-# Game modes register themselves here, one line each:
+# Game modes register themselves here, one line each (the order of "New game"):
 from companion.ui import dice_factor  # noqa: E402,F401
 from companion.ui import flower_power  # noqa: E402,F401
 from companion.ui import match_patch  # noqa: E402,F401
+from companion.ui import penny_badger  # noqa: E402,F401
+from companion.ui import pig_farm  # noqa: E402,F401
 from companion.ui import rainbow_rush  # noqa: E402,F401
 from companion.ui import chaos  # noqa: E402,F401
 from companion.ui import drop_rainbow  # noqa: E402,F401
-from companion.ui import pig_farm  # noqa: E402,F401
-from companion.ui import penny_badger  # noqa: E402,F401
