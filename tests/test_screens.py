@@ -63,3 +63,15 @@ def test_screens_command_writes_crisp_pngs(tmp_path, config):
     img = Image.open(tmp_path / "table.png")
     assert img.size == (512, 256)
     assert {c for _, c in img.convert("L").getcolors()} <= {0, 255}  # nearest-neighbour: no grey
+
+
+def test_docs_screens_has_exactly_the_screens_the_code_draws(tmp_path, config):
+    """docs/screens is made by `companion screens`; a screen added or renamed must be there."""
+    from pathlib import Path
+
+    docs = Path(__file__).parent.parent / "docs" / "screens"
+    drawn = {p.name for p in write_all(tmp_path, config, scale=1)}
+    committed = {p.name for p in docs.glob("*.png")}
+    assert drawn == committed, ("regenerate with `make screens`: "
+                                f"missing {sorted(drawn - committed)}, "
+                                f"stale {sorted(committed - drawn)}")
