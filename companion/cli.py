@@ -154,10 +154,23 @@ def cmd_run(args) -> int:
             from companion.drivers.keyboard import ScriptInput
             stack.enter_context(ScriptInput(sys.stdin, post=app.post))
         else:
+            import warnings
+            from gpiozero import PinFactoryFallback
             from companion.drivers.buttons import ButtonPanel
+            # gpiozero warns once per pin library it could not load; log it, do not print it.
+            warnings.simplefilter("ignore", PinFactoryFallback)
             b = cfg["buttons"]
             stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
                                             hold_time=b["hold_time"]))
+            enc = cfg["encoder"]
+            if enc["enabled"]:
+                from companion.drivers.encoder import Encoder
+                stack.enter_context(Encoder(a=enc["a"], b=enc["b"], push=enc["push"],
+                                            post=app.post, debounce=b["debounce"],
+                                            hold_time=b["hold_time"]))
+            if cfg["buzzer"]["enabled"]:
+                from companion.drivers.buzzer import Buzzer
+                app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
         if args.ack:

@@ -126,9 +126,26 @@ def test_panel_releases_its_pins():
 
 
 def test_panel_with_a_pin_clash_releases_what_it_took():
-    from gpiozero import GPIOPinInUse
+    from companion.errors import DeviceError
 
     factory = MockFactory()
-    with pytest.raises(GPIOPinInUse):
+    with pytest.raises(DeviceError, match="button ROLL on GPIO 17"):
         ButtonPanel({"next": 17, "roll": 17}, post=lambda _: None, pin_factory=factory)
     ButtonPanel({"next": 17}, post=lambda _: None, pin_factory=factory).close()
+
+
+def test_run_on_a_machine_without_gpio_says_so_in_one_line(tmp_path, capsys, monkeypatch):
+    from companion.cli import main
+
+    from gpiozero import BadPinFactory, Device
+
+    def no_library():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    # As on a laptop: no pin library loads (and no other test's factory is left in place).
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_library))
+    code = main(["run", "--display", "dummy", "--journal", str(tmp_path / "j.db")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert "no GPIO pin library" in err and "companion run --emulator" in err

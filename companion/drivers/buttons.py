@@ -11,10 +11,21 @@ import time
 from typing import Callable
 
 from gpiozero import Button as GpioButton
+from gpiozero import BadPinFactory, GPIOZeroError
 
 from companion.drivers.chord import POWER_CHORD, ChordDetector
 from companion.drivers.press import PressDetector
+from companion.errors import DeviceError
 from companion.inputs import Button, ButtonInput
+
+
+def gpio_error(e: Exception, what: str) -> DeviceError:
+    """A gpiozero failure as one line a person can act on."""
+    if isinstance(e, BadPinFactory):
+        return DeviceError(f"{what}: no GPIO pin library could be loaded (lgpio on a Raspberry "
+                           "Pi; see hardware/README.md). Without GPIO pins, run the emulator: "
+                           "companion run --emulator")
+    return DeviceError(f"{what}: {e}")
 
 
 class ButtonPanel:
@@ -40,7 +51,11 @@ class ButtonPanel:
             for name, pin in pins.items():
                 b = Button[name.upper()]
                 self.detectors[b] = PressDetector(debounce=debounce, hold_time=hold_time)
-                dev = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                try:
+                    dev = GpioButton(pin, pull_up=True, bounce_time=None,
+                                     pin_factory=pin_factory)
+                except GPIOZeroError as e:
+                    raise gpio_error(e, f"button {name.upper()} on GPIO {pin}") from None
                 dev.when_pressed = lambda _d=None, b=b: self._edge(b, True)
                 dev.when_released = lambda _d=None, b=b: self._edge(b, False)
                 self.devices[b] = dev
