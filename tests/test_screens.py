@@ -75,3 +75,24 @@ def test_docs_screens_has_exactly_the_screens_the_code_draws(tmp_path, config):
     assert drawn == committed, ("regenerate with `make screens`: "
                                 f"missing {sorted(drawn - committed)}, "
                                 f"stale {sorted(committed - drawn)}")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from("AnBé…▲▼ 0123456789+-:!,.gjqy"), max_size=14),
+       size=st.integers(8, 40), anchor=st.sampled_from(["la", "lm", "mm", "rm", "mt", "mb",
+                                                          "lt", "rs", None]),
+       x=st.one_of(st.integers(-20, 140), st.floats(-20, 140)),
+       y=st.one_of(st.integers(-20, 80), st.floats(-20, 80)), fill=st.sampled_from([0, 1]))
+def test_cached_text_draws_exactly_what_pillow_draws(text, size, anchor, x, y, fill):
+    from PIL import ImageDraw
+
+    ours, d_ours = draw.blank()
+    stock = Image.new("1", (128, 64), 1 - fill)
+    ours.paste(1 - fill, (0, 0, 128, 64))
+    ImageDraw.Draw(stock).text((x, y), text, font=draw.font(size), fill=fill, anchor=anchor)
+    for _ in range(2):  # the second time from the cache
+        d_ours.text((x, y), text, font=draw.font(size), fill=fill, anchor=anchor)
+    assert ours.tobytes() == stock.tobytes()

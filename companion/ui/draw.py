@@ -20,9 +20,41 @@ BODY = 13  # menu items, lines of text
 BIG = 26
 
 
+class Draw(ImageDraw.ImageDraw):
+    """Pillow's ImageDraw, with single-line text drawn from a cache of rendered glyph masks.
+
+    Screens redraw the same names and labels on every frame, and FreeType rendering was most
+    of the time from a press to its frame. The cached path makes the same two calls Pillow
+    makes for one line of text (`getmask2`, then `draw_bitmap`), so the pixels are identical
+    (tests/test_screens.py checks this against stock Pillow); anything else (several lines,
+    strokes, extra options) goes to Pillow unchanged.
+    """
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs) -> None:
+        if (args or kwargs or not isinstance(text, str) or "\n" in text
+                or not isinstance(font, ImageFont.FreeTypeFont)):
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        ink, fill_ink = self._getink(fill)
+        ink = fill_ink if ink is None else ink
+        if ink is None:
+            return
+        x, y = xy
+        start = (math.modf(x)[0], math.modf(y)[0])
+        mask, (dx, dy) = _rendered(font, text, anchor or "la", self.fontmode, ink, start)
+        self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+
+
+@lru_cache(maxsize=2048)
+def _rendered(face: ImageFont.FreeTypeFont, text: str, anchor: str, mode: str, ink: int,
+              start: tuple[float, float]):
+    return face.getmask2(text, mode, None, None, None, 0, anchor, ink, start,
+                         stroke_filled=True)
+
+
 def blank() -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("1", (WIDTH, HEIGHT), 0)
-    return img, ImageDraw.Draw(img)
+    return img, Draw(img)
 
 
 @lru_cache(maxsize=64)
