@@ -81,7 +81,8 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from("AnBé…▲▼ 0123456789+-:!,.gjqy"), max_size=14),
+@given(text=st.text(alphabet=st.sampled_from("AnBé…▲▼ 0123456789+-:!,.gjqy"), min_size=1,
+                   max_size=14),
        size=st.integers(8, 40), anchor=st.sampled_from(["la", "lm", "mm", "rm", "mt", "mb",
                                                           "lt", "rs", None]),
        x=st.one_of(st.integers(-20, 140), st.floats(-20, 140)),
@@ -96,3 +97,10 @@ def test_cached_text_draws_exactly_what_pillow_draws(text, size, anchor, x, y, f
     for _ in range(2):  # the second time from the cache
         d_ours.text((x, y), text, font=draw.font(size), fill=fill, anchor=anchor)
     assert ours.tobytes() == stock.tobytes()
+
+
+def test_empty_text_draws_nothing_at_any_position():
+    img, d = draw.blank()
+    for xy in ((0, 0), (0, -1.9999999999999964), (10.5, 3.25)):
+        d.text(xy, "", font=draw.font(8), fill=1, anchor="la")
+    assert img.getbbox() is None

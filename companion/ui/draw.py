@@ -37,8 +37,8 @@ class Draw(ImageDraw.ImageDraw):
             return
         ink, fill_ink = self._getink(fill)
         ink = fill_ink if ink is None else ink
-        if ink is None:
-            return
+        if ink is None or not text:
+            return  # (Pillow itself raises ValueError for "" at a fractional position)
         x, y = xy
         start = (math.modf(x)[0], math.modf(y)[0])
         mask, (dx, dy) = _rendered(font, text, anchor or "la", self.fontmode, ink, start)
