@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.errors import CompanionError, IllegalEvent
+from companion.errors import IllegalEvent
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import ShutdownRequest
 from companion import power

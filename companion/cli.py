@@ -120,7 +120,6 @@ def cmd_run(args) -> int:
     import random
     from companion.app import App
     from companion.drivers import display as displaymod
-    from companion.drivers.dice import SoftwareDice
 
     cfg = load_config(args)
     display_kind = args.display or ("terminal" if args.emulator else "oled")

@@ -73,3 +73,22 @@ def drain(app) -> None:
         except queue.Empty:
             return
         app.handle(item)
+
+
+def press(app, button, gesture=None) -> None:
+    """A button press (or hold) handled the way the app thread would, then a render."""
+    from companion.inputs import ButtonInput, Gesture
+    app.handle(ButtonInput(button, gesture or Gesture.PRESS))
+    drain(app)
+    app.render()
+
+
+def choose(app, label: str) -> None:
+    """Move the menu on top to the item called `label` with DOWN, then press OK."""
+    from companion.inputs import Button
+    menu = app.top
+    labels = [item.text(app.ctx()) for item in menu.items]
+    assert label in labels, labels
+    while menu.items[menu.cursor].text(app.ctx()) != label:
+        press(app, Button.DOWN)
+    press(app, Button.OK)

@@ -3,9 +3,9 @@ with an injected clock, and every gallery screen drawn (RULES.md, "Chaos")."""
 
 from __future__ import annotations
 
-from conftest import drain
+from conftest import choose, press
 
-from companion.inputs import Button, ButtonInput, Gesture, Tick
+from companion.inputs import Button, Gesture, Tick
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.actions import After, Beep, Pop, Push
@@ -16,19 +16,6 @@ from companion.ui.modes import MODES
 from companion.ui.screen import Context
 
 
-def press(app, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
-    app.handle(ButtonInput(button, gesture))
-    drain(app)
-    app.render()
-
-
-def choose(app, label: str) -> None:
-    menu = app.top
-    labels = [item.text(app.ctx()) for item in menu.items]
-    assert label in labels, labels
-    while menu.items[menu.cursor].text(app.ctx()) != label:
-        press(app, Button.DOWN)
-    press(app, Button.OK)
 
 
 def pick_color(app, color: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import pty
-import sqlite3
 import sys
 from pathlib import Path
 

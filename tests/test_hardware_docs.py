@@ -3,7 +3,6 @@ firmware/main.py: a changed default pin without regenerated docs fails here."""
 
 from __future__ import annotations
 
-import re
 import shutil
 
 import pytest

@@ -3,9 +3,9 @@ summary, end screen (RULES.md, "Pig Farm"; issue 4, "On the device")."""
 
 from __future__ import annotations
 
-from conftest import drain
+from conftest import choose, press
 
-from companion.inputs import Button, ButtonInput, Gesture, RollResult
+from companion.inputs import Button, Gesture, RollResult
 from companion.rules.game import Header
 from companion.rules.pig_farm import farm_score
 from companion.session.journal import Journal
@@ -19,24 +19,11 @@ from companion.ui.screen import Context, Menu
 MODE = MODES["pig-farm"]
 
 
-def press(app, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
-    app.handle(ButtonInput(button, gesture))
-    drain(app)
-    app.render()
-
 
 def presses(app, *buttons: Button) -> None:
     for b in buttons:
         press(app, b)
 
-
-def choose(app, label: str) -> None:
-    menu = app.top
-    labels = [item.text(app.ctx()) for item in menu.items]
-    assert label in labels, labels
-    while menu.items[menu.cursor].text(app.ctx()) != label:
-        press(app, Button.DOWN)
-    press(app, Button.OK)
 
 
 def start(app, players=("Ann", "Ben", "Cy", "Dee"), rules=None) -> Journal:

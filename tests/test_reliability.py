@@ -20,7 +20,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
 from conftest import FakeClock
-from test_oled import Ssd1306Ram, replay
+from test_oled import Ssd1306Ram
 
 from companion.app import App
 from companion.drivers import oled

@@ -16,7 +16,7 @@ import pytest
 
 from companion.drivers.dice import SoftwareDice
 from companion.drivers.roller import DiceRoller
-from companion.inputs import Button, ButtonInput, Notice
+from companion.inputs import Button, ButtonInput
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Menu
 from companion.ui.table import TableScreen

@@ -10,11 +10,9 @@ from __future__ import annotations
 import queue
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
-import serial
 
 from companion.drivers import rollerproto as rp
 from companion.drivers.dice import SoftwareDice

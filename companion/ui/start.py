@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from companion.inputs import Button
 from companion.rules import GAMES
 from companion.rules.game import Header
 from companion.ui import draw
-from companion.ui.actions import NewGame, Pop, Push, ResumeGame
-from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen
+from companion.ui.actions import NewGame, Push, ResumeGame
+from companion.ui.screen import Context, Item, Menu, NumberEntry, Screen
 
 
 def default_names(config, n: int) -> tuple[str, ...]:
