@@ -243,3 +243,10 @@ def test_describe_and_text():
     assert G.describe({"type": "take_train"}, h, s2) == "Cy took the train (4)"
     assert G.describe({"type": "swap_hands", "players": [0, 2]}, h, s) == "Swap: Ann & Cy"
     assert "Two Train: 4" in G.text(s2, h)
+
+
+@pytest.mark.parametrize("kind", [["take_draw_four"], {"t": 1}, 5])
+def test_a_type_that_is_not_text_is_refused_while_a_stack_is_owed(kind):
+    s = play(start(), {"type": "draw_four", "color": "red"})
+    with pytest.raises(IllegalEvent, match="needs a \"type\""):
+        G.apply(s, {"type": kind})

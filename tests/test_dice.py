@@ -44,3 +44,9 @@ def test_unknown_die_and_bad_face_are_refused():
         dice.check_roll({"d8": True})
     with pytest.raises(IllegalEvent):
         dice.check_roll([])
+
+
+@pytest.mark.parametrize("roll", [{"d8": 2.0}, {"d6": 6.0}, {"colors": 1}, {"d8": "2"}])
+def test_faces_must_be_of_the_dies_own_kind(roll):
+    with pytest.raises(IllegalEvent, match="not a face"):
+        dice.check_roll(roll)

@@ -178,3 +178,8 @@ def test_replay_contract(tmp_path, capsys):
     assert out["targets"] == {"colors": "green", "shapes": "logo"}
     assert out["hand_limits"] == [6, 5, 5, 5]
     assert out["last_roll"] == {"d8": 4}
+
+
+def test_roll_off_refuses_decimal_rolls():
+    with pytest.raises(IllegalEvent, match="8-sided die"):
+        play({"type": "roll_off", "rolls": [8.0, 8, 6, 3]})

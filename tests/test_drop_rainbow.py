@@ -247,3 +247,12 @@ def test_describe():
     assert G.describe(draw("green"), h, s) == "Ann drew GREEN"
     assert G.describe(BANK, h, s) == "Ann banked 1"
     assert "Ann: 0 score cards" in G.text(s, h)
+
+
+def test_first_cannot_hand_the_side_cards_to_another_player():
+    # RULES.md, "Drop Rainbow": the side cards are the drawer's to bank or to lose.
+    s = play(start(3), {"type": "reveal", "color": "red"}, draw("blue"), draw("green"))
+    with pytest.raises(IllegalEvent, match="bank them or draw"):
+        G.apply(s, {"type": "first", "player": 1})
+    s = play(start(3), {"type": "reveal", "color": "red"}, {"type": "first", "player": 2})
+    assert s.table.current == 2  # before anything is drawn, the group may still pick

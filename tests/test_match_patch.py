@@ -75,3 +75,11 @@ def test_replay_contract(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["current"] == 2 and out["over"] is True and out["winners"] == [1]
     assert out["scores"] == [0, 2, 1, 0]
+
+
+def test_on_a_pips_tie_the_pick_must_be_one_of_the_tied_players():
+    # RULES.md, "Match Patch": "the group picks among the tied players".
+    s = play({"type": "pips", "pips": [10, 20, 20, 5]})
+    with pytest.raises(IllegalEvent, match="seats 1, 2 are tied"):
+        G.apply(s, {"type": "first", "player": 3})
+    assert G.apply(s, {"type": "first", "player": 2}).table.current == 2

@@ -473,3 +473,11 @@ def test_replay_text(tmp_path, capsys):
     assert main(["replay", log]) == 0
     out = capsys.readouterr().out
     assert "Bank: 96" in out and "Ann: 24" in out and "Ben: 20" in out
+
+
+def test_truthful_null_means_not_revealed_on_an_unchallenged_claim():
+    # DESIGN.md: "truthful may be omitted when nobody challenges"; a null says the same.
+    j = game(4, {"type": "claim", "cards": 2, "challengers": [], "truthful": None})
+    assert j.state.savings[0] == 24 and j.state.bank == 96
+    with pytest.raises(IllegalEvent, match="needs \"truthful\""):
+        game(4, {"type": "claim", "cards": 2, "challengers": [1], "truthful": None})

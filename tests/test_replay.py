@@ -105,3 +105,22 @@ def test_export_then_replay_round_trip(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == expected
     assert main(["export", "--journal", str(db), "--list"]) == 0
     assert "table\t3 players\t4 events" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("line, words", [
+    ('{"type": "roll", "dice": {"d8": ' + "1" * 5000 + "}}", "not valid JSON"),
+    ("[" * 100000 + "]" * 100000, "not valid JSON"),
+])
+def test_json_the_parser_gives_up_on_is_a_bad_line_not_a_traceback(tmp_path, capsys, line,
+                                                                   words):
+    log = write_log(tmp_path / "g.jsonl", {"game": "table", "players": ["A", "B"]}, line)
+    assert main(["replay", log, "--json"]) == 1
+    err = capsys.readouterr().err
+    assert "line 2:" in err and words in err and "Traceback" not in err
+
+
+def test_a_byte_order_mark_on_the_first_line_is_accepted(tmp_path, capsys):
+    p = tmp_path / "bom.jsonl"
+    p.write_bytes(b'\xef\xbb\xbf{"game": "table", "players": ["A", "B"]}\n{"type": "next"}\n')
+    assert main(["replay", str(p), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["current"] == 1

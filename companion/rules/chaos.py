@@ -80,7 +80,8 @@ class Chaos(Game):
 
     def apply(self, state: State, event: Event) -> State:
         if isinstance(state, ChaosState) and state.draw_stack and not state.over \
-                and isinstance(event, dict) and event.get("type") in self.moves \
+                and isinstance(event, dict) and isinstance(event.get("type"), str) \
+                and event["type"] in self.moves \
                 and event["type"] not in ALLOWED_WHILE_OWING:
             raise IllegalEvent(f"{event['type']}: seat {state.table.current} must first take "
                                f"the {state.draw_stack} cards of the Draw 4 stack "

@@ -21,7 +21,7 @@ class Die:
 
     def check(self, face: object) -> str | int:
         """Return `face` if it is one of this die's faces, else raise IllegalEvent."""
-        if isinstance(face, bool) or face not in self.faces:
+        if not any(type(face) is type(f) and face == f for f in self.faces):
             shown = ", ".join(str(f) for f in self.faces)
             raise IllegalEvent(f"{face!r} is not a face of the {self.label} die ({shown})")
         return face

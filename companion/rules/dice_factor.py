@@ -70,7 +70,7 @@ class DiceFactor(Game):
         if not isinstance(rolls, list) or len(rolls) != n:
             raise IllegalEvent(f"roll_off: \"rolls\" must list one 8-sided roll per seat ({n})")
         for seat, r in enumerate(rolls):
-            if isinstance(r, bool) or r not in dicemod.D8.faces:
+            if type(r) is not int or r not in dicemod.D8.faces:
                 raise IllegalEvent(f"roll_off: seat {seat} rolled {r!r}; an 8-sided die "
                                    f"shows 1-8")
         if state.table.turns:

@@ -148,6 +148,15 @@ class DropRainbow(Game):
                                f"card(s): bank them or draw")
         return super().end_turn_to(state, seat)
 
+    @move(required=("player",))
+    def move_first(self, state: DropRainbowState, event: Event) -> State:
+        """The group's pick of who starts; never while side cards wait (they are the
+        current player's to bank or lose)."""
+        if state.side:
+            raise IllegalEvent(f"first: seat {state.table.current} has {len(state.side)} side "
+                               f"card(s): bank them or draw")
+        return super().move_first(state, event)
+
     @move()
     def move_end(self, state: DropRainbowState, event: Event) -> State:
         return replace(super().move_end(state, event), ended_by="group")

@@ -61,6 +61,11 @@ class MatchPatch(Game):
 
     @move(required=("player",))
     def move_first(self, state: MatchPatchState, event: Event) -> MatchPatchState:
+        # RULES.md, "Match Patch": on a tie "the group picks among the tied players".
+        if state.tied and event["player"] not in state.tied:
+            tied = ", ".join(str(s) for s in state.tied)
+            raise IllegalEvent(f"first: seats {tied} are tied for the most mini-pips; "
+                               f"the group picks one of them")
         new = super().move_first(state, event)
         return replace(new, tied=())
 

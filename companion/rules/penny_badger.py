@@ -360,7 +360,7 @@ class PennyBadger(Game):
                 raise IllegalEvent(f"claim: seat {c} is named twice as a challenger")
             challengers.append(c)
         truthful = event.get("truthful")
-        if "truthful" in event and not isinstance(truthful, bool):
+        if truthful is not None and not isinstance(truthful, bool):
             raise IllegalEvent(f"claim: truthful must be true or false, not {truthful!r}")
         if challengers and truthful is None:
             raise IllegalEvent("claim: a challenged claim needs \"truthful\" (true or false)")

@@ -33,7 +33,7 @@ def read(lines: Iterable[str | bytes]) -> Journal:
     for number, line in enumerate(lines, start=1):
         if isinstance(line, bytes):
             try:
-                line = line.decode("utf-8")
+                line = line.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise LogFormatError(number, "not UTF-8 text") from None
         if not line.strip():
@@ -42,6 +42,8 @@ def read(lines: Iterable[str | bytes]) -> Journal:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise LogFormatError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+        except (ValueError, RecursionError) as e:  # a 5,000-digit number, nesting 100,000 deep
+            raise LogFormatError(number, f"not valid JSON ({str(e) or type(e).__name__})") from None
         try:
             if journal is None:
                 journal = Journal(header_from_json(obj))
