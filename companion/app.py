@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from companion.errors import IllegalEvent
+from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import ShutdownRequest
 from companion import power
@@ -151,6 +151,11 @@ class App:
                 self.perform(power.ask(self.top))
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
+        except JournalError as e:
+            # Not saved (disk full, locked, I/O error): the journal in memory is unchanged,
+            # since it writes to the store first; say so, and keep the table going.
+            log.error("%s", e)
+            self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
 
     # --- inputs -------------------------------------------------------------------------------
 
@@ -267,6 +272,10 @@ class App:
             self.journal.append(event)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
+            return False
+        except JournalError as e:
+            log.error("%s", e)
+            self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
             return False
         self._committed("append", event)
         self._check_over()

@@ -85,13 +85,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     scr = sub.add_parser("screens", help="draw every screen as a PNG (for docs/screens)")
     scr.add_argument("outdir", nargs="?", default="docs/screens")
-    scr.add_argument("--scale", type=int, default=4)
+    scr.add_argument("--scale", type=_scale, default=4, help="pixels per panel pixel (1-16)")
     _config_args(scr)
     scr.set_defaults(func=cmd_screens)
 
     sub.add_parser("roll", help="roll dice from the command line: companion roll colors shapes")
     sub.add_parser("doctor", help="check the hardware, the config and the journal")
     return p
+
+
+def _scale(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 16:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 16")
+    return value
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -107,13 +117,10 @@ def load_config(args) -> configmod.Config:
     return cfg
 
 
-def open_store(cfg: configmod.Config):
+def open_store(cfg: configmod.Config, *, read_only: bool = False):
+    """The journal; JournalError (a CompanionError: one line, exit 1) when it cannot be used."""
     from companion.session.store import Store
-    path = cfg.journal_path()
-    try:
-        return Store(path)
-    except OSError as e:
-        raise CompanionError(f"cannot open the journal {path}: {e.strerror or e}") from None
+    return Store(cfg.journal_path(), read_only=read_only)
 
 
 def cmd_run(args) -> int:
@@ -210,7 +217,11 @@ def _setup_logging(cfg, *, quiet: bool) -> None:
 def cmd_export(args) -> int:
     from companion.session import log as logmod
     cfg = load_config(args)
-    with open_store(cfg) as store:
+    if not cfg.journal_path().exists():
+        if args.list:
+            return 0  # no journal yet: no games
+        raise CompanionError(f"no games yet: there is no journal at {cfg.journal_path()}")
+    with open_store(cfg, read_only=True) as store:  # export never changes the journal
         games = store.games()
         if args.list:
             for g in games:
@@ -224,8 +235,11 @@ def cmd_export(args) -> int:
         else:
             journal = store.resume() or store.load(games[-1].id)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            logmod.write(journal, f)
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                logmod.write(journal, f)
+        except OSError as e:
+            raise CompanionError(f"cannot write {args.output}: {e.strerror or e}") from None
     else:
         logmod.write(journal, sys.stdout)
     return 0
@@ -244,7 +258,11 @@ def cmd_replay(args) -> int:
 def cmd_screens(args) -> int:
     from companion.ui.gallery import write_all
     cfg = load_config(args)
-    written = write_all(Path(args.outdir), cfg, scale=args.scale)
+    try:
+        written = write_all(Path(args.outdir), cfg, scale=args.scale)
+    except OSError as e:
+        raise CompanionError(f"cannot write the screens to {args.outdir}: "
+                             f"{e.strerror or e}") from None
     print(f"wrote {len(written)} screens to {args.outdir}")
     return 0
 

@@ -259,7 +259,7 @@ def check_journal(cfg: configmod.Config) -> Check:
     if not path.exists():
         return _skip("journal", f"none yet at {path} (the first game creates it)")
     try:
-        with Store(path) as store:
+        with Store(path, read_only=True) as store:  # a check never moves or changes it
             if store.notice:
                 return _fail("journal", store.notice)
             result = store.integrity()

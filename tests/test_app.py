@@ -148,3 +148,30 @@ def test_idle_app_blocks_on_its_queue(make_app):
     assert not t.is_alive()
     assert used < 0.25
     assert app.display.frames_sent == 1  # drew the start menu once, then waited
+
+
+def test_a_save_that_fails_is_a_toast_and_the_game_goes_on(make_app):
+    """Disk full, a lock, an I/O error: the app says "Not saved" and keeps running."""
+    import sqlite3
+
+    app = make_app()
+    start_table_game(app)
+    n = len(app.journal.events)
+    blocker = sqlite3.connect(app.store.path, timeout=0)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        press(app, Button.NEXT)
+        assert app.toast[0].startswith("Not saved") and len(app.journal.events) == n
+        press(app, Button.BACK, Gesture.HOLD)  # undo cannot be saved either
+        assert app.toast[0].startswith("Not saved") and len(app.journal.events) == n
+        # A roll whose result cannot be saved leaves the dice screen, not stuck tumbling.
+        press(app, Button.ROLL)
+        choose(app, "6-sided die")
+        assert app.toast[0].startswith("Not saved") and not isinstance(app.top, RollScreen)
+        assert app.top.title == "Roll which dice?"  # back where the roll was asked for
+    finally:
+        blocker.rollback()
+        blocker.close()
+    press(app, Button.BACK)
+    press(app, Button.NEXT)
+    assert len(app.journal.events) == n + 1

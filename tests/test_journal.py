@@ -110,7 +110,7 @@ def test_a_bad_header_writes_nothing(tmp_path):
         assert s.games() == []
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncate", "bad-event"])
+@pytest.mark.parametrize("damage", ["garbage", "truncate"])
 def test_a_damaged_database_is_set_aside_and_a_fresh_one_started(tmp_path, damage):
     path = tmp_path / "journal.db"
     with Store(path) as s:
@@ -119,14 +119,9 @@ def test_a_damaged_database_is_set_aside_and_a_fresh_one_started(tmp_path, damag
             j.append({"type": "next"})
     if damage == "garbage":
         path.write_bytes(b"this is not a database" * 100)
-    elif damage == "truncate":
+    else:
         data = path.read_bytes()
         path.write_bytes(data[: len(data) // 2])
-    else:
-        db = sqlite3.connect(path)
-        db.execute("UPDATE events SET body='{\"type\": \"fly\"}' WHERE seq=3")
-        db.commit()
-        db.close()
     original = path.read_bytes()
     with Store(path) as s:
         assert "kept as" in s.notice
@@ -135,3 +130,120 @@ def test_a_damaged_database_is_set_aside_and_a_fresh_one_started(tmp_path, damag
     aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and not p.name.endswith(
         ("-wal", "-shm"))]
     assert len(aside) == 1 and aside[0].read_bytes() == original
+
+
+def test_a_game_that_no_longer_replays_is_kept_but_not_resumed(tmp_path):
+    """An illegal row (damage, or an event that changed rules now forbid) breaks one game,
+    not the journal: nothing is moved, the other games stay, and export still has it."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        old = s.new_game(Header("table", ("X", "Y")))
+        old.append({"type": "skip"})
+        j = s.new_game(HEADER)
+        for _ in range(5):
+            j.append({"type": "next"})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body='{\"type\": \"fly\"}' WHERE game_id=2 AND seq=3")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert "Could not replay game 2" in s.notice and "unknown event type 'fly'" in s.notice
+        assert s.resume() is None
+        assert [g.id for g in s.games()] == [1, 2]
+        assert s.load(1).events == [{"type": "skip"}]
+    assert [p.name for p in tmp_path.iterdir() if "damaged" in p.name] == []
+    status = sqlite3.connect(path).execute("SELECT status FROM games WHERE id=2").fetchone()[0]
+    assert status == "broken"
+
+
+def test_events_out_of_sequence_break_their_game(tmp_path):
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        j = s.new_game(HEADER)
+        for _ in range(3):
+            j.append({"type": "next"})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET seq=0")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert "not numbered" in s.notice and s.resume() is None
+
+
+def test_a_locked_journal_is_an_error_and_is_not_moved(tmp_path):
+    from companion.errors import JournalError
+
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    blocker = sqlite3.connect(path, timeout=0)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(JournalError, match="locked"):
+            Store(path)
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
+    with Store(path) as s:
+        assert s.resume().events == [{"type": "next"}]
+
+
+def test_a_write_that_fails_changes_nothing_in_memory(tmp_path):
+    from companion.errors import JournalError
+
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        j = s.new_game(HEADER)
+        j.append({"type": "next"})
+        blocker = sqlite3.connect(path, timeout=0)
+        blocker.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(JournalError, match="not saved"):
+                j.append({"type": "skip"})
+            with pytest.raises(JournalError, match="not saved"):
+                j.undo()
+        finally:
+            blocker.rollback()
+            blocker.close()
+        assert j.events == [{"type": "next"}] and j.state.table.current == 1
+        j.append({"type": "skip"})  # the lock is gone: saving works again
+    with Store(path) as s:
+        assert s.resume().events == [{"type": "next"}, {"type": "skip"}]
+
+
+@pytest.mark.parametrize("what", ["directory", "foreign", "newer"])
+def test_paths_that_are_not_our_journal_are_refused_and_left_alone(tmp_path, what):
+    from companion.errors import JournalError
+
+    path = tmp_path / "journal.db"
+    if what == "directory":
+        path.mkdir()
+        words = "is not a file"
+    else:
+        db = sqlite3.connect(path)
+        if what == "foreign":
+            db.execute("CREATE TABLE recipes (name TEXT)")
+            words = "not a companion journal"
+        else:
+            db.execute("PRAGMA user_version=99")
+            words = "newer version"
+        db.commit()
+        db.close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(JournalError, match=words):
+        Store(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_read_only_never_writes_or_moves(tmp_path):
+    from companion.errors import JournalError
+
+    with pytest.raises(JournalError, match="no journal"):
+        Store(tmp_path / "missing.db", read_only=True)
+    assert not (tmp_path / "missing.db").exists()
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(b"not a database at all" * 50)
+    with pytest.raises(JournalError, match="damaged"):
+        Store(damaged, read_only=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.db"]

@@ -124,3 +124,21 @@ def test_a_byte_order_mark_on_the_first_line_is_accepted(tmp_path, capsys):
     p.write_bytes(b'\xef\xbb\xbf{"game": "table", "players": ["A", "B"]}\n{"type": "next"}\n')
     assert main(["replay", str(p), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["current"] == 1
+
+
+def test_export_and_screens_mistakes_are_one_line(tmp_path, capsys):
+    db = tmp_path / "j.db"
+    assert main(["export", "--journal", str(db)]) == 1
+    assert "no games yet" in capsys.readouterr().err and not db.exists()  # nothing created
+    assert main(["export", "--list", "--journal", str(db)]) == 0 and not db.exists()
+    with Store(db) as s:
+        s.new_game(Header("table", ("A", "B")))
+    assert main(["export", "--journal", str(db), "-o", str(tmp_path / "no" / "x.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as e:
+        main(["screens", str(tmp_path / "s"), "--scale", "0"])
+    assert e.value.code == 2 and "from 1 to 16" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["screens", str(tmp_path / "file" / "sub")]) == 1
+    assert "cannot write the screens" in capsys.readouterr().err

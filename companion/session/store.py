@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
     created REAL NOT NULL,
-    status TEXT NOT NULL DEFAULT 'open'      -- open | closed
+    status TEXT NOT NULL DEFAULT 'open'      -- open | closed | broken (does not replay)
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -50,44 +50,100 @@ class GameInfo:
     events: int
 
 
+class _Damaged(Exception):
+    """The file is a damaged database (SQLite says corrupt / not a database, or the integrity
+    check fails): the one case in which it is set aside."""
+
+
+def _is_damage(e: sqlite3.Error) -> bool:
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
 class Store:
-    def __init__(self, path: Path | str, *, clock=time.time) -> None:
+    """The journal database. `read_only` opens without writing anything, ever (for
+    `companion export` and `companion doctor`): damage is then an error, not set aside."""
+
+    def __init__(self, path: Path | str, *, clock=time.time, read_only: bool = False) -> None:
         self.path = Path(path)
         self.clock = clock
-        self.notice = ""  # set when a damaged database was put aside
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        self.notice = ""  # what the screen should say about the journal (damage, broken games)
+        if self.path.exists() and not self.path.is_file():
+            raise JournalError(f"the journal path {self.path} is not a file")
+        if read_only and not self.path.exists():
+            raise JournalError(f"there is no journal at {self.path}")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise JournalError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
         try:
             self.db = self._open()
-        except sqlite3.DatabaseError as e:
+        except _Damaged as e:
+            if read_only:
+                raise JournalError(f"the journal {self.path} is damaged ({e})") from None
             aside = self._set_aside()
             self.notice = (f"The journal {self.path.name} was damaged ({e}); it was kept as "
                            f"{aside.name} and a new one started.")
             self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            if self.read_only:
+                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                     isolation_level=None, check_same_thread=False)
+            else:
+                db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise JournalError(f"cannot open the journal {self.path}: {e}") from None
         try:
             # Read-only checks first: a damaged file is set aside exactly as it was found.
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
-                raise sqlite3.DatabaseError(f"integrity check: {ok}")
+                raise _Damaged(f"integrity check: {ok}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"written by a newer version (schema {version})")
+                raise JournalError(f"the journal {self.path} was written by a newer version of "
+                                   f"the companion (schema {version}); update the companion")
+            if version < SCHEMA_VERSION and \
+                    db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise JournalError(f"{self.path} is not a companion journal (another "
+                                   "program's database?); it was left as it is")
+            if not self.read_only:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.executescript(SCHEMA)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             if version == SCHEMA_VERSION:
-                # Every unfinished game must still replay; a row that does not is damage too.
-                for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
-                    self._load(db, gid)
-            elif db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-                raise sqlite3.DatabaseError("this is not a companion journal")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except (sqlite3.DatabaseError, CompanionError, ValueError, KeyError, TypeError) as e:
+                self._check_games(db)
+        except _Damaged:
             db.close()
-            raise sqlite3.DatabaseError(str(e)) from e
+            raise
+        except sqlite3.Error as e:
+            db.close()
+            if _is_damage(e):
+                raise _Damaged(str(e)) from None
+            raise JournalError(f"cannot use the journal {self.path}: {e}") from None
+        except JournalError:
+            db.close()
+            raise
         return db
+
+    def _check_games(self, db: sqlite3.Connection) -> None:
+        """Every unfinished game must still replay. One that does not (a damaged row, or an
+        event that rules changed since forbid) is marked `broken`: kept for `export`, not
+        resumed, and the rest of the journal is untouched."""
+        broken = []
+        for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+            try:
+                self._load(db, gid)
+            except (CompanionError, ValueError, KeyError, TypeError) as e:
+                broken.append(f"game {gid} ({e})")
+                if not self.read_only:
+                    db.execute("UPDATE games SET status='broken' WHERE id=?", (gid,))
+        if broken:
+            self.notice = ("Could not replay " + "; ".join(broken) + ". It is kept in the "
+                           "journal (companion export --list) but not resumed.")
 
     def _set_aside(self) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
@@ -157,9 +213,11 @@ class Store:
         if row is None:
             raise JournalError(f"no game {game_id} in the journal")
         header = header_from_json(json.loads(row[0]))
-        active = [json.loads(b) for b, in db.execute(
-            "SELECT body FROM events WHERE game_id=? AND status='active' ORDER BY seq",
-            (game_id,))]
+        rows = db.execute("SELECT seq, body FROM events WHERE game_id=? AND status='active' "
+                          "ORDER BY seq", (game_id,)).fetchall()
+        if [seq for seq, _ in rows] != list(range(len(rows))):
+            raise JournalError(f"the events of game {game_id} are not numbered 0..{len(rows) - 1}")
+        active = [json.loads(b) for _, b in rows]
         # Most recently undone last: the undone event with the lowest seq is redone first.
         undone = [json.loads(b) for b, in db.execute(
             "SELECT body FROM events WHERE game_id=? AND status='undone' ORDER BY seq DESC",
@@ -180,14 +238,24 @@ class _Transaction:
         self.db = db
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise JournalError(f"not saved: {e}") from None
         return self.db
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.db.execute("COMMIT")
-        else:
-            self.db.execute("ROLLBACK")
+        try:
+            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        except sqlite3.Error as e:
+            if self.db.in_transaction:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise JournalError(f"not saved: {e}") from None
+        if isinstance(exc, sqlite3.Error):
+            raise JournalError(f"not saved: {exc}") from None
 
 
 class _GameSink:
@@ -206,13 +274,19 @@ class _GameSink:
 
     def undo(self, seq: int) -> None:
         with self.store._tx() as db:
-            db.execute("UPDATE events SET status='undone' WHERE game_id=? AND seq=? "
-                       "AND status='active'", (self.game_id, seq))
+            cur = db.execute("UPDATE events SET status='undone' WHERE game_id=? AND seq=? "
+                             "AND status='active'", (self.game_id, seq))
+            if cur.rowcount != 1:
+                raise JournalError(f"not saved: event {seq} of game {self.game_id} is not "
+                                   "in the journal as the screen shows it")
 
     def redo(self, seq: int) -> None:
         with self.store._tx() as db:
-            db.execute("UPDATE events SET status='active' WHERE game_id=? AND seq=? "
-                       "AND status='undone'", (self.game_id, seq))
+            cur = db.execute("UPDATE events SET status='active' WHERE game_id=? AND seq=? "
+                             "AND status='undone'", (self.game_id, seq))
+            if cur.rowcount != 1:
+                raise JournalError(f"not saved: undone event {seq} of game {self.game_id} is "
+                                   "not in the journal as the screen shows it")
 
 
 def header_from_json(obj: Any) -> Header:
