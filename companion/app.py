@@ -18,6 +18,7 @@ from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import ShutdownRequest
 from companion import power
+from companion.rules import dice as dicemod
 from companion.session.journal import Journal
 from companion.ui import actions as A
 from companion.ui import draw
@@ -68,6 +69,11 @@ class PendingRoll:
 
 
 class App:
+    # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
+    # and the game goes on (it is safe in the journal). The test suite turns it on
+    # (tests/conftest.py) so that such a bug fails the test instead.
+    strict = False
+
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
                  | None = None, buzzer=None, power_runner: power.Runner | None = None) -> None:
@@ -76,7 +82,9 @@ class App:
         self.display = display
         self.clock = clock
         self.rng = rng or random.Random()
-        self.queue: queue.Queue = queue.Queue()
+        # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
+        # which queue.Queue's non-reentrant lock does not allow.
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self.timers = Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.
@@ -89,6 +97,9 @@ class App:
         self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
         self.on_commit = on_commit
         self.animation = config["dice"]["animation"]
+        # A roll with no result by then is rolled in software: the roller driver falls back
+        # after its own timeout, so this only guards against a result lost on the way.
+        self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
         self.toast: tuple[str, float] | None = None
         self.roll_seq = 0
         self.pending: PendingRoll | None = None
@@ -156,6 +167,11 @@ class App:
             # since it writes to the store first; say so, and keep the table going.
             log.error("%s", e)
             self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
+        except Exception as e:  # the last resort: see `strict`
+            if self.strict:
+                raise
+            log.exception("error handling %r", item)
+            self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
 
     # --- inputs -------------------------------------------------------------------------------
 
@@ -182,10 +198,15 @@ class App:
                 return
             if p.result is not None and self.clock() - p.started >= self.animation - 0.01:
                 self.finish_roll(p)
+            elif p.result is None and self.clock() - p.started >= self.roll_deadline:
+                log.warning("no result for roll %s: rolling in software", p.seq)
+                self.on_roll_result(RollResult(
+                    p.seq, dicemod.roll(p.roll.dice, random.SystemRandom()),
+                    note="No answer from the dice: software roll"))
             else:
                 p.screen.tumble()
                 self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": p.seq}))
-        elif tick.data.get("screen") == id(self.top):
+        elif tick.data.get("screen") is self.top:
             self.perform(self.top.on_tick(tick.token, tick.data, self.ctx()))
 
     def on_roll_result(self, r: RollResult) -> None:
@@ -253,7 +274,7 @@ class App:
             self.show_toast(action.text, action.seconds)
         elif isinstance(action, A.After):
             self.timers.after(action.seconds, Tick(action.token,
-                                                   {**action.data, "screen": id(self.top)}))
+                                                   {**action.data, "screen": self.top}))
         elif isinstance(action, A.Beep):
             if self.buzzer is not None:
                 self.buzzer.beep(action.seconds)
@@ -346,6 +367,8 @@ class App:
             del self.stack[max(1, i + (0 if inclusive else 1)):]
 
     def start_roll(self, roll: A.Roll) -> None:
+        for name in roll.dice:
+            dicemod.die(name)  # an unknown die is refused (IllegalEvent) before anything changes
         self.roll_seq += 1
         screen = RollScreen(roll, rng=self.rng)
         if isinstance(self.top, RollScreen):
@@ -369,7 +392,23 @@ class App:
         return img
 
     def render(self) -> None:
-        self.display.show(self.frame())
+        try:
+            frame = self.frame()
+        except Exception:  # the last resort: see `strict`
+            if self.strict:
+                raise
+            log.exception("error drawing %r", self.top)
+            frame = error_frame()
+        self.display.show(frame)
+
+
+def error_frame():
+    """What the panel shows when a screen fails to draw: the way out, in big letters."""
+    img, d = draw.blank()
+    draw.centered(d, (0, 0, draw.WIDTH, 30), "Screen error", largest=20)
+    draw.centered(d, (0, 32, draw.WIDTH, 47), "The game is saved.", largest=12)
+    draw.centered(d, (0, 48, draw.WIDTH, 63), "BACK or hold BACK", largest=12)
+    return img
 
 
 def draw_toast(img, text: str) -> None:

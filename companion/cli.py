@@ -131,6 +131,9 @@ def cmd_run(args) -> int:
     cfg = load_config(args)
     display_kind = args.display or ("terminal" if args.emulator else "oled")
     input_kind = args.input or ("keyboard" if args.emulator else "buttons")
+    if input_kind == "keyboard":
+        from companion.drivers.keyboard import terminal_fd
+        terminal_fd()  # before anything draws: no terminal, no emulator
     _setup_logging(cfg, quiet=display_kind == "terminal")
 
     with ExitStack() as stack:

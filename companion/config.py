@@ -53,7 +53,7 @@ DEFAULTS: dict[str, Any] = {
         "kind": "ssd1306",  # ssd1306 | sh1106
         "i2c_port": 1,
         "address": 0x3C,
-        "rotate": 0,  # 0, 1, 2, 3 = 0, 90, 180, 270 degrees
+        "rotate": 0,  # 0 or 2 (180 degrees, a panel mounted upside down); screens are landscape
         "contrast": 255,
     },
     "roller": {
@@ -183,6 +183,9 @@ def _check_semantics(data: dict[str, Any]) -> None:
     for i, n in enumerate(names):
         if not isinstance(n, str) or not n.strip():
             raise ConfigError(f"players.names[{i}]", f"must be a non-empty name, not {n!r}")
+        if not n.isprintable() or not any(c.isalnum() for c in n):
+            raise ConfigError(f"players.names[{i}]", f"{n!r} has characters the panel cannot "
+                              "show (use letters and digits)")
         if len(n) > 12:
             raise ConfigError(f"players.names[{i}]", f"{n!r} is longer than 12 characters")
     if len(set(names)) != len(names):
@@ -217,8 +220,9 @@ def _check_semantics(data: dict[str, Any]) -> None:
                           "(0x03-0x77; the panel is usually 0x3C or 0x3D)")
     if d["i2c_port"] < 0:
         raise ConfigError("display.i2c_port", "must be 0 or more")
-    if d["rotate"] not in (0, 1, 2, 3):
-        raise ConfigError("display.rotate", f"{d['rotate']} is not 0, 1, 2 or 3")
+    if d["rotate"] not in (0, 2):
+        raise ConfigError("display.rotate", f"{d['rotate']} is not 0 or 2 (every screen is "
+                          "drawn landscape; 2 turns it 180 degrees for a panel mounted upside down)")
     if not 0 <= d["contrast"] <= 255:
         raise ConfigError("display.contrast", f"{d['contrast']} is outside 0-255")
 

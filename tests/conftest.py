@@ -8,6 +8,11 @@ import pytest
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+# In tests a bug in a screen must fail the test, not become a toast (see App.strict).
+from companion.app import App  # noqa: E402
+
+App.strict = True
+
 
 @pytest.fixture
 def config():

@@ -175,3 +175,52 @@ def test_a_save_that_fails_is_a_toast_and_the_game_goes_on(make_app):
     press(app, Button.BACK)
     press(app, Button.NEXT)
     assert len(app.journal.events) == n + 1
+
+
+def test_at_the_table_a_screen_bug_is_a_toast_and_the_game_goes_on(make_app, monkeypatch):
+    """App.strict is off on the box: a failing screen must not end the evening."""
+    app = make_app()
+    start_table_game(app)
+    monkeypatch.setattr(type(app), "strict", False)
+    monkeypatch.setattr(TableScreen, "on_press", lambda *a: 1 / 0)
+    press(app, Button.NEXT)
+    assert "Internal error (ZeroDivisionError)" in app.toast[0]
+    monkeypatch.setattr(TableScreen, "draw_on", lambda *a: 1 / 0)
+    app.render()
+    assert app.display.image is not None  # the error frame was shown
+    monkeypatch.undo()
+    press(app, Button.NEXT)
+    assert app.journal.events[-1] == {"type": "next"}
+
+
+def test_a_roll_whose_result_never_comes_is_rolled_in_software(make_app):
+    from companion.inputs import Tick
+
+    class Silent:
+        def roll(self, seq, names, **kw):
+            pass  # the result is lost on the way
+
+    app = make_app(animation=0.5)
+    start_table_game(app)
+    app.dice = Silent()
+    press(app, Button.ROLL)
+    choose(app, "8-sided die")
+    assert isinstance(app.top, RollScreen) and app.top.result is None
+    app.clock.advance(app.roll_deadline + 0.1)
+    app.handle(Tick("tumble", {"seq": app.roll_seq}))
+    assert app.top.result is not None and app.journal.events[-1]["type"] == "roll"
+    assert app.top.note == "No answer from the dice: software roll"
+
+
+def test_an_unknown_die_is_refused_before_anything_changes(make_app):
+    from companion.ui.actions import Roll
+
+    import pytest
+    from companion.errors import IllegalEvent
+
+    app = make_app()
+    start_table_game(app)
+    stack = list(app.stack)
+    with pytest.raises(IllegalEvent, match="unknown die 'd20'"):
+        app.perform(Roll(("d20",)))
+    assert app.stack == stack and app.pending is None

@@ -215,7 +215,7 @@ def test_call_through_the_app_with_its_clock(make_app):
     call = app.top
     assert isinstance(call, ChaosCall) and call.countdown.started == app.clock()
     app.clock.advance(1.05)
-    app.handle(Tick("call", {"screen": id(call)}))
+    app.handle(Tick("call", {"screen": call}))
     assert call.outcome == "late"
     press(app, Button.OK)
     assert isinstance(app.top, ChaosScreen)

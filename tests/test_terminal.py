@@ -71,3 +71,15 @@ def test_keys():
     assert decode(b"u") == [ButtonInput(Button.BACK, Gesture.HOLD)]
     assert decode(b"M") == [ButtonInput(Button.OK, Gesture.HOLD)]
     assert decode(b"q") == [Quit()]
+
+
+def test_the_emulator_without_a_terminal_says_so(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+    from companion.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\n"))  # a script, not a terminal
+    code = main(["run", "--emulator", "--display", "dummy", "--journal",
+                 str(tmp_path / "j.db")])
+    assert code == 2
+    assert "reads keys from a terminal" in capsys.readouterr().err

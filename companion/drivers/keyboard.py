@@ -50,6 +50,19 @@ def decode(data: bytes) -> list[object]:
     return out
 
 
+def terminal_fd() -> int:
+    """Standard input's descriptor, or DeviceError when it is not a terminal."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):  # closed, None, or not a real file
+        fd = -1
+    if fd < 0 or not os.isatty(fd):
+        from companion.errors import DeviceError
+        raise DeviceError("the emulator reads keys from a terminal, and standard input is not "
+                          "one; for scripts use --input stdin")
+    return fd
+
+
 class Keyboard:
     """Reads the terminal in raw mode until closed; a context manager that restores it."""
 
@@ -58,7 +71,7 @@ class Keyboard:
         import tty
 
         self.post = post
-        self.fd = sys.stdin.fileno() if fd is None else fd
+        self.fd = terminal_fd() if fd is None else fd
         self._saved = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
         attrs = termios.tcgetattr(self.fd)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.app import draw_toast
+from companion.app import draw_toast, error_frame
 from companion.ui import draw
 from companion.ui.modes import MODES
 from companion.ui.screen import Context
@@ -26,6 +26,7 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     save("new-game", choose_game(start_ctx).render(start_ctx))
     save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
     save("help", help_screen().render(start_ctx))
+    save("error", error_frame())
     for mode in MODES.values():
         prefix = "" if mode.kind == "table" else f"{mode.kind}-"
         for name, journal, stack in mode.gallery(config):
