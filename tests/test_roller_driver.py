@@ -245,3 +245,27 @@ def test_fuzz_garbage_never_reaches_the_app(roller, board, inbox):
     assert roller.dropped > 50
     while not inbox.empty():  # only buttons could sneak in (a PRESS spelled by chance)
         assert isinstance(inbox.get(), ButtonInput)
+
+
+def test_the_link_thread_sleeps_while_idle(roller, inbox):
+    """Event-driven: connected and idle, the link thread wakes about once a second (a 20 Hz
+    polling loop would wake about 40 times in 2 s); a roll still goes out at once."""
+    import threading
+    from pathlib import Path as P
+
+    tid = next(t.native_id for t in threading.enumerate() if t.name == "dice-roller")
+    status = P(f"/proc/self/task/{tid}/status")
+    if not status.exists():
+        pytest.skip("needs Linux /proc to count a thread's wakeups")
+
+    def wakeups() -> int:
+        for line in status.read_text().splitlines():
+            if line.startswith("voluntary_ctxt_switches"):
+                return int(line.split()[1])
+        raise AssertionError("no voluntary_ctxt_switches line")
+
+    before = wakeups()
+    __import__("time").sleep(2)
+    assert wakeups() - before < 10
+    roller.roll(1, ["d8"])
+    assert inbox.get(RollResult).source == "roller"

@@ -34,6 +34,7 @@ from companion.rules.dice import die
 log = logging.getLogger(__name__)
 
 LINE_IDLE = 0.5  # s: a partial line this quiet is dropped
+IDLE_WAIT = 1.0  # s: how long a read waits while nothing is pending (writes wake it at once)
 
 
 class Fallback(Protocol):
@@ -91,6 +92,7 @@ class DiceRoller:
         self._ever_connected = False
         self._pending: dict[int, tuple[list[str], float]] = {}  # seq -> (dice, deadline)
         self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._link: Any = None  # the open port while connected (to wake its reader)
         self._stop = threading.Event()
         self._tried = threading.Event()  # the first connection attempt is over
         self.dropped = 0  # lines from the roller dropped as garbage (for logs and tests)
@@ -143,6 +145,7 @@ class DiceRoller:
                 else:
                     self._pending[seq] = (names, time.monotonic() + self._timeout)
                     self._outbox.put(rp.roll_line(seq, names))
+                    self._wake()
                     return
         self._software(seq, names, note)
 
@@ -150,10 +153,12 @@ class DiceRoller:
         """Show a result (rolled elsewhere) on the roller; ignored while it is not connected."""
         if self.connected and dice:
             self._outbox.put(rp.show_line(seq, dice))
+            self._wake()
 
     def close(self) -> None:
         """Stop the thread and close the port. Safe to call twice."""
         self._stop.set()
+        self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
 
@@ -246,8 +251,29 @@ class DiceRoller:
                         return msg, reader
         return None, reader
 
+    def _wake(self) -> None:
+        """Make the link thread's read return now (a line to send, or stop)."""
+        port = self._link
+        if port is not None:
+            try:
+                port.cancel_read()
+            except Exception:  # a port closing under us: the thread notices by itself
+                pass
+
     def _serve(self, port: Any, reader: rp.LineReader) -> None:
-        """Talk to a connected roller until it goes away (an OSError) or we stop."""
+        """Talk to a connected roller until it goes away (an OSError) or we stop.
+
+        Event-driven while idle: a read waits up to IDLE_WAIT, and `_wake` cuts it short when
+        there is a line to send; only while a roll or a partial line is pending does it wake
+        every `poll` seconds, to keep their deadlines.
+        """
+        self._link = port
+        try:
+            self._serve_link(port, reader)
+        finally:
+            self._link = None
+
+    def _serve_link(self, port: Any, reader: rp.LineReader) -> None:
         last_rx = time.monotonic()
         while not self._stop.is_set():
             while True:
@@ -256,6 +282,11 @@ class DiceRoller:
                 except queue.Empty:
                     break
                 port.write(line)
+            with self._lock:
+                busy = bool(self._pending)
+            wait = self._poll if busy or reader.pending() else IDLE_WAIT
+            if port.timeout != wait:
+                port.timeout = wait
             data = port.read(port.in_waiting or 1)
             now = time.monotonic()
             if data:
