@@ -35,7 +35,7 @@ bench: $(STAMP)
 
 # The long reliability runs (docs/reliability.md): 100 power cuts instead of 10.
 soak: $(STAMP)
-	SOAK_KILLS=100 $(BIN)/python -m pytest -q tests/test_reliability_powercut.py $(PYTEST_ARGS)
+	SOAK_KILLS=100 $(BIN)/python -m pytest tests/test_reliability_powercut.py $(PYTEST_ARGS)
 
 screens: $(STAMP)
 	$(BIN)/companion screens docs/screens
