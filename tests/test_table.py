@@ -154,3 +154,11 @@ def test_apply_never_changes_the_state_it_was_given(n, events):
     for e in ({"type": "next"}, {"type": "reverse"}, {"type": "skip"}):
         GAME.apply(s, e)
     assert repr(s) == before
+
+
+def test_best_seats_ties_share_and_lowest_wins_when_asked():
+    from companion.rules.table import best_seats
+    assert best_seats([3, 7, 7, 1]) == (1, 2)
+    assert best_seats([3, 7, 7, 1], lowest=True) == (3,)
+    assert best_seats([0, 0]) == (0, 1)
+    assert best_seats([]) == ()

@@ -186,8 +186,7 @@ class Chaos(Game):
         """Fewest points wins (ties share); before any round is scored, nobody."""
         if not state.rounds:
             return ()
-        low = min(state.scores)
-        return tuple(s for s, v in enumerate(state.scores) if v == low)
+        return tbl.best_seats(state.scores, lowest=True)
 
     # --- for replay and the screen -------------------------------------------------------------
 

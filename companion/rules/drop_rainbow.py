@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import IllegalEvent
 from companion.rules import register
 from companion.rules.game import Event, Game, Header, State, move
+from companion.rules import table as tbl
 from companion.rules.table import Table
 
 RAINBOW = "rainbow"
@@ -177,10 +178,7 @@ class DropRainbow(Game):
     def _most(self, state: DropRainbowState) -> tuple[int, ...]:
         """Most score cards wins; equal counts share the win; nobody wins with none."""
         counts = [len(s) for s in state.score]
-        best = max(counts)
-        if best == 0:
-            return ()
-        return tuple(s for s, c in enumerate(counts) if c == best)
+        return tbl.best_seats(counts) if max(counts) > 0 else ()
 
     # --- for replay and the screen -------------------------------------------------------------
 

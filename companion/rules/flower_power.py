@@ -14,6 +14,7 @@ from typing import Any
 from companion.errors import IllegalEvent
 from companion.rules import register
 from companion.rules.game import Event, Game, Header, State, move
+from companion.rules import table as tbl
 from companion.rules.table import Table
 
 COLORS = ("red", "orange", "yellow", "green", "blue")
@@ -30,8 +31,7 @@ class FlowerState(State):
 
 def leaders(scores: tuple[int, ...]) -> tuple[int, ...]:
     """The seats with the most points; nobody when nobody scored."""
-    top = max(scores, default=0)
-    return tuple(s for s, p in enumerate(scores) if p == top) if top > 0 else ()
+    return tbl.best_seats(scores) if max(scores, default=0) > 0 else ()
 
 
 class FlowerPower(Game):

@@ -27,11 +27,6 @@ class MatchPatchState(State):
     tied: tuple[int, ...] = ()  # seats tied on the highest total, waiting for the group's pick
 
 
-def highest(pips: tuple[int, ...]) -> tuple[int, ...]:
-    top = max(pips)
-    return tuple(s for s, p in enumerate(pips) if p == top)
-
-
 class MatchPatch(Game):
     kind = "match-patch"
     title = "Match Patch"
@@ -53,7 +48,7 @@ class MatchPatch(Game):
                 raise IllegalEvent(f"pips: seat {seat}'s total must be 0-{MAX_PIPS}, not {p!r}")
         if state.table.turns:
             raise IllegalEvent("pips: only before the first turn ends")
-        top = highest(tuple(pips))
+        top = tbl.best_seats(pips)
         if len(top) == 1:
             return replace(state, table=tbl.set_first(state.table, top[0]), pips=tuple(pips),
                            tied=())

@@ -326,10 +326,7 @@ class PennyBadger(Game):
 
     def final_winners(self, state: PennyState) -> tuple[int, ...]:  # type: ignore[override]
         """The most savings wins; equal savings share the win."""
-        top = max(state.savings, default=0)
-        if top <= 0:
-            return ()
-        return tuple(s for s, v in enumerate(state.savings) if v == top)
+        return tbl.best_seats(state.savings) if max(state.savings, default=0) > 0 else ()
 
     # --- moves -------------------------------------------------------------------------------
 

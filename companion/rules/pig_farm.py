@@ -187,11 +187,6 @@ class PigFarmState(State):
         return self.table.turns == self.round_start
 
 
-def leaders(scores: Sequence[int]) -> tuple[int, ...]:
-    best = max(scores)
-    return tuple(s for s, v in enumerate(scores) if v == best)
-
-
 class PigFarm(Game):
     kind: ClassVar[str] = "pig-farm"
     title: ClassVar[str] = "Pig Farm"
@@ -240,7 +235,7 @@ class PigFarm(Game):
         new = replace(state, table=table, scores=totals, results=state.results + (result,),
                       round_start=table.turns)
         if state.target is not None and max(totals) >= state.target:
-            new = replace(new, over=True, winners=leaders(totals))
+            new = replace(new, over=True, winners=tbl.best_seats(totals))
         return new
 
     def _score_hand(self, hand: object, seat: int, seller: int) -> FarmScore:
@@ -290,7 +285,7 @@ class PigFarm(Game):
 
     def final_winners(self, state: PigFarmState) -> tuple[int, ...]:
         """The group ended the game: the leaders win, if any round was scored."""
-        return leaders(state.scores) if state.results else ()
+        return tbl.best_seats(state.scores) if state.results else ()
 
     # --- for replay and the screen ------------------------------------------------------------
 

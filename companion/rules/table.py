@@ -7,6 +7,7 @@ semantics"). Seats are 0..n-1 clockwise; direction +1 is clockwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Sequence
 
 from companion.errors import IllegalEvent
 
@@ -43,6 +44,17 @@ class Table:
     def skipped(self) -> list[int]:
         """The seats that lose their turn when the current turn ends, in order."""
         return [self.step(self.current, k) for k in range(1, 1 + self.pending_skips)]
+
+
+def best_seats(values: Sequence[int], *, lowest: bool = False) -> tuple[int, ...]:
+    """The seats holding the highest (or, with `lowest`, the lowest) value; ties share.
+
+    Winners, leaders, who goes first on pips: every game asks this of a list by seat.
+    """
+    if not values:
+        return ()
+    best = min(values) if lowest else max(values)
+    return tuple(s for s, v in enumerate(values) if v == best)
 
 
 def check_seat(table: Table, seat: object, *, field: str = "player", active: bool = True) -> int:

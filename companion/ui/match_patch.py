@@ -8,7 +8,8 @@ from typing import Iterable
 
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.rules.match_patch import MAX_PIPS, highest
+from companion.rules.match_patch import MAX_PIPS
+from companion.rules.table import best_seats
 from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Replace, Toast
@@ -105,7 +106,7 @@ class PipsEntry(Screen):
 
     def finish(self, ctx: Context) -> Result:
         pips = list(self.values)
-        top = highest(tuple(pips))
+        top = best_seats(pips)
         if len(top) == 1:
             then = [Home(), Toast(f"{ctx.name(top[0])} goes first")]
         else:
