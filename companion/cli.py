@@ -228,8 +228,9 @@ def cmd_export(args) -> int:
         games = store.games()
         if args.list:
             for g in games:
-                print(f"{g.id}\t{g.header.game}\t{len(g.header.players)} players\t"
-                      f"{g.events} events")
+                kind, players = ((g.header.game, f"{len(g.header.players)} players")
+                                 if g.header else ("?", "unreadable header"))
+                print(f"{g.id}\t{kind}\t{players}\t{g.events} events")
             return 0
         if not games:
             raise CompanionError(f"no games in {cfg.journal_path()}")

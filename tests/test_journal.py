@@ -247,3 +247,18 @@ def test_read_only_never_writes_or_moves(tmp_path):
     with pytest.raises(JournalError, match="damaged"):
         Store(damaged, read_only=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.db"]
+
+
+def test_a_row_that_is_not_utf8_breaks_its_game_not_the_start(tmp_path):
+    """Found by tests/test_fuzz.py: a flipped bit left invalid UTF-8 in an event's text."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body=CAST(X'7B2274797065FF223A20226E657874227D' AS TEXT)")
+    db.execute("UPDATE games SET header=CAST(X'7BFF7D' AS TEXT)")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert "Could not replay game 1" in s.notice and s.resume() is None
+        assert [(g.id, g.header) for g in s.games()] == [(1, None)]

@@ -45,7 +45,7 @@ CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
 @dataclass(frozen=True)
 class GameInfo:
     id: int
-    header: Header
+    header: Header | None  # None when the stored header cannot be read
     created: float
     events: int
 
@@ -198,10 +198,14 @@ class Store:
     def games(self) -> list[GameInfo]:
         out = []
         for gid, header, created in self.db.execute(
-                "SELECT id, header, created FROM games ORDER BY id"):
+                "SELECT id, CAST(header AS BLOB), created FROM games ORDER BY id").fetchall():
             n = self.db.execute("SELECT COUNT(*) FROM events WHERE game_id=? AND "
                                 "status='active'", (gid,)).fetchone()[0]
-            out.append(GameInfo(gid, header_from_json(json.loads(header)), created, n))
+            try:
+                parsed: Header | None = header_from_json(json.loads(header))
+            except (ValueError, CompanionError):  # a damaged row: listed, not hidden
+                parsed = None
+            out.append(GameInfo(gid, parsed, created, n))
         return out
 
     def load(self, game_id: int) -> Journal:
@@ -209,18 +213,22 @@ class Store:
 
     @staticmethod
     def _load(db: sqlite3.Connection, game_id: int) -> Journal:
-        row = db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        # Text is read as bytes and decoded by json.loads: a row that is not UTF-8 (a flipped
+        # bit) is then a ValueError that breaks its game, not an sqlite3 error mid-query.
+        row = db.execute("SELECT CAST(header AS BLOB) FROM games WHERE id=?",
+                         (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in the journal")
         header = header_from_json(json.loads(row[0]))
-        rows = db.execute("SELECT seq, body FROM events WHERE game_id=? AND status='active' "
-                          "ORDER BY seq", (game_id,)).fetchall()
+        rows = db.execute("SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+                          "status='active' ORDER BY seq", (game_id,)).fetchall()
         if [seq for seq, _ in rows] != list(range(len(rows))):
             raise JournalError(f"the events of game {game_id} are not numbered 0..{len(rows) - 1}")
         active = [json.loads(b) for _, b in rows]
         # Most recently undone last: the undone event with the lowest seq is redone first.
         undone = [json.loads(b) for b, in db.execute(
-            "SELECT body FROM events WHERE game_id=? AND status='undone' ORDER BY seq DESC",
+            "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='undone' "
+            "ORDER BY seq DESC",
             (game_id,))]
         return Journal(header, active, undone)
 
