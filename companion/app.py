@@ -113,7 +113,7 @@ class App:
             self.stack = [StartScreen(self.ctx())]
         if store.notice:
             log.warning("%s", store.notice)
-            self.stack.append(TextScreen("Journal damaged", [store.notice, "OK to go on."]))
+            self.stack.append(TextScreen("Saved games", [store.notice, "OK to go on."]))
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -163,10 +163,7 @@ class App:
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
-            # Not saved (disk full, locked, I/O error): the journal in memory is unchanged,
-            # since it writes to the store first; say so, and keep the table going.
-            log.error("%s", e)
-            self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
+            self.not_saved(e)
         except Exception as e:  # the last resort: see `strict`
             if self.strict:
                 raise
@@ -295,12 +292,17 @@ class App:
             self.show_toast(str(e), 3.0)
             return False
         except JournalError as e:
-            log.error("%s", e)
-            self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
+            self.not_saved(e)
             return False
         self._committed("append", event)
         self._check_over()
         return True
+
+    def not_saved(self, e: JournalError) -> None:
+        """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
+        it writes to the store first; say so, and keep the table going."""
+        log.error("%s", e)
+        self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
 
     def undo(self) -> bool:
         j = self.journal
