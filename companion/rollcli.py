@@ -106,8 +106,13 @@ def main(argv: list[str]) -> int:
     except ConfigError as e:
         print(f"companion roll: config: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except (RollerError, queue.Empty) as e:
-        print(f"companion roll: no result from the dice: {e or 'timed out'}", file=sys.stderr)
+    except queue.Empty:  # an exception with no text: say what was waited for
+        print(f"companion roll: no result from the dice within {timeout + 5.0:g} s (is the "
+              "roller's port right? companion doctor checks it)", file=sys.stderr)
+        return 1
+    except RollerError as e:
+        print(f"companion roll: no result from the dice: {str(e) or type(e).__name__}",
+              file=sys.stderr)
         return 1
     if port != "none" and result.source != "roller" and not result.note:
         result = RollResult(result.seq, result.dice, result.source, "no dice roller found")

@@ -92,3 +92,16 @@ def test_wired_into_companion_cli(capsys):
 
     assert cli.main(["roll", "--seed", "1", "d6"]) == 0
     assert capsys.readouterr().out.startswith("6-sided: ")
+
+
+def test_a_roll_that_times_out_says_so(monkeypatch, capsys):
+    import queue
+
+    def never(*_a, **_k):
+        raise queue.Empty()  # what inbox.get raises: an exception with no text at all
+
+    monkeypatch.setattr(rollcli, "roll", never)
+    assert rollcli.main(["--port", "/dev/ttyACM9", "--timeout", "0.5", "d8"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("companion roll: no result from the dice within 5.5 s")
+    assert not err.endswith(":")
