@@ -83,3 +83,35 @@ def test_the_emulator_without_a_terminal_says_so(tmp_path, capsys, monkeypatch):
                  str(tmp_path / "j.db")])
     assert code == 2
     assert "reads keys from a terminal" in capsys.readouterr().err
+
+
+def written_lines(out: io.StringIO) -> list[str]:
+    text = out.getvalue().split("\x1b[H")[-1].removesuffix("\x1b[J")
+    return text.split("\r\n")
+
+
+def test_a_terminal_too_small_for_braille_says_the_size_it_needs():
+    out = io.StringIO()
+    dev = terminal(out=out, footer=["keys here"], columns=60, rows=20)
+    assert dev.min_size == (66, 18)
+    dev.display(checker())
+    lines = written_lines(out)
+    assert all(len(line) <= 60 for line in lines) and len(lines) <= 20  # nothing wraps
+    text = " ".join(lines)
+    assert "at least 66x18" in text and "this one is 60x20" in text
+    assert "⠀" not in text and "┌" not in text  # no half-drawn panel
+    out2 = io.StringIO()
+    terminal(out=out2, columns=80, rows=10).display(checker())  # too few rows alone
+    assert "at least 66x18" in " ".join(written_lines(out2))
+
+
+def test_the_smallest_terminal_shows_the_panel_and_wraps_the_key_help():
+    out = io.StringIO()
+    help_line = "n/space NEXT   r ROLL   ↑↓ or k/j UP/DOWN   Enter OK   Backspace/b BACK"
+    dev = terminal(out=out, footer=[help_line, help_line], columns=66, rows=21)
+    dev.display(checker())
+    lines = written_lines(out)
+    assert lines[0] == "┌" + "─" * 64 + "┐" and lines[17] == "└" + "─" * 64 + "┘"
+    assert all(len(line) <= 66 for line in lines)
+    assert len(lines) == 21  # the key help fills the rows that are left, and no more
+    assert lines[18].startswith("n/space NEXT")

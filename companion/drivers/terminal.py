@@ -4,13 +4,16 @@ luma.emulator's `asciiblock` rescales the frame to the terminal's width with smo
 blurs one-pixel strokes; this device maps pixels exactly, choosing by the terminal's size:
 half blocks (1x2 pixels a cell: 128x32 cells) from 130 columns and 36 rows, quadrant blocks
 (2x2 pixels: 64x32 cells) from 66 columns and 36 rows, otherwise Braille (2x4 pixels: 64x16
-cells, fits an 80x24 terminal). Key help is printed under the panel.
+cells, fits an 80x24 terminal). Key help is printed under the panel, wrapped to the width and
+left out where the rows run short. A terminal too small even for Braille (under 66x18) would
+wrap the panel into noise: it shows the size it needs instead, until the window grows.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
 from typing import TextIO
 
 from luma.core.device import device
@@ -75,15 +78,28 @@ class terminal(device):
         self.persist = True  # leave the last frame on screen at exit
         self.out.write("\x1b[2J\x1b[?25l")  # clear, hide the cursor
 
+    @property
+    def min_size(self) -> tuple[int, int]:
+        """Columns and rows of the smallest terminal that shows the panel (Braille, bordered)."""
+        return self.width // 2 + 2, self.height // 4 + 2
+
     def display(self, image: Image.Image) -> None:
         self.image = image.copy()
         size = shutil.get_terminal_size((80, 24))
-        lines = frame_text(image, columns=self.columns or size.columns,
-                           rows=self.rows or size.lines)
-        width = len(lines[0])
-        border = "┌" + "─" * width + "┐"
-        body = [f"│{line}│" for line in lines]
-        text = "\x1b[H" + "\r\n".join([border, *body, "└" + "─" * width + "┘", *self.footer])
+        columns, rows = self.columns or size.columns, self.rows or size.lines
+        need_columns, need_rows = self.min_size
+        if columns < need_columns or rows < need_rows:
+            message = (f"The panel needs a terminal of at least {need_columns}x{need_rows}; "
+                       f"this one is {columns}x{rows}. Make the window bigger (q quits).")
+            shown = textwrap.wrap(message, max(columns, 1))[:max(rows, 1)]
+        else:
+            lines = frame_text(image, columns=columns, rows=rows)
+            width = len(lines[0])
+            panel = ["┌" + "─" * width + "┐", *(f"│{line}│" for line in lines),
+                     "└" + "─" * width + "┘"]
+            footer = [part for line in self.footer for part in textwrap.wrap(line, columns)]
+            shown = panel + footer[:max(rows - len(panel), 0)]
+        text = "\x1b[H" + "\r\n".join(shown)
         self.out.write(text + "\x1b[J")
         self.out.flush()
 
