@@ -157,7 +157,9 @@ def cmd_run(args) -> int:
         app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         stack.callback(app.close)
         if input_kind == "keyboard":
+            from companion import power
             from companion.drivers.keyboard import Keyboard
+            app.power_runner = power.emulated(app.post)  # `p`: never this computer's poweroff
             stack.enter_context(Keyboard(post=app.post))
         elif input_kind == "stdin":
             from companion.drivers.keyboard import ScriptInput

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import shlex
 import subprocess
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from companion.inputs import Quit
 from companion.ui import actions as A
 from companion.ui.screen import Confirm, Screen, TextScreen
 
@@ -52,6 +54,21 @@ def power_off(config, *, runner: Runner = subprocess.run) -> tuple[bool, str]:
         why = (done.stderr or done.stdout or "").strip().splitlines()
         return False, "Power off failed: " + (why[-1] if why else f"exit {done.returncode}")
     return True, "Powering off..."
+
+
+def emulated(post: Callable[[object], None], *, delay: float = 1.5) -> Runner:
+    """The runner for the terminal emulator (its `p` key is the chord): the emulator is not
+    the box, so the computer it runs on is not switched off. It runs nothing, lets the
+    "Powering off" screen show for `delay` seconds, then quits the emulator the way the box
+    would go dark; the game is kept, as after `q`."""
+
+    def run(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
+        timer = threading.Timer(delay, post, args=(Quit(),))
+        timer.daemon = True
+        timer.start()
+        return subprocess.CompletedProcess(argv, 0, "", "")
+
+    return run
 
 
 def after(worked: bool, message: str) -> Any:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from PIL import Image
 
 from companion.drivers.keyboard import decode
 from companion.drivers.terminal import frame_text, terminal
-from companion.inputs import Button, ButtonInput, Gesture, Quit
+from companion.inputs import Button, ButtonInput, Gesture, Quit, ShutdownRequest
 
 
 def checker() -> Image.Image:
@@ -71,6 +72,41 @@ def test_keys():
     assert decode(b"u") == [ButtonInput(Button.BACK, Gesture.HOLD)]
     assert decode(b"M") == [ButtonInput(Button.OK, Gesture.HOLD)]
     assert decode(b"q") == [Quit()]
+
+
+def test_the_power_off_chord_has_a_key_listed_under_the_panel():
+    from companion.drivers.keyboard import KEY_HELP
+    assert decode(b"p") == [ShutdownRequest()]
+    assert decode(b"P") == [ShutdownRequest()]
+    assert any("p BACK+NEXT 5 s (power off)" in line for line in KEY_HELP)
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "| `p` | hold BACK + NEXT 5 s |" in readme
+
+
+def test_the_emulator_asks_but_never_powers_off_the_computer(tmp_path, config, monkeypatch):
+    """`p` then OK in the emulator: no command runs; the power-off screen, then Quit."""
+    import queue
+    import subprocess
+    from companion import power
+    from companion.app import App
+    from companion.drivers.display import dummy
+    from companion.session.store import Store
+    from companion.ui.screen import Confirm, TextScreen
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the emulator ran a command")
+
+    monkeypatch.setattr(subprocess, "run", refuse)
+    with Store(tmp_path / "journal.db") as store:
+        app = App(config=config, store=store, display=dummy())
+        posted: queue.SimpleQueue = queue.SimpleQueue()
+        app.power_runner = power.emulated(posted.put, delay=0.0)
+        app.handle(decode(b"p")[0])
+        assert isinstance(app.top, Confirm) and app.top.question == "Power off?"
+        app.handle(ButtonInput(Button.OK))
+        assert isinstance(app.top, TextScreen) and app.top.title == "Power off"
+        assert posted.get(timeout=10) == Quit()
+        app.close()
 
 
 def test_the_emulator_without_a_terminal_says_so(tmp_path, capsys, monkeypatch):

@@ -2,7 +2,7 @@
 
 A reader thread puts stdin in raw mode and posts `ButtonInput`s. A real key has no release
 event in a terminal, so holds have keys of their own: `u` = hold BACK (undo), `m` = hold OK
-(menu).
+(menu), `p` = BACK and NEXT held together 5 s (the power-off chord, drivers/chord.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Callable
 
-from companion.inputs import Button, ButtonInput, Gesture, Quit
+from companion.inputs import Button, ButtonInput, Gesture, Quit, ShutdownRequest
 
 KEYS: dict[bytes, object] = {
     b"n": ButtonInput(Button.NEXT), b" ": ButtonInput(Button.NEXT),
@@ -25,12 +25,13 @@ KEYS: dict[bytes, object] = {
     b"b": ButtonInput(Button.BACK), b"\x1b[D": ButtonInput(Button.BACK),
     b"\x1b[C": ButtonInput(Button.OK),
     b"u": ButtonInput(Button.BACK, Gesture.HOLD), b"m": ButtonInput(Button.OK, Gesture.HOLD),
+    b"p": ShutdownRequest(),  # the chord itself: what BACK + NEXT held 5 s report
     b"q": Quit(), b"\x03": Quit(), b"\x04": Quit(),
 }
 
 KEY_HELP = [
     "n/space NEXT   r ROLL   ↑↓ or k/j UP/DOWN   Enter OK   Backspace/b BACK",
-    "u = hold BACK (undo)   m = hold OK (menu)   q quit (the game is kept)",
+    "u hold BACK (undo)  m hold OK (menu)  p BACK+NEXT 5 s (power off)  q quit",
 ]
 
 
