@@ -29,6 +29,11 @@ class IllegalEvent(RuleError):
     """An event the engine refuses: unknown type, bad field, or against the rules."""
 
 
+class ModeMissing(CompanionError, LookupError):
+    """A game kind with an engine in `companion.rules.GAMES` but no screen mode registered in
+    `companion/ui/modes.py`: a maintainer's mistake, reported at start-up by name."""
+
+
 class LogFormatError(CompanionError, ValueError):
     """A game log (JSON Lines) that cannot be read; `line` is 1-based."""
 

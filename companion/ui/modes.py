@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from companion.errors import ModeMissing
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.journal import Journal
@@ -151,7 +152,25 @@ def register(mode: Mode) -> Mode:
 
 
 def mode_for(kind: str) -> Mode:
-    return MODES.get(kind, MODES["table"])
+    """The screens of game kind `kind`. No silent stand-in: a kind without a mode would run
+    with the wrong screens and menu."""
+    try:
+        return MODES[kind]
+    except KeyError:
+        raise ModeMissing(f"game kind {kind!r} has no screen mode (register one in "
+                          "companion/ui/modes.py; docs/adding-a-game.md)") from None
+
+
+def check_modes(games: Iterable[str], modes: dict[str, Mode]) -> None:
+    """Every game kind with an engine has a mode, and no mode lacks an engine."""
+    missing = [k for k in games if k not in modes]
+    if missing:
+        raise ModeMissing(f"no screen mode for game kind {', '.join(missing)} (register "
+                          "one in companion/ui/modes.py; docs/adding-a-game.md)")
+    orphans = [k for k in modes if k not in set(games)]
+    if orphans:
+        raise ModeMissing(f"screen mode{'s' * (len(orphans) > 1)} {', '.join(orphans)} "
+                          "without a game engine in companion.rules.GAMES")
 
 
 register(Mode())
@@ -165,3 +184,9 @@ from companion.ui import pig_farm  # noqa: E402,F401
 from companion.ui import rainbow_rush  # noqa: E402,F401
 from companion.ui import chaos  # noqa: E402,F401
 from companion.ui import drop_rainbow  # noqa: E402,F401
+
+# At import, so that a game kind added to companion.rules without its screens stops start-up
+# (and every test) with its name, instead of running with the table's screens.
+from companion.rules import GAMES  # noqa: E402
+
+check_modes(GAMES, MODES)
