@@ -203,8 +203,13 @@ class App:
             else:
                 p.screen.tumble()
                 self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": p.seq}))
-        elif tick.data.get("screen") is self.top:
-            self.perform(self.top.on_tick(tick.token, tick.data, self.ctx()))
+        else:
+            # A screen's own timer (A.After) goes to that screen while it is on the stack,
+            # covered or not: a menu or a question opened during the Chaos call must not
+            # stop its second.
+            screen = tick.data.get("screen")
+            if screen is not None and any(s is screen for s in self.stack):
+                self.as_top(screen, lambda: screen.on_tick(tick.token, tick.data, self.ctx()))
 
     def on_roll_result(self, r: RollResult) -> None:
         p = self.pending
@@ -227,7 +232,26 @@ class App:
                 self.pop_to(p.screen, inclusive=True)
                 return
         p.screen.settle(p.result.dice, p.result.note)
-        self.perform(p.roll.then)
+        self.as_top(p.screen, lambda: p.roll.then)
+
+    def as_top(self, screen: Screen, act: Callable[[], Any]) -> None:
+        """Do what `screen` asks from a timer (its tick, a roll's `then`) as if it were on
+        top: the screens covering it (a menu, the power-off question) are lifted off while
+        `act()` runs and its actions are carried out, then put back on top, so a timer never
+        acts on, or is stopped by, a screen that is not its own. If the game changed screens
+        meanwhile (its end, an undo), the covering screens are dropped with the old stack."""
+        i = next((k for k, s in enumerate(self.stack) if s is screen), None)
+        if i is None:  # no longer on the stack (the game ended under it): nothing to lift
+            self.perform(act())
+            return
+        covering = self.stack[i + 1:]
+        del self.stack[i + 1:]
+        base = self.stack[0]
+        try:
+            self.perform(act())
+        finally:
+            if covering and self.stack and self.stack[0] is base:
+                self.stack.extend(covering)
 
     # --- actions ------------------------------------------------------------------------------
 

@@ -96,7 +96,8 @@ class Toast:
 
 @dataclass(frozen=True)
 class After:
-    """Call the current screen's `on_tick(token)` after `seconds` (if it is still on top)."""
+    """Call the current screen's `on_tick(token)` after `seconds`, if it is still on the
+    stack: covered by a menu or a question or not, its timer runs on (App.as_top)."""
 
     seconds: float
     token: str = "tick"

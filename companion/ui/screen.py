@@ -31,6 +31,9 @@ class Context:
     now: float = 0.0  # monotonic seconds, from the app's clock
     dice_note: str = ""  # "Roller" / "Software dice" / a fault note, for the dice screens
     resume: str = ""  # words for the game that "Resume" would bring back ("" = none)
+    # The history figures (companion.stats.Stats), computed by the app thread on first call
+    # and kept until the journal changes; None where there is no journal (screenshots).
+    stats: Callable[[], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -71,6 +74,9 @@ class Screen:
         return None
 
     def on_tick(self, token: str, data: dict[str, Any], ctx: Context) -> Result:
+        """A timer this screen set (`After`) ran out. It arrives while the screen is on the
+        stack even if another screen covers it; the answer acts as if this one were on top,
+        and the covering screens stay over it."""
         return None
 
 
