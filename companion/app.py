@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
-from companion.inputs import ShutdownRequest
+from companion.inputs import ShutdownRequest, WebRequest
 from companion import power
 from companion.rules import dice as dicemod
 from companion.session.journal import Journal
@@ -107,6 +107,12 @@ class App:
         self.journal: Journal | None = store.resume()
         self.parked: Journal | None = None  # the game "Resume" brings back from the start menu
         self.stack: list[Screen] = []
+        # The table web (companion/web): `web` is the Web object the device menu switches,
+        # `publish(snapshot)` its callback after each committed change (None: no web).
+        self.web = None
+        self.publish: Callable[[dict], None] | None = None
+        self.web_seq = 0  # increases with every snapshot published
+        self.last_frame: tuple[int, Any] | None = None  # (frame number, PIL image) last shown
         if self.journal is not None:
             self._enter_game()
         else:
@@ -127,7 +133,8 @@ class App:
             j = self.parked
             resume = f"{j.game.title} ({len(j.header.players)})"
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, resume=resume)
+                       dice_note=self.dice_note, resume=resume,
+                       extra={"web": self.web} if self.web is not None else {})
 
     @property
     def top(self) -> Screen:
@@ -160,6 +167,8 @@ class App:
                 self.show_toast(item.text, 3.0)
             elif isinstance(item, ShutdownRequest):
                 self.perform(power.ask(self.top))
+            elif isinstance(item, WebRequest):
+                self.on_web(item)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
@@ -288,9 +297,17 @@ class App:
             if self.parked is not None:
                 self.journal, self.parked = self.parked, None
                 self._enter_game()
+                self.publish_snapshot()
         elif isinstance(action, A.LeaveGame):
             self.parked, self.journal = self.journal, None
             self.stack = [StartScreen(self.ctx())]
+            self.publish_snapshot()
+        elif isinstance(action, A.WebSwitch):
+            self.web_switch(action.on)
+        elif isinstance(action, A.ForgetPhones):
+            if self.web is not None:
+                n = self.web.pairing.forget_all()
+                self.show_toast(f"Forgot {n} phone{'s' * (n != 1)}")
         elif isinstance(action, A.Toast):
             self.show_toast(action.text, action.seconds)
         elif isinstance(action, A.After):
@@ -358,8 +375,18 @@ class App:
         return True
 
     def _committed(self, what: str, event: Any) -> None:
+        self.publish_snapshot()
         if self.on_commit is not None:
             self.on_commit(what, len(self.journal.events), event)
+
+    def publish_snapshot(self) -> None:
+        """Hand the web a snapshot of the game (after a commit, a new game, leave, resume)."""
+        if self.publish is None:
+            return
+        from companion.web.snapshot import build
+        self.web_seq += 1
+        resume = self.ctx().resume if self.journal is None else ""
+        self.publish(build(self.journal, seq=self.web_seq, resume=resume))
 
     def new_game(self, header) -> bool:
         try:
@@ -370,6 +397,7 @@ class App:
         self.parked = None
         self._enter_game()
         self.stack.extend(self.mode.setup(self.ctx()))
+        self.publish_snapshot()
         return True
 
     def _enter_game(self) -> None:
@@ -409,6 +437,96 @@ class App:
         self.toast = (text, self.clock() + seconds)
         self.timers.after(seconds, Tick("toast"))
 
+    # --- the table web ------------------------------------------------------------------------
+
+    def on_web(self, req: WebRequest) -> None:
+        """Do what a paired browser asked (companion/web/api.py checked its shape) and answer."""
+        try:
+            result = self.web_request(req.kind, req.payload)
+        except IllegalEvent as e:
+            result = {"ok": False, "error": str(e), "status": 422}
+        except JournalError as e:
+            self.not_saved(e)
+            result = {"ok": False, "error": str(e), "status": 503}
+        except Exception as e:  # the last resort: see `strict`
+            log.exception("error handling %r", req)
+            result = {"ok": False, "error": f"internal error ({type(e).__name__}); the game "
+                      "is saved", "status": 500}
+            if self.strict:
+                self._reply(req, result)
+                raise
+        self._reply(req, result)
+
+    @staticmethod
+    def _reply(req: WebRequest, result: dict) -> None:
+        if req.reply is not None:
+            try:
+                req.reply.set_result(result)
+            except Exception:  # cancelled: the browser gave up waiting
+                pass
+
+    def web_request(self, kind: str, p: dict) -> dict:
+        def ok(**more) -> dict:
+            return {"ok": True, "seq": self.web_seq, **more}
+
+        def refused(status: int, error: str) -> dict:
+            return {"ok": False, "error": error, "status": status}
+
+        if kind == "press":
+            gesture = Gesture.HOLD if p.get("hold") else Gesture.PRESS
+            self.on_button(ButtonInput(Button(p["button"]), gesture))
+            return ok()
+        if kind == "roster":
+            from companion.session import roster
+            return ok(names=roster.load(self.store) or self.config.names)
+        if kind == "roster-set":
+            from companion.session import roster
+            roster.save(self.store, p["names"])
+            return ok(names=list(p["names"]))
+        if kind == "new-game":
+            from companion.session.journal import game_for
+            from companion.rules.game import Header
+            header = Header(p["game"], tuple(p["players"]), p["first"],
+                            {**self.config.house_rules(p["game"]), **p["rules"]})
+            game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
+            if not self.new_game(header):
+                return refused(422, "the game could not be started")
+            del self.stack[1:]  # the phone chose the first player: straight to the game
+            return ok()
+        j = self.journal
+        if j is None:
+            return refused(409, "no game is open on the box: start one first")
+        if kind == "action":
+            event = p["event"]
+            j.check(event)  # IllegalEvent (422, the engine's words) and nothing changes
+            if not self.emit(event):
+                return refused(503, "not saved: " + (self.toast[0] if self.toast else "error"))
+            del self.stack[1:]  # back to the game's home (or end) screen
+            return ok()
+        if kind in ("undo", "redo"):
+            if not (j.can_undo if kind == "undo" else j.can_redo):
+                return refused(409, f"nothing to {kind}")
+            if not (self.undo() if kind == "undo" else self.redo()):
+                return refused(503, f"{kind} was not saved")
+            return ok()
+        return refused(400, f"unknown request {kind!r}")
+
+    def web_switch(self, on: bool) -> None:
+        """The device menu's "Web on" / "Web off"."""
+        if self.web is None:
+            return
+        if not on:
+            self.web.stop()
+            self.show_toast("Web off")
+            return
+        problem = self.web.start()
+        if problem:
+            log.warning("%s", problem)
+            self.show_toast(problem.removeprefix("web: ").split(";")[0], 4.0)
+        else:
+            self.publish_snapshot()
+            self.show_toast("Web on: " + self.web.url.removeprefix("http://").rstrip("/"), 3.0)
+
     # --- drawing ------------------------------------------------------------------------------
 
     def frame(self):
@@ -425,6 +543,7 @@ class App:
                 raise
             log.exception("error drawing %r", self.top)
             frame = error_frame()
+        self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, frame)
         self.display.show(frame)
 
 

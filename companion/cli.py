@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print \"ready\" once running, then one line per committed "
                           "change on stdout (for scripts)")
     run.add_argument("--seed", type=int, help="seed the dice (tests and demos only)")
+    run.add_argument("--web", metavar="HOST:PORT", type=_hostport,
+                     help="serve the table web here (default: [web] in the config, "
+                          "0.0.0.0:8080; 127.0.0.1:8080 with --emulator)")
+    run.add_argument("--no-web", action="store_true", help="do not serve the table web "
+                     "(the device menu can still turn it on)")
     run.set_defaults(func=cmd_run)
 
     exp = sub.add_parser("export", help="write a game as a JSON Lines log")
@@ -102,6 +107,14 @@ def _scale(text: str) -> int:
     if not 1 <= value <= 16:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 16")
     return value
+
+
+def _hostport(text: str) -> tuple[str, int]:
+    from companion.web.server import parse_hostport
+    try:
+        return parse_hostport(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -142,7 +155,8 @@ def cmd_run(args) -> int:
         elif display_kind == "terminal":
             from companion.drivers.keyboard import KEY_HELP
             from companion.drivers.terminal import terminal
-            display = displaymod.Display(terminal(footer=KEY_HELP))
+            term = terminal(footer=KEY_HELP)
+            display = displaymod.Display(term)
         else:
             display = displaymod.dummy()
         stack.enter_context(display)
@@ -156,6 +170,9 @@ def cmd_run(args) -> int:
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
         app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         stack.callback(app.close)
+        web_url = _web(args, cfg, app, stack)
+        if web_url and display_kind == "terminal":
+            term.footer = [*term.footer, f"Table web: {web_url}"]
         if input_kind == "keyboard":
             from companion import power
             from companion.drivers.keyboard import Keyboard
@@ -189,6 +206,30 @@ def cmd_run(args) -> int:
             print("ready", flush=True)
         app.run()
     return 0
+
+
+def _web(args, cfg, app, stack) -> str:
+    """Set up the table web for `app` and start it unless switched off; its address or ""."""
+    from companion.inputs import Notice, Tick
+    from companion.web.server import Web
+    w = cfg["web"]
+    host, port = args.web or ("127.0.0.1" if args.emulator else w["host"], w["port"])
+    web = Web(config=cfg, post=app.post, host=host, port=port,
+              frame=lambda: app.last_frame, source=cfg.journal_path())
+    web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))
+    app.web, app.publish = web, web.publish
+    stack.callback(web.stop)
+    app.publish_snapshot()
+    if args.no_web or not (w["enabled"] or args.web):
+        return ""
+    problem = web.start()
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr, flush=True)
+        app.show_toast("Web off: " + problem.split("(")[-1].split(")")[0], 4.0)
+        return ""
+    if args.ack:
+        print(f"web {web.url}", flush=True)
+    return web.url
 
 
 def _dice(cfg, post, rng):

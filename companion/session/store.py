@@ -6,6 +6,11 @@ that was acknowledged survives a power cut. Undo does not delete: the row is mar
 
 A database that cannot be opened or fails `PRAGMA integrity_check` is renamed aside (never
 deleted) and a fresh one is started; `Store.notice` says what happened.
+
+Every row carries a checksum chained to the previous row of its game (schema 2,
+companion/session/checksum.py, docs/journal.md): a changed, deleted or reordered row is found by
+`Store.verify`; at start an unfinished game whose rows do not match is marked `broken`. A schema 1
+journal is upgraded in place once, after a backup copy made with SQLite's online backup.
 """
 
 from __future__ import annotations
@@ -19,16 +24,24 @@ from typing import Any
 
 from companion.errors import CompanionError, JournalError
 from companion.rules.game import Event, Header
+from companion.session import checksum
+from companion.session.checksum import Mismatch
 from companion.session.journal import Journal
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: checksums (games.seed, games.head, events.chain, events.sum)
+
+# How long a write waits for a lock held by another program (sqlite3's default is 5 s): a
+# press on a locked journal says "Not saved" after this, not after a five-second freeze.
+BUSY_TIMEOUT = 0.5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
     created REAL NOT NULL,
-    status TEXT NOT NULL DEFAULT 'open'      -- open | closed | broken (does not replay)
+    status TEXT NOT NULL DEFAULT 'open',     -- open | closed | broken (does not replay)
+    seed BLOB,                               -- checksum of id, created and header
+    head BLOB                                -- chain of the game's last row (seed if none)
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -36,7 +49,9 @@ CREATE TABLE IF NOT EXISTS events (
     row INTEGER PRIMARY KEY,                 -- insertion order, across undo and redo
     body TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'active',   -- active | undone | dropped
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    chain BLOB,                              -- checksum of the previous row's chain and this row
+    sum BLOB                                 -- checksum of this row with its status
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
 """
@@ -69,6 +84,8 @@ class Store:
         self.clock = clock
         self.read_only = read_only
         self.notice = ""  # what the screen should say about the journal (damage, broken games)
+        self.schema = SCHEMA_VERSION  # as found; 1 (no checksums yet) only when read-only
+        self.backup: Path | None = None  # the copy made before an upgrade of the schema
         if self.path.exists() and not self.path.is_file():
             raise JournalError(f"the journal path {self.path} is not a file")
         if read_only and not self.path.exists():
@@ -90,10 +107,11 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         try:
             if self.read_only:
-                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT,
                                      isolation_level=None, check_same_thread=False)
             else:
-                db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
+                                     check_same_thread=False)
         except sqlite3.Error as e:
             raise JournalError(f"cannot open the journal {self.path}: {e}") from None
         try:
@@ -105,16 +123,22 @@ class Store:
             if version > SCHEMA_VERSION:
                 raise JournalError(f"the journal {self.path} was written by a newer version of "
                                    f"the companion (schema {version}); update the companion")
-            if version < SCHEMA_VERSION and \
-                    db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+            tables = {n for n, in db.execute("SELECT name FROM sqlite_master")}
+            if version < SCHEMA_VERSION and tables and \
+                    (version == 0 or not {"games", "events"} <= tables):
                 raise JournalError(f"{self.path} is not a companion journal (another "
                                    "program's database?); it was left as it is")
+            if tables:
+                self.schema = version
+            if version == 1 and not self.read_only:
+                self._upgrade(db)
+                self.schema = version = SCHEMA_VERSION
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=FULL")
                 db.executescript(SCHEMA)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            if version == SCHEMA_VERSION:
+            if tables:
                 self._check_games(db)
         except _Damaged:
             db.close()
@@ -135,15 +159,65 @@ class Store:
         resumed, and the rest of the journal is untouched."""
         broken = []
         for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+            why = ""
             try:
                 self._load(db, gid)
             except (CompanionError, ValueError, KeyError, TypeError) as e:
-                broken.append(f"game {gid} ({e})")
+                why = f"game {gid} ({e})"
+            if not why and self.schema >= 2:
+                # A changed row may still replay, as a different game: not resumed either.
+                found = checksum.verify(db, gid)
+                why = str(found[0]) if found else ""
+            if why:
+                broken.append(why)
                 if not self.read_only:
                     db.execute("UPDATE games SET status='broken' WHERE id=?", (gid,))
         if broken:
             self.notice = ("Could not replay " + "; ".join(broken) + ". It is kept in the "
                            "journal (companion export --list) but not resumed.")
+
+    def _upgrade(self, db: sqlite3.Connection) -> None:
+        """Schema 1 -> 2: a backup copy first, then every game and row gets its checksums,
+        all in one transaction (an interrupted upgrade leaves schema 1 and is done again)."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        backup = self._free_name(f"pre-v{SCHEMA_VERSION}-{stamp}")
+        try:
+            self.backup_to(backup, db=db)
+        except (OSError, sqlite3.Error) as e:
+            raise JournalError(f"cannot upgrade the journal {self.path}: the backup copy "
+                               f"{backup.name} could not be made ({e}); nothing was changed"
+                               ) from None
+        self.backup = backup
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table, column in (("games", "seed"), ("games", "head"),
+                                  ("events", "chain"), ("events", "sum")):
+                have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
+            checksum.fill(db)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def backup_to(self, target: Path | str, *, db: sqlite3.Connection | None = None) -> None:
+        """A consistent copy of the journal at `target`, made with SQLite's online backup
+        (never a file copy: the live database is spread over the file and its WAL)."""
+        copy = sqlite3.connect(target)
+        try:
+            (db or self.db).backup(copy)
+        finally:
+            copy.close()
+
+    def _free_name(self, suffix: str) -> Path:
+        path = self.path.with_name(f"{self.path.name}.{suffix}")
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.path.with_name(f"{self.path.name}.{suffix}-{n}")
+        return path
 
     def _set_aside(self) -> Path:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
@@ -174,10 +248,23 @@ class Store:
         journal = Journal(header)  # checks the header before anything is written
         with self._tx():
             self.db.execute("UPDATE games SET status='closed' WHERE status='open'")
-            cur = self.db.execute("INSERT INTO games(header, created) VALUES (?, ?)",
-                                  (json.dumps(journal.header.to_json()), self.clock()))
-        journal.sink = _GameSink(self, cur.lastrowid)
+            gid = self._insert_game(self.db, journal.header, "open")
+        journal.sink = _GameSink(self, gid)
         return journal
+
+    def _insert_game(self, db: sqlite3.Connection, header: Header, status: str) -> int:
+        """The one INSERT of a game row, with its seed checksum (inside a transaction)."""
+        text, created = json.dumps(header.to_json()), float(self.clock())
+        gid = db.execute("INSERT INTO games(header, created, status) VALUES (?, ?, ?)",
+                         (text, created, status)).lastrowid
+        seed = checksum.seed(gid, text.encode(), created)
+        db.execute("UPDATE games SET seed=?, head=? WHERE id=?", (seed, seed, gid))
+        return gid
+
+    def verify(self, game_id: int) -> list[Mismatch]:
+        """Where a game's rows no longer match their checksums ([] when intact, and for a
+        schema 1 journal opened read-only, which has none yet)."""
+        return checksum.verify(self.db, game_id) if self.schema >= 2 else []
 
     def resume(self) -> Journal | None:
         """The unfinished game, if there is one."""
@@ -235,6 +322,11 @@ class Store:
     def integrity(self) -> str:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
+    def game_id(self, journal: Journal) -> int | None:
+        """The id of a game this store loaded or started."""
+        sink = journal.sink
+        return sink.game_id if isinstance(sink, _GameSink) else None
+
     # --- events -------------------------------------------------------------------------------
 
     def _tx(self):
@@ -275,26 +367,53 @@ class _GameSink:
 
     def append(self, seq: int, event: Event) -> None:
         with self.store._tx() as db:
-            db.execute("UPDATE events SET status='dropped' WHERE game_id=? AND status='undone'",
-                       (self.game_id,))
-            db.execute("INSERT INTO events(game_id, seq, body, at) VALUES (?, ?, ?, ?)",
-                       (self.game_id, seq, json.dumps(event), self.store.clock()))
+            self._set_status(db, db.execute(
+                "SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
+                "WHERE game_id=? AND status='undone'", (self.game_id,)).fetchall(), "dropped")
+            self.insert(db, seq, event)
+
+    def insert(self, db: sqlite3.Connection, seq: int, event: Event) -> None:
+        """The one INSERT of an event row, inside a transaction: its checksums, and the
+        game's head moves on to it."""
+        body, at = json.dumps(event), float(self.store.clock())
+        head, = db.execute("SELECT head FROM games WHERE id=?", (self.game_id,)).fetchone()
+        chain = checksum.link(head, self.game_id, seq, body.encode(), at)
+        db.execute("INSERT INTO events(game_id, seq, body, at, chain, sum) "
+                   "VALUES (?, ?, ?, ?, ?, ?)",
+                   (self.game_id, seq, body, at, chain,
+                    checksum.row_sum(self.game_id, seq, body.encode(), at, "active")))
+        db.execute("UPDATE games SET head=? WHERE id=?", (chain, self.game_id))
+
+    def _set_status(self, db: sqlite3.Connection, rows: list[tuple], status: str) -> None:
+        """Undo, redo and a new event change only statuses; each row's `sum` follows. A row
+        whose checksum already disagrees is not re-summed (that would hide the change)."""
+        for row, seq, body, at, old, stored in rows:
+            if stored != checksum.row_sum(self.game_id, seq, body, at, old):
+                found = Mismatch(self.game_id, f"row {row} (event {seq})",
+                                 "the row was changed while the game was open")
+                raise JournalError(f"not saved: {found}")
+            db.execute("UPDATE events SET status=?, sum=? WHERE row=?",
+                       (status, checksum.row_sum(self.game_id, seq, body, at, status), row))
 
     def undo(self, seq: int) -> None:
         with self.store._tx() as db:
-            cur = db.execute("UPDATE events SET status='undone' WHERE game_id=? AND seq=? "
-                             "AND status='active'", (self.game_id, seq))
-            if cur.rowcount != 1:
+            rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
+                              "WHERE game_id=? AND seq=? AND status='active'",
+                              (self.game_id, seq)).fetchall()
+            if len(rows) != 1:
                 raise JournalError(f"not saved: event {seq} of game {self.game_id} is not "
                                    "in the journal as the screen shows it")
+            self._set_status(db, rows, "undone")
 
     def redo(self, seq: int) -> None:
         with self.store._tx() as db:
-            cur = db.execute("UPDATE events SET status='active' WHERE game_id=? AND seq=? "
-                             "AND status='undone'", (self.game_id, seq))
-            if cur.rowcount != 1:
+            rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
+                              "WHERE game_id=? AND seq=? AND status='undone'",
+                              (self.game_id, seq)).fetchall()
+            if len(rows) != 1:
                 raise JournalError(f"not saved: undone event {seq} of game {self.game_id} is "
                                    "not in the journal as the screen shows it")
+            self._set_status(db, rows, "active")
 
 
 def header_from_json(obj: Any) -> Header:

@@ -1,0 +1,134 @@
+"""Checksums that make a changed journal row visible (docs/journal.md).
+
+SQLite keeps no checksum of a row, so a flipped bit or a hand edit that leaves an event legal
+(`"next"` -> `"skip"`) would replay as a different game. Every game therefore carries:
+
+- `games.seed`: SHA-256 of the game id, its creation time and the header's stored bytes;
+- `events.chain`: SHA-256 of the previous row's `chain` (the seed for the first row, rows in
+  insertion order) and this row's game id, seq, stored body bytes and time. It binds each row
+  to its place: a deleted, inserted or reordered row breaks the next link;
+- `events.sum`: SHA-256 of the same fields plus the row's status (active | undone | dropped).
+  Undo and redo only change a status, so they rewrite this one row's `sum` and nothing else;
+- `games.head`: the `chain` of the game's last row (the seed when it has none), so a row cut
+  off the end is caught too.
+
+This is tamper-evidence against accidents and hand edits, not a signature: anyone who means to
+can recompute it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+STATUSES = ("active", "undone", "dropped")
+
+
+def _field(value: Any) -> bytes:
+    """One stored value, typed and length-prefixed so that no two field lists hash alike."""
+    if isinstance(value, bytes):
+        tag, data = b"b", value
+    elif isinstance(value, str):
+        tag, data = b"s", value.encode("utf-8", "surrogatepass")
+    elif isinstance(value, bool) or value is None:
+        tag, data = b"n", repr(value).encode()
+    elif isinstance(value, int):
+        tag, data = b"i", str(value).encode()
+    elif isinstance(value, float):
+        tag, data = b"f", struct.pack(">d", value)
+    else:
+        tag, data = b"?", repr(value).encode()
+    return tag + struct.pack(">I", len(data)) + data
+
+
+def _real(value: Any) -> Any:
+    """Times are REAL columns: SQLite stores 5 as 5.0, so hash whole numbers as floats too."""
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _hash(kind: bytes, *fields: Any) -> bytes:
+    h = hashlib.sha256(b"chroma-journal/" + kind + b"\0")
+    for f in fields:
+        h.update(_field(f))
+    return h.digest()
+
+
+def seed(game_id: int, header: bytes, created: Any) -> bytes:
+    return _hash(b"game", game_id, _real(created), header)
+
+
+def link(prev: bytes | None, game_id: int, seq: Any, body: bytes, at: Any) -> bytes:
+    return _hash(b"chain", prev, game_id, seq, body, _real(at))
+
+
+def row_sum(game_id: int, seq: Any, body: bytes, at: Any, status: Any) -> bytes:
+    return _hash(b"row", game_id, seq, body, _real(at), status)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One place where a game's rows and their checksums disagree."""
+
+    game: int
+    where: str  # "header", "row 17 (event 4)", "end"
+    why: str
+
+    def __str__(self) -> str:
+        return f"game {self.game}, {self.where}: checksum does not match ({self.why})"
+
+
+def verify(db: sqlite3.Connection, game_id: int) -> list[Mismatch]:
+    """Every disagreement in one game, first to last ([] when it is intact)."""
+    game = db.execute("SELECT CAST(header AS BLOB), created, seed, head FROM games WHERE id=?",
+                      (game_id,)).fetchone()
+    if game is None:
+        return []
+    header, created, stored_seed, head = game
+    found: list[Mismatch] = []
+    if stored_seed != seed(game_id, header, created):
+        found.append(Mismatch(game_id, "header", "the header was changed"))
+    prev = stored_seed
+    rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, chain, sum FROM events "
+                      "WHERE game_id=? ORDER BY row", (game_id,)).fetchall()
+    for row, seq, body, at, status, chain, stored_sum in rows:
+        where = f"row {row} (event {seq})"
+        if stored_sum != row_sum(game_id, seq, body, at, status):
+            was = [s for s in STATUSES if s != status and
+                   stored_sum == row_sum(game_id, seq, body, at, s)]
+            why = (f"its status was changed from {was[0]!r} to {status!r}" if was
+                   else "the row was changed")
+            found.append(Mismatch(game_id, where, why))
+        elif chain != link(prev, game_id, seq, body, at):
+            found.append(Mismatch(game_id, where, "a row before it was removed, or rows were "
+                                                  "moved"))
+        prev = chain
+    if head != prev:
+        chains = [r[5] for r in rows]
+        why = "its last row was removed, or the end was changed"
+        if head in chains or head == stored_seed:
+            n = len(rows) - (chains.index(head) + 1 if head in chains else 0)
+            why = f"{n} row{'s' * (n != 1)} after its last recorded one {'was' if n == 1 else 'were'} added"
+        found.append(Mismatch(game_id, "end", why))
+    return found
+
+
+def fill(db: sqlite3.Connection) -> int:
+    """Give every game and row its checksums as the rows are now (the schema 1 -> 2 migration,
+    inside the caller's transaction). Returns the number of rows."""
+    n = 0
+    for gid, header, created in db.execute(
+            "SELECT id, CAST(header AS BLOB), created FROM games ORDER BY id").fetchall():
+        prev = seed(gid, header, created)
+        db.execute("UPDATE games SET seed=? WHERE id=?", (prev, gid))
+        for row, seq, body, at, status in db.execute(
+                "SELECT row, seq, CAST(body AS BLOB), at, status FROM events WHERE game_id=? "
+                "ORDER BY row", (gid,)).fetchall():
+            prev = link(prev, gid, seq, body, at)
+            db.execute("UPDATE events SET chain=?, sum=? WHERE row=?",
+                       (prev, row_sum(gid, seq, body, at, status), row))
+            n += 1
+        db.execute("UPDATE games SET head=? WHERE id=?", (prev, gid))
+    return n
