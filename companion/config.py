@@ -71,6 +71,12 @@ DEFAULTS: dict[str, Any] = {
         # Run after holding BACK + NEXT for 5 s and answering OK to "Power off?".
         "command": "systemctl poweroff",
     },
+    "web": {
+        # The table web (docs/web.md): the game live on phones and the TV, control after pairing.
+        "enabled": True,
+        "host": "0.0.0.0",  # every interface; "127.0.0.1" = this computer only
+        "port": 8080,
+    },
     # House rules per game kind, e.g. [rules.penny-badger] bank = 100. Checked by each game.
     "rules": {},
 }
@@ -234,6 +240,11 @@ def _check_semantics(data: dict[str, Any]) -> None:
         raise ConfigError("roller.timeout", f"{r['timeout']} s is outside 0.1-30 s")
     if not 0 <= data["dice"]["animation"] <= 3:
         raise ConfigError("dice.animation", f"{data['dice']['animation']} s is outside 0-3 s")
+    w = data["web"]
+    if not 1 <= w["port"] <= 65535:
+        raise ConfigError("web.port", f"{w['port']} is not a port number (1-65535)")
+    if not w["host"].strip() or any(c.isspace() for c in w["host"]):
+        raise ConfigError("web.host", f"{w['host']!r} is not an address (e.g. \"0.0.0.0\")")
     import shlex
     try:
         if not shlex.split(data["power"]["command"]):

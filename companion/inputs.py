@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Button(str, Enum):
@@ -67,3 +68,20 @@ class Quit:
 @dataclass(frozen=True)
 class ShutdownRequest:
     """BACK and NEXT were held together for 5 s: ask whether to power the box off."""
+
+
+@dataclass(frozen=True)
+class RollerPress:
+    """The dice roller's own button: a request to roll now (ui/dice.py, `roller_press`)."""
+
+
+@dataclass(frozen=True, eq=False)
+class WebRequest:
+    """A change asked for by a paired browser (see companion/web/api.py), done by the app
+    thread like a button press. `kind`: press, action, undo, redo, new-game, roster,
+    roster-set. The app sets `reply` (a concurrent.futures.Future) to {"ok": True, "seq": n,
+    ...} or {"ok": False, "error": "one line", "status": HTTP status}."""
+
+    kind: str
+    payload: dict
+    reply: Any = None

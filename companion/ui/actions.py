@@ -114,3 +114,15 @@ class Beep:
 @dataclass(frozen=True)
 class QuitApp:
     pass
+
+
+@dataclass(frozen=True)
+class WebSwitch:
+    """Start (on) or stop the table web (the device menu's "Web on" / "Web off")."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class ForgetPhones:
+    """Un-pair every phone paired with the table web."""

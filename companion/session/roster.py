@@ -1,0 +1,28 @@
+"""The roster: player names kept for new games, typed on a paired phone (companion/web).
+
+Kept in the journal database (table `roster`, created on first use) so it survives
+restarts. Only the app thread calls these, like every other write to the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+TABLE = "CREATE TABLE IF NOT EXISTS roster (pos INTEGER PRIMARY KEY, name TEXT NOT NULL)"
+
+
+def load(store) -> list[str]:
+    """The names in order ([] when none were ever set)."""
+    try:
+        rows = store.db.execute("SELECT name FROM roster ORDER BY pos").fetchall()
+    except sqlite3.OperationalError:  # no roster table yet
+        return []
+    return [n for n, in rows]
+
+
+def save(store, names: list[str]) -> None:
+    """Replace the roster (one transaction: all or nothing; JournalError if not saved)."""
+    with store._tx() as db:
+        db.execute(TABLE)
+        db.execute("DELETE FROM roster")
+        db.executemany("INSERT INTO roster(pos, name) VALUES (?, ?)", enumerate(names))

@@ -1,0 +1,180 @@
+"""The /api routes (docs/web.md is the contract). Reading needs nothing; changing needs a
+paired browser, and every POST passes `guard` first. Nothing here touches the journal: a
+change is a `WebRequest` on the app's queue, done by the app thread like a button press.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from companion.inputs import Button
+from companion.web import guard
+from companion.web.guard import Refused
+
+if TYPE_CHECKING:
+    from companion.web.server import Web
+
+COOKIE = "companion_session"
+COOKIE_AGE = 30 * 24 * 3600  # seconds; the session itself lives until a restart or "Forget"
+PING = 15  # seconds between SSE keep-alive comments
+REPLY_TIMEOUT = 5.0  # seconds the app thread has to answer a request (else 503)
+BUTTONS = [b.value for b in Button]
+
+
+def error(status: int, reason: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
+
+
+def no_store(resp: Response) -> Response:
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def routes(web: Web) -> list[Route]:
+    async def state(request: Request) -> Response:
+        latest = web.hub.latest
+        body = latest[1] if latest is not None else json.dumps(web.initial_snapshot())
+        return no_store(Response(body, media_type="application/json"))
+
+    async def events(request: Request) -> Response:
+        slot = web.hub.subscribe()
+
+        async def stream():
+            try:
+                while True:
+                    item = await slot.get()
+                    if item is None:
+                        return
+                    yield {"data": item[1], "id": str(item[0])}
+            finally:
+                web.hub.unsubscribe(slot)
+
+        return EventSourceResponse(stream(), ping=PING, headers={"Cache-Control": "no-store"})
+
+    async def frame(request: Request) -> Response:
+        png = web.frame_png()  # ~1 ms for a new frame, cached by frame number
+        if png is None:
+            return error(404, "no frame drawn yet")
+        return no_store(Response(png, media_type="image/png"))
+
+    async def me(request: Request) -> Response:
+        return no_store(JSONResponse({"paired": web.pairing.valid(request.cookies.get(COOKIE))}))
+
+    async def kinds(request: Request) -> Response:
+        return JSONResponse(web.kinds())
+
+    async def roster_get(request: Request) -> Response:
+        return await web.ask("roster", {})
+
+    async def pair(request: Request) -> Response:
+        try:
+            guard.check_origin(request.headers, web.allowed_hosts)
+            body = await guard.read_json(request)
+        except Refused as e:
+            return error(e.status, e.reason)
+        code = body.get("code")
+        if not isinstance(code, str) or not re.fullmatch(r"\d{6}", code.strip()):
+            return error(400, "code must be the 6 digits shown on the box")
+        result = web.pairing.attempt(code.strip())
+        if result.retry_after > 0:
+            return error(429, result.error, **{"Retry-After": str(int(result.retry_after + 0.999))})
+        if not result.ok:
+            return error(403, result.error)
+        resp = JSONResponse({"ok": True})
+        resp.set_cookie(COOKIE, result.token, max_age=COOKIE_AGE, path="/", httponly=True,
+                        samesite="strict")
+        return resp
+
+    def paired(kind: str, check):
+        """A POST route for paired browsers: guard, pairing, body check, then the app."""
+        async def endpoint(request: Request) -> Response:
+            try:
+                guard.check_origin(request.headers, web.allowed_hosts)
+                token = request.cookies.get(COOKIE)
+                if not token:
+                    raise Refused(401, "not paired: open Pair a phone on the box and enter the code")
+                if not web.pairing.valid(token):
+                    raise Refused(401, "this phone is no longer paired: pair it again")
+                payload = check(await guard.read_json(request))
+            except Refused as e:
+                return error(e.status, e.reason)
+            return await web.ask(kind, payload)
+        return endpoint
+
+    return [
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/frame.png", frame),
+        Route("/api/me", me),
+        Route("/api/kinds", kinds),
+        Route("/api/roster", roster_get, methods=["GET"]),
+        Route("/api/roster", paired("roster-set", check_roster), methods=["POST"]),
+        Route("/api/pair", pair, methods=["POST"]),
+        Route("/api/press", paired("press", check_press), methods=["POST"]),
+        Route("/api/action", paired("action", check_action), methods=["POST"]),
+        Route("/api/undo", paired("undo", check_empty), methods=["POST"]),
+        Route("/api/redo", paired("redo", check_empty), methods=["POST"]),
+        Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
+    ]
+
+
+# --- body checks: the shape only; the rules engine on the app thread checks the game ----------
+
+def _only(body: dict[str, Any], *keys: str) -> None:
+    extra = sorted(set(body) - set(keys))
+    if extra:
+        raise Refused(400, f"unknown field {extra[0]!r} (expected: {', '.join(keys) or 'none'})")
+
+
+def check_empty(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body)
+    return {}
+
+
+def check_press(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "button")
+    name = body.get("button")
+    words = name.upper().split() if isinstance(name, str) else []
+    hold = len(words) == 2 and words[0] == "HOLD"
+    if hold:
+        words = words[1:]
+    if len(words) != 1 or words[0] not in BUTTONS:
+        raise Refused(400, f"button must be one of {', '.join(BUTTONS)} (or HOLD BACK, "
+                      f"HOLD OK), not {name!r}")
+    return {"button": words[0], "hold": hold}
+
+
+def check_action(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "event")
+    event = body.get("event")
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise Refused(400, "event must be an object with a \"type\", e.g. {\"type\": \"next\"}")
+    return {"event": event}
+
+
+def check_roster(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "names")
+    return {"names": guard.check_names(body.get("names"))}
+
+
+def check_new_game(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "game", "players", "rules", "first")
+    game = body.get("game")
+    if not isinstance(game, str):
+        raise Refused(400, "game must be a game kind, e.g. \"penny-badger\" (see /api/kinds)")
+    players = guard.check_names(body.get("players"), field="players", lo=1, hi=16)
+    rules = body.get("rules", {})
+    if not isinstance(rules, dict):
+        raise Refused(400, "rules must be an object of house rules")
+    first = body.get("first", 0)
+    if isinstance(first, bool) or not isinstance(first, int):
+        raise Refused(400, f"first must be a seat number, not {first!r}")
+    return {"game": game, "players": players, "rules": rules, "first": first}

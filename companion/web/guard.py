@@ -1,0 +1,131 @@
+"""Checks every POST passes before anything is done (LAN guests are the threat).
+
+- `Host` must name the box: one of its addresses, localhost, 127.0.0.1, [::1], its host
+  name or name.local. A page on another site that rebinds its DNS name to the box's address
+  sends its own name as Host and is refused (DNS rebinding).
+- `Origin` must be this same origin; a browser that sends no Origin must say
+  `Sec-Fetch-Site: same-origin`. A request with neither is refused (CSRF).
+- The body is at most `MAX_BODY` bytes of JSON holding an object.
+Each failure is a `Refused` with the HTTP status and one line for the person.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any, Iterable
+
+MAX_BODY = 4096  # bytes: the largest request (a new game of 16 named players) is ~1 KiB
+
+
+class Refused(Exception):
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def lan_address() -> str:
+    """The address of the interface that would carry traffic to the LAN, found by
+    "connecting" a UDP socket (nothing is sent); 127.0.0.1 when there is no network."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere, no packet leaves
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def box_addresses(host: str) -> list[str]:
+    """The addresses a browser may use to reach the box when it listens on `host`."""
+    out: list[str] = []
+    if host not in ("0.0.0.0", "::", ""):
+        out.append(host)
+    out.append(lan_address())
+    try:
+        out += socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        pass
+    out += ["127.0.0.1", "::1"]
+    return list(dict.fromkeys(out))
+
+
+def allowed_hosts(addresses: Iterable[str]) -> frozenset[str]:
+    name = socket.gethostname().lower()
+    names = {"localhost", "127.0.0.1", "::1", name, name.split(".")[0] + ".local", name + ".local"}
+    return frozenset({*names, *(a.lower() for a in addresses)})
+
+
+def host_name(host_header: str) -> str:
+    """`Host` without its port: "192.168.1.20:8080" -> "192.168.1.20", "[::1]:80" -> "::1"."""
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def check_origin(headers, allowed: frozenset[str]) -> None:
+    """Raise `Refused` unless Host names the box and the request comes from its own pages."""
+    host = headers.get("host", "")
+    if host_name(host) not in allowed:
+        raise Refused(403, f"Host {host!r} is not this box (use its address or name)")
+    origin = headers.get("origin")
+    if origin is not None:
+        if origin.lower().rstrip("/") not in (f"http://{host.lower()}", f"https://{host.lower()}"):
+            raise Refused(403, f"cross-origin request from {origin!r} refused")
+        return
+    site = headers.get("sec-fetch-site")
+    if site != "same-origin":
+        raise Refused(403, "cross-origin request refused (no Origin and Sec-Fetch-Site is "
+                      f"{site or 'missing'})")
+
+
+async def read_json(request, *, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The body as a JSON object, at most `limit` bytes (Content-Length or not)."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.isdigit():
+            raise Refused(400, "bad Content-Length")
+        if int(declared) > limit:
+            raise Refused(413, f"body too large ({declared} bytes; at most {limit})")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(413, f"body too large (at most {limit} bytes)")
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refused(400, "body is not UTF-8 text") from None
+    except ValueError as e:
+        raise Refused(400, f"body is not valid JSON ({e.msg} at character {e.pos})") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "body must be a JSON object, e.g. {\"button\": \"NEXT\"}")
+    return data
+
+
+def check_names(names: Any, *, field: str = "names", lo: int = 0, hi: int = 64) -> list[str]:
+    """Player names: a list of 1-16 printable characters each, unique ignoring case."""
+    if not isinstance(names, list):
+        raise Refused(400, f"{field} must be a list of names")
+    if not lo <= len(names) <= hi:
+        raise Refused(400, f"{field} must hold {lo}-{hi} names, not {len(names)}")
+    out: list[str] = []
+    seen: set[str] = set()
+    for n in names:
+        if not isinstance(n, str):
+            raise Refused(400, f"{field}: {n!r} is not text")
+        n = " ".join(n.split())
+        if not 1 <= len(n) <= 16:
+            raise Refused(400, f"{field}: {n!r} must be 1-16 characters")
+        if not n.isprintable() or not any(c.isalnum() for c in n):
+            raise Refused(400, f"{field}: {n!r} has characters that cannot be shown")
+        if n.casefold() in seen:
+            raise Refused(400, f"{field}: {n!r} appears twice")
+        seen.add(n.casefold())
+        out.append(n)
+    return out

@@ -1,0 +1,253 @@
+"""The table web: Starlette app on uvicorn, in its own thread of the companion process.
+
+`Web` is what the rest of the companion sees: `start()` binds the port (a port in use is a
+one-line message, and the companion runs on without the web), `publish(snapshot)` is called
+by the app thread after every committed change, `stop()` ends it. The web thread never
+touches the journal: `ask()` posts a `WebRequest` to the app's queue and awaits the reply.
+Starlette and uvicorn are imported on `start()` only, so `--no-web` costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib
+import io
+import logging
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+from companion.inputs import WebRequest
+from companion.web import guard
+from companion.web.pairing import Pairing
+from companion.web.snapshot import Hub, build
+
+log = logging.getLogger(__name__)
+
+# Route modules mounted when present: (module, how it is called). H2's pages take the Web,
+# the history pages take the journal database path.
+OPTIONAL_ROUTES: tuple[tuple[str, str], ...] = (
+    ("companion.web.history", "source"),
+    ("companion.web.pages", "web"),
+)
+FRAME_SCALE = 4
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    """"HOST:PORT", ":PORT", "PORT" or "[::1]:PORT" -> (host, port); ValueError names it."""
+    t = text.strip()
+    host, port = "", t
+    if t.startswith("["):
+        host, _, rest = t[1:].partition("]")
+        port = rest.removeprefix(":")
+    elif ":" in t:
+        host, _, port = t.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)")
+    return host or "0.0.0.0", int(port)
+
+
+class Web:
+    def __init__(self, *, config, post: Callable[[object], None], host: str = "127.0.0.1",
+                 port: int = 8080, frame: Callable[[], Any] = lambda: None,
+                 source: Any = None, clock: Callable[[], float] = time.monotonic,
+                 route_modules: tuple[tuple[str, str], ...] = OPTIONAL_ROUTES) -> None:
+        self.config = config
+        self.post = post
+        self.host = host
+        self.port = port  # the bound port once started (port 0 = any free port)
+        self.frame = frame  # () -> (frame number, PIL image) | None, from the app
+        self.source = source  # what the history pages read (the journal database path)
+        self.pairing = Pairing(clock=clock)
+        self.route_modules = route_modules
+        self.hub = Hub()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.server = None
+        self.thread: threading.Thread | None = None
+        self.allowed_hosts: frozenset[str] = frozenset()
+        self.addresses: list[str] = []
+        self._snapshot: dict[str, Any] | None = None
+        self._png: tuple[int, bytes] | None = None
+        self._png_lock = threading.Lock()
+
+    # --- lifecycle (called from the app or the main thread) -----------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def start(self, *, timeout: float = 10.0) -> str:
+        """Bind and serve. Returns "" when listening, else one line saying why not."""
+        if self.running:
+            return ""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+            sock.listen(64)
+        except OSError as e:
+            sock.close()
+            why = "the port is in use" if e.errno in (98, 48) else (e.strerror or str(e))
+            return f"web: cannot listen on {self.host}:{self.port} ({why}); running without the web"
+        self.port = sock.getsockname()[1]
+        self.addresses = guard.box_addresses(self.host) if self.host in ("0.0.0.0", "::") \
+            else [self.host]
+        self.allowed_hosts = guard.allowed_hosts([*self.addresses, self.host])
+
+        import uvicorn
+        app = build_app(self)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=1, ws="none", http="h11",
+                                loop="asyncio", server_header=False)
+        self.server = uvicorn.Server(config)
+        self.hub = Hub()
+        started = threading.Event()
+
+        async def serve() -> None:
+            self.loop = asyncio.get_running_loop()
+            if self._snapshot is not None:
+                self.hub.set(self._snapshot)
+            watcher = asyncio.create_task(self._watch_exit())
+            try:
+                await self.server.serve(sockets=[sock])
+            finally:
+                watcher.cancel()
+
+        def run() -> None:
+            try:
+                asyncio.run(serve())
+            except BaseException:  # SystemExit from uvicorn included: log it, never raise
+                log.exception("the web server stopped")
+            finally:
+                sock.close()
+                self.loop = None
+                started.set()
+
+        self.thread = threading.Thread(target=run, name="web", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
+            started.wait(0.01)
+        if not self.server.started:
+            self.stop()
+            return f"web: the server on {self.host}:{self.port} did not start; running without the web"
+        return ""
+
+    async def _watch_exit(self) -> None:
+        """End the event streams as soon as the server is asked to stop (they never end by
+        themselves, and uvicorn waits for open responses before it exits)."""
+        while not self.server.should_exit:
+            await asyncio.sleep(0.2)
+        self.hub.close()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+        self.thread = None
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"http://{'[' + a + ']' if ':' in a else a}:{self.port}/" for a in self.addresses]
+
+    @property
+    def url(self) -> str:
+        """The address to give people: the LAN address when listening on all interfaces."""
+        a = self.addresses[0] if self.addresses else self.host
+        return f"http://{'[' + a + ']' if ':' in a else a}:{self.port}/"
+
+    def pair_url(self, code: str) -> str:
+        """The pairing address for the QR code: upper case (QR alphanumeric mode)."""
+        return f"{self.url}J/{code}".upper()
+
+    # --- from the app thread ------------------------------------------------------------------
+
+    def publish(self, snapshot: dict[str, Any]) -> None:
+        self._snapshot = snapshot
+        loop = self.loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.hub.set, snapshot)
+            except RuntimeError:  # the loop closed meanwhile (stopping)
+                pass
+
+    def initial_snapshot(self) -> dict[str, Any]:
+        return self._snapshot or build(None, seq=0)
+
+    # --- for the routes (web thread) ----------------------------------------------------------
+
+    async def ask(self, kind: str, payload: dict[str, Any]):
+        """Post a request to the app thread and turn its reply into a response."""
+        from starlette.responses import JSONResponse
+        reply: concurrent.futures.Future = concurrent.futures.Future()
+        self.post(WebRequest(kind, payload, reply))
+        try:
+            result = await asyncio.wait_for(asyncio.wrap_future(reply), timeout=5.0)
+        except asyncio.TimeoutError:
+            return JSONResponse({"error": "the box did not answer in time; try again"},
+                                status_code=503)
+        if result.get("ok"):
+            return JSONResponse({k: v for k, v in result.items() if k != "status"})
+        return JSONResponse({"error": result.get("error", "refused")},
+                            status_code=result.get("status", 409))
+
+    def frame_png(self) -> bytes | None:
+        current = self.frame()
+        if current is None:
+            return None
+        n, img = current
+        with self._png_lock:
+            if self._png is not None and self._png[0] == n:
+                return self._png[1]
+            from companion.ui.draw import scale
+            buf = io.BytesIO()
+            scale(img, FRAME_SCALE).save(buf, format="PNG", optimize=False)
+            self._png = (n, buf.getvalue())
+            return self._png[1]
+
+    def kinds(self) -> list[dict[str, Any]]:
+        from companion.rules import GAMES
+        from companion.ui.modes import mode_for
+        out = []
+        for kind, g in GAMES.items():
+            try:
+                rules = g.check_rules(self.config.house_rules(kind))
+            except Exception:
+                rules = dict(g.default_rules)
+            out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
+                        "max_players": g.max_players, "rules": rules,
+                        "house_rules": list(mode_for(kind).house_rules_text)})
+        return out
+
+
+def build_app(web: Web, *, extra: list | None = None):
+    """The Starlette app: the API, then the optional page modules, then `extra` routes."""
+    from starlette.applications import Starlette
+    from companion.web import api
+
+    route_list = list(api.routes(web))
+    for module, arg in web.route_modules:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name != module:
+                raise
+            continue
+        route_list += mod.routes(web.source if arg == "source" else web)
+    route_list += extra or []
+    return Starlette(routes=route_list, exception_handlers={
+        404: _json_error, 405: _json_error, 500: _json_error})
+
+
+async def _json_error(request, exc):
+    from starlette.responses import JSONResponse
+    status = getattr(exc, "status_code", 500)
+    reason = {404: "no such page", 405: "method not allowed here"}.get(
+        status, "internal error (the game is safe)")
+    if status == 500:
+        log.error("web error on %s: %r", request.url.path, exc)
+    return JSONResponse({"error": reason}, status_code=status)

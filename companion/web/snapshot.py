@@ -1,0 +1,111 @@
+"""What the web shows: a snapshot of the game, built on the app thread after each change.
+
+`build()` runs on the app thread (the only reader of the journal while it may change) and
+returns a plain JSON-ready dict that nobody changes afterwards. `Hub` lives on the web loop:
+it keeps the newest snapshot (encoded once) and a one-slot mailbox per SSE client, so a slow
+phone skips to the newest snapshot instead of queueing old ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+HISTORY = 30  # events listed in `history`
+
+
+def build(journal, *, seq: int, resume: str = "") -> dict[str, Any]:
+    """The snapshot for `journal` (None: the start menu). `seq` increases on every change."""
+    snap: dict[str, Any] = {
+        "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
+        "first": 0, "state": None, "events": 0, "history": [], "roll": None,
+        "can_undo": False, "can_redo": False, "resume": resume or None,
+        "frame": f"/api/frame.png?seq={seq}",
+    }
+    if journal is None:
+        return snap
+    h = journal.header
+    n = len(journal.events)
+    snap.update({
+        "game": h.game, "game_id": getattr(journal.sink, "game_id", None),
+        "title": journal.game.title, "players": list(h.players),
+        "rules": _plain(dict(h.rules)), "first": h.first, "state": _plain(journal.summary()),
+        "events": n,
+        "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
+        "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
+    })
+    return snap
+
+
+def last_roll(journal) -> dict[str, Any] | None:
+    """The newest event that recorded dice: its faces, whose roll it was and its number."""
+    if not journal.state.last_roll:
+        return None
+    for i in range(len(journal.events) - 1, -1, -1):
+        e = journal.events[i]
+        if "dice" in e or e.get("type") == "butcher":
+            before = journal.states[i]
+            player = e.get("player") if isinstance(e.get("player"), int) \
+                else before.table.current
+            return {"dice": _plain(dict(journal.state.last_roll)), "player": player, "n": i + 1}
+    return {"dice": _plain(dict(journal.state.last_roll)), "player": None, "n": None}
+
+
+def _plain(v: Any) -> Any:
+    """Tuples and mappings as JSON lists and objects (summaries hold frozen types)."""
+    if isinstance(v, dict) or hasattr(v, "items"):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set, frozenset)):
+        return [_plain(x) for x in v]
+    return v
+
+
+class Slot:
+    """One SSE client's mailbox: holds only the newest snapshot not yet sent."""
+
+    def __init__(self) -> None:
+        self.item: tuple[int, str] | None = None
+        self.ready = asyncio.Event()
+
+    def put(self, item: tuple[int, str]) -> None:
+        self.item = item
+        self.ready.set()
+
+    async def get(self) -> tuple[int, str] | None:
+        """The newest snapshot; None once the hub closed."""
+        await self.ready.wait()
+        self.ready.clear()
+        item, self.item = self.item, None
+        return item
+
+
+class Hub:
+    """Web-loop side of publishing. `set` and `close` run on the web loop only."""
+
+    def __init__(self) -> None:
+        self.latest: tuple[int, str] | None = None  # (seq, JSON text)
+        self.slots: set[Slot] = set()
+        self.closed = False
+
+    def set(self, snapshot: dict[str, Any]) -> None:
+        if self.latest is not None and snapshot["seq"] <= self.latest[0]:
+            return  # an older snapshot arriving late
+        self.latest = (snapshot["seq"], json.dumps(snapshot, separators=(",", ":")))
+        for slot in self.slots:
+            slot.put(self.latest)
+
+    def subscribe(self) -> Slot:
+        slot = Slot()
+        self.slots.add(slot)
+        if self.latest is not None:
+            slot.put(self.latest)
+        return slot
+
+    def unsubscribe(self, slot: Slot) -> None:
+        self.slots.discard(slot)
+
+    def close(self) -> None:
+        self.closed = True
+        for slot in self.slots:
+            slot.put(None)  # type: ignore[arg-type]
