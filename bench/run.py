@@ -334,7 +334,7 @@ def resumable_journal(tmp: Path, events: int) -> Path:
 
 def startup_once(tmp: Path, journal: Path, env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--display", "dummy",
+    p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--no-web", "--display", "dummy",
                           "--input", "stdin", "--journal", str(journal)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
@@ -379,7 +379,7 @@ def proc_rss_mb(pid: int) -> float:
 
 def bench_idle(tmp: Path, *, seconds: float) -> None:
     journal = resumable_journal(tmp, 200)
-    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--display", "dummy",
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--no-web", "--display", "dummy",
                           "--journal", str(journal)],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, cwd=ROOT,

@@ -170,9 +170,6 @@ def cmd_run(args) -> int:
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
         app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         stack.callback(app.close)
-        web_url = _web(args, cfg, app, stack)
-        if web_url and display_kind == "terminal":
-            term.footer = [*term.footer, f"Table web: {web_url}"]
         if input_kind == "keyboard":
             from companion import power
             from companion.drivers.keyboard import Keyboard
@@ -199,6 +196,10 @@ def cmd_run(args) -> int:
             if cfg["buzzer"]["enabled"]:
                 from companion.drivers.buzzer import Buzzer
                 app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
+        # Last: a failure above (no display, no pins) never leaves a port bound.
+        web_url = _web(args, cfg, app, stack)
+        if web_url and display_kind == "terminal":
+            term.footer = [*term.footer, f"Table web: {web_url}"]
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
         if args.ack:

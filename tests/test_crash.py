@@ -29,7 +29,7 @@ TURN_KEYS = ["NEXT", "NEXT", "NEXT", "ROLL", "OK", "OK", "HOLD OK", "DOWN", "OK"
 def launch(journal, config):
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--input", "stdin",
+        [sys.executable, "-m", "companion.cli", "run", "--no-web", "--display", "dummy", "--input", "stdin",
          "--ack", "--journal", str(journal), "--config", str(config)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         bufsize=1, env=env)

@@ -229,7 +229,7 @@ def test_damaged_journal_is_set_aside_never_deleted_and_start_up_goes_on(journal
         monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # end of input: the app quits
         # `run` installs a SIGTERM handler; keep pytest's own once the test is over.
         monkeypatch.setattr(signal, "signal", lambda *args: None)
-        rc, err = run_cli(["run", "--display", "dummy", "--input", "stdin", "--seed", "1",
+        rc, err = run_cli(["run", "--no-web", "--display", "dummy", "--input", "stdin", "--seed", "1",
                            "--config", str(config), "--journal", str(path)], capsys)
         assert rc == 0, err
         assert "Traceback" not in err

@@ -53,7 +53,7 @@ class Run:
 
     def __init__(self, journal: Path, config: Path, env: dict[str, str], seed: int) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--input",
+            [sys.executable, "-m", "companion.cli", "run", "--no-web", "--display", "dummy", "--input",
              "stdin", "--ack", "--journal", str(journal), "--config", str(config),
              "--seed", str(seed)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
