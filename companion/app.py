@@ -17,12 +17,13 @@ from typing import Any, Callable
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import ShutdownRequest, WebRequest
+from companion.inputs import RollerPress
 from companion import power
 from companion.rules import dice as dicemod
 from companion.session.journal import Journal
 from companion.ui import actions as A
 from companion.ui import draw
-from companion.ui.dice import RollScreen, make_event
+from companion.ui.dice import RollScreen, make_event, roller_press
 from companion.ui.modes import mode_for
 from companion.ui.screen import Context, Screen, TextScreen
 from companion.ui.start import StartScreen
@@ -167,6 +168,8 @@ class App:
                 self.show_toast(item.text, 3.0)
             elif isinstance(item, ShutdownRequest):
                 self.perform(power.ask(self.top))
+            elif isinstance(item, RollerPress):
+                self.on_roller_press()
             elif isinstance(item, WebRequest):
                 self.on_web(item)
         except IllegalEvent as e:
@@ -180,6 +183,13 @@ class App:
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
 
     # --- inputs -------------------------------------------------------------------------------
+
+    def on_roller_press(self) -> None:
+        """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
+        if self.pending is not None and self.pending.screen is self.top \
+                and self.pending.screen.result is None:
+            return  # a roll is tumbling: like every button, it waits for the result
+        self.perform(roller_press(self.top, self.ctx()))
 
     def on_button(self, b: ButtonInput) -> None:
         if self.pending is not None and self.pending.screen is self.top \

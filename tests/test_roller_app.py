@@ -1,5 +1,6 @@
 """The app with the dice roller attached (issue 7, "done means"): ROLL on the companion rolls
-on the roller and its result drives the game; the roller's own button is ROLL; pulling the
+on the roller and its result drives the game; the roller's own button rolls the game's dice
+at once (issue 14: no dice menu); pulling the
 cable mid-game only switches to software rolls with a note on screen; plugging it back in
 brings the roller back. The roller is tests/mpy/boardsim.py: the firmware's own code on a pty.
 """
@@ -16,13 +17,14 @@ import pytest
 
 from companion.drivers.dice import SoftwareDice
 from companion.drivers.roller import DiceRoller
-from companion.inputs import Button, ButtonInput
+from companion.inputs import Button, ButtonInput, Gesture, RollerPress
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Menu
 from companion.ui.table import TableScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
 import boardsim  # noqa: E402
+from conftest import choose  # noqa: E402
 
 WAIT = 10  # s: only reached when something is broken
 
@@ -85,11 +87,17 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert app.dice_note == "Roller" and app.top.note == ""
         assert any(line.startswith(b"ROLL ") for line in board.received)
 
-        # The roller's own button is the ROLL button.
+        # The roller's own button rolls now: the same dice as last time, no menu.
         press(app, Button.OK)  # back to the table
+        before = len(app.journal.events)
         board.press()
-        pump_until(app, lambda: isinstance(app.top, Menu), "the roller's button")
-        press(app, Button.BACK)
+        pump_until(app, lambda: len(app.journal.events) > before
+                   and isinstance(app.top, RollScreen) and app.top.result is not None,
+                   "the roller's button")
+        assert not any(isinstance(s, Menu) for s in app.stack)
+        assert set(app.journal.events[-1]["dice"]) == {"colors", "shapes"}
+        assert app.dice_note == "Roller"
+        press(app, Button.OK)
 
         # Pull the cable: the next roll is a software roll, marked on screen.
         board.unplug()
@@ -108,3 +116,83 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert any(line.startswith(b"ROLLED") for line in board.sent[sent_before:])
     finally:
         roller.close()
+
+
+# --- the roller's own button, without the board (issue 14, item 4) --------------------------
+
+def table_game(make_app):
+    app = make_app()
+    for _ in range(5):  # new game, table, 4 players, house rules, first player
+        press(app, Button.OK)
+    assert isinstance(app.top, TableScreen)
+    return app
+
+
+def roller_button(app) -> None:
+    """What the roller driver posts for its button, handled as the app thread would."""
+    app.handle(RollerPress())
+    pump_until(app, lambda: app.queue.empty(), "the roll")
+
+
+def test_roller_button_rolls_the_default_dice_with_no_menu(make_app):
+    from companion.ui.dice import DEFAULT_DICE
+    app = table_game(make_app)
+    roller_button(app)
+    assert isinstance(app.top, RollScreen) and app.top.result is not None
+    assert len(app.stack) == 2  # home, result: no menu on the way
+    assert app.journal.events[-1]["type"] == "roll"
+    assert tuple(app.journal.events[-1]["dice"]) == DEFAULT_DICE == ("colors", "shapes")
+
+
+def test_roller_button_rolls_the_dice_last_rolled(make_app):
+    app = table_game(make_app)
+    press(app, Button.ROLL)
+    choose(app, "8-sided die")
+    pump_until(app, lambda: app.top.result is not None, "the d8")
+    press(app, Button.OK)  # back to the table
+    press(app, Button.NEXT)
+    roller_button(app)
+    assert [type(s) for s in app.stack] == [TableScreen, RollScreen]
+    assert list(app.journal.events[-1]["dice"]) == ["d8"]
+    # On the result: the same dice again, not a pile of result screens.
+    roller_button(app)
+    assert [type(s) for s in app.stack] == [TableScreen, RollScreen]
+    rolls = [e for e in app.journal.events if e["type"] == "roll"]
+    assert len(rolls) == 3 and all(list(e["dice"]) == ["d8"] for e in rolls)
+    # After an undo of all three, nothing was rolled: back to the default pair.
+    for _ in range(4):
+        app.handle(ButtonInput(Button.BACK, Gesture.HOLD))
+    roller_button(app)
+    assert list(app.journal.events[-1]["dice"]) == ["colors", "shapes"]
+
+
+def test_roller_button_on_the_dice_menu_rolls_the_dice_under_the_cursor(make_app):
+    app = table_game(make_app)
+    press(app, Button.ROLL)
+    assert isinstance(app.top, Menu)
+    press(app, Button.DOWN)
+    press(app, Button.DOWN)  # "Shapes die"
+    roller_button(app)
+    assert isinstance(app.top, RollScreen)
+    assert app.journal.events[-1] == {"type": "roll", "dice": dict(app.top.result)}
+    assert list(app.top.result) == ["shapes"]
+
+
+def test_roller_button_elsewhere_is_the_roll_button(make_app):
+    app = table_game(make_app)
+    app.handle(ButtonInput(Button.OK, Gesture.HOLD))  # the game's menu: ROLL does nothing
+    menu = app.top
+    events = list(app.journal.events)
+    roller_button(app)
+    assert app.top is menu and app.journal.events == events
+
+
+def test_roller_button_waits_while_the_dice_tumble(make_app):
+    app = make_app(animation=0.6)
+    for _ in range(5):
+        press(app, Button.OK)
+    roller_button(app)  # starts a roll; the result is in, the animation is not over
+    rolling = app.top
+    assert isinstance(rolling, RollScreen) and rolling.result is None
+    app.handle(RollerPress())
+    assert app.top is rolling and app.pending.screen is rolling

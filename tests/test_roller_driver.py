@@ -18,7 +18,7 @@ from companion.drivers import rollerproto as rp
 from companion.drivers.dice import SoftwareDice
 from companion.drivers.roller import DiceRoller, open_roller
 from companion.errors import IllegalEvent, RollerError
-from companion.inputs import Button, ButtonInput, Notice, RollResult
+from companion.inputs import Notice, RollerPress, RollResult
 from companion.rules.dice import check_roll
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
@@ -86,9 +86,9 @@ def test_rolls_through_the_roller(roller, inbox):
         check_roll(r.dice)  # real faces, numbers as ints
 
 
-def test_press_is_the_roll_button(roller, board, inbox):
+def test_press_is_a_request_to_roll(roller, board, inbox):
     board.press()
-    assert inbox.get() == ButtonInput(Button.ROLL)
+    assert inbox.get() == RollerPress()
 
 
 def test_silent_roller_falls_back_to_software_with_a_note(board, inbox):
@@ -244,7 +244,7 @@ def test_fuzz_garbage_never_reaches_the_app(roller, board, inbox):
     assert roller.connected and roller._thread.is_alive()
     assert roller.dropped > 50
     while not inbox.empty():  # only buttons could sneak in (a PRESS spelled by chance)
-        assert isinstance(inbox.get(), ButtonInput)
+        assert isinstance(inbox.get(), RollerPress)
 
 
 def test_the_link_thread_sleeps_while_idle(roller, inbox):

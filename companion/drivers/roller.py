@@ -9,7 +9,7 @@ reaches the app through `post(item)`:
 - `RollResult(seq, dice, source="roller")` for a roll it answered;
 - the software fallback's `RollResult` (with a `note` for the screen) when the roller is gone,
   silent past `timeout`, or refuses;
-- `ButtonInput(Button.ROLL)` when its own button is pressed;
+- `RollerPress()` when its own button is pressed (a request to roll now);
 - `Notice(...)` when it comes and goes.
 
 Nothing the roller sends, however garbled, raises into the app.
@@ -28,7 +28,7 @@ from serial.tools import list_ports
 
 from companion.drivers import rollerproto as rp
 from companion.errors import RollerError, RollerProtocolError
-from companion.inputs import Button, ButtonInput, Notice, RollResult
+from companion.inputs import Notice, RollerPress, RollResult
 from companion.rules.dice import die
 
 log = logging.getLogger(__name__)
@@ -309,7 +309,7 @@ class DiceRoller:
 
     def _handle(self, msg: rp.Message) -> None:
         if isinstance(msg, rp.Press):
-            self._post(ButtonInput(Button.ROLL))
+            self._post(RollerPress())
         elif isinstance(msg, rp.Rolled):
             with self._lock:
                 entry = self._pending.pop(msg.seq, None)

@@ -1,7 +1,8 @@
 """Dice on a one-bit panel: every face drawn as a glyph AND a word, never colour alone.
 
 `DiceMenu` chooses what to roll; `RollScreen` tumbles faces while the roll is under way and
-shows the result once the app has recorded it.
+shows the result once the app has recorded it; `roller_press` is what the dice roller's own
+button does.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import math
 import random
 from typing import Any, Callable
 
-from companion.inputs import Button
+from companion.inputs import Button, ButtonInput
 from companion.rules import dice as dicemod
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, Roll
+from companion.ui.actions import Emit, Home, Push, Roll
 from companion.ui.screen import Context, Item, Menu, Result, Screen
 
 LOGO_WORD = {"colors": "ANY COLOR", "shapes": "ANY SHAPE"}
@@ -91,12 +92,40 @@ def draw_faces(d, faces: dict[str, Any], box: tuple[int, int, int, int]) -> None
         draw.centered(d, (bx0, y0 + gs + 1, bx0 + w, y1), face_word(die, face), largest=13)
 
 
-def dice_menu(ctx: Context) -> Menu:
+CHOICES = [("Colors + Shapes", ("colors", "shapes")), ("Colors die", ("colors",)),
+           ("Shapes die", ("shapes",)), ("8-sided die", ("d8",)), ("6-sided die", ("d6",))]
+# What the roller's button rolls before anything has been rolled: the pair most Chroma Cards
+# games use, and the dice menu's first line.
+DEFAULT_DICE = CHOICES[0][1]
+
+
+class DiceMenu(Menu):
     """What to roll. Choosing rolls at once; the result is recorded as a roll event."""
-    choices = [("Colors + Shapes", ("colors", "shapes")), ("Colors die", ("colors",)),
-               ("Shapes die", ("shapes",)), ("8-sided die", ("d8",)), ("6-sided die", ("d6",))]
-    return Menu("Roll which dice?", [Item(label, Roll(names, title=label))
-                                     for label, names in choices])
+
+
+def dice_menu(ctx: Context) -> Menu:
+    return DiceMenu("Roll which dice?", [Item(label, Roll(names, title=label))
+                                         for label, names in CHOICES])
+
+
+def game_dice(ctx: Context) -> Roll:
+    """The dice this game uses: the last ones rolled (in the journal), else DEFAULT_DICE."""
+    last = ctx.state.last_roll if ctx.journal is not None else None
+    dice = tuple(last) if last else DEFAULT_DICE
+    return Roll(dice, title=next((label for label, names in CHOICES if names == dice), ""))
+
+
+def roller_press(screen: Screen, ctx: Context) -> Result:
+    """The dice roller's own button, a request to roll now. Where ROLL would open the dice
+    menu (the `table` kind's home screen, Penny Badger's), the game's dice roll at once with
+    no menu (`game_dice`); on the dice menu, the dice under the cursor; anywhere else it is
+    the ROLL button (a result: the same dice again; Pig Farm: the butcher)."""
+    if isinstance(screen, DiceMenu):
+        return screen.on_press(Button.OK, ctx)
+    action = screen.handle(ButtonInput(Button.ROLL), ctx)
+    if isinstance(action, Push) and isinstance(action.screen, DiceMenu):
+        return game_dice(ctx)
+    return action
 
 
 class RollScreen(Screen):
