@@ -1,0 +1,66 @@
+"""The table web's pages: the live page, the TV page, the phone controls and pairing landing.
+
+The pages are thin HTML shells; `static/table.js` renders the snapshot (the one embedded in the
+page for the first paint, then every one the event stream brings) and `static/control.js` adds
+the controls of a paired phone. Everything is served by the box: no CDN, no web fonts.
+
+`/` and `/control` are the same page: `/` shows the game and, once the phone is paired, the
+controls below it; `/control` also offers the pairing code form to a phone that is not paired.
+`/tv` is the game alone in huge text. `/J/{code}` (the QR code's target) pairs and leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+CODE = re.compile(r"[0-9]{6}")
+
+
+def _json_for_script(value: Any) -> str:
+    """JSON that is safe inside <script>: no "</script>" or "<!--" can end the element."""
+    return (json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+            .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def routes(web) -> list:
+    """Routes for the server (companion/web/server.py mounts them after the API)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), auto_reload=False)
+    headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+               "Referrer-Policy": "no-referrer",
+               "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                                          "style-src 'self'; script-src 'self'; "
+                                          "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+
+    def page(name: str, **context: Any) -> HTMLResponse:
+        html = env.get_template(name).render(**context)
+        return HTMLResponse(html, headers=headers)
+
+    def live(mode: str, heading: str):
+        async def endpoint(request):
+            return page("live.html", mode=mode, heading=heading,
+                        snapshot_json=_json_for_script(web.initial_snapshot()))
+        return endpoint
+
+    async def pair_landing(request):
+        code = request.path_params["code"]
+        # Only six digits are passed on to the script; anything else shows "no code".
+        return page("pair.html", code_json=_json_for_script(code if CODE.fullmatch(code) else None))
+
+    return [
+        Route("/", live("live", "Live")),
+        Route("/tv", live("tv", "TV")),
+        Route("/control", live("control", "Control")),
+        Route("/J/{code}", pair_landing),
+        Route("/j/{code}", pair_landing),
+        Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
+    ]

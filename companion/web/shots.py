@@ -1,0 +1,258 @@
+"""Screenshots of the table web (`make web-shots`, docs/web/) and the running companion the
+browser tests drive.
+
+`Companion` is the real thing on a free port: an App on luma's dummy display, its own thread
+handling the input queue, and the Web (uvicorn in its thread). `DEMOS` is a realistic game in
+progress for every game kind. `main()` opens each in Debian's chromium through Playwright and
+saves the phone (360x800) and TV (1920x1080) layouts, plus the pairing and control pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+PHONE = {"width": 360, "height": 800}
+TV = {"width": 1920, "height": 1080}
+
+# A game in progress per kind: (players, rules, events). Every event is legal (the store's
+# journal checks each one with the rules engine).
+DEMOS: dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]] = {
+    "table": (["Ann", "Ben", "Cy", "Dee", "Eve"], {}, [
+        {"type": "next"}, {"type": "skip"}, {"type": "next"}, {"type": "reverse"},
+        {"type": "next"},
+        {"type": "roll", "dice": {"colors": "green", "shapes": "star", "d8": 5, "d6": 2}},
+    ]),
+    "dice-factor": (["Ann", "Ben", "Cy", "Dee"], {}, [
+        {"type": "roll_off", "rolls": [8, 8, 6, 3]},
+        {"type": "roll", "dice": {"colors": "green", "shapes": "logo"}},
+        {"type": "add_card"}, {"type": "trade_hands", "player": 0},
+        {"type": "roll", "dice": {"d8": 4}},
+    ]),
+    "flower-power": (["Ann", "Ben", "Cy", "Dee"], {}, [
+        {"type": "petals", "color": "red", "count": 4}, {"type": "next"},
+        {"type": "petals", "color": "red", "count": 3}, {"type": "petals", "color": "blue",
+                                                         "count": 2}, {"type": "next"},
+        {"type": "petals", "color": "yellow", "count": 4}, {"type": "next"},
+        {"type": "petals", "color": "green", "count": 1}, {"type": "next"},
+    ]),
+    "match-patch": (["Ann", "Ben", "Cy", "Dee"], {}, [
+        {"type": "pips", "pips": [12, 15, 9, 3]}, {"type": "pair"}, {"type": "next"},
+        {"type": "pair", "player": 2}, {"type": "pair"}, {"type": "next"}, {"type": "next"},
+        {"type": "pair"},
+    ]),
+    "penny-badger": (["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"], {"bank": 100, "savings": 20}, [
+        {"type": "claim", "cards": 2, "challengers": []}, {"type": "pass"},
+        {"type": "claim", "cards": 3, "challengers": [0, 3], "truthful": True},
+        {"type": "claim", "cards": 4, "challengers": [1], "truthful": False},
+        {"type": "skip"}, {"type": "pass"},
+        {"type": "claim", "cards": 5, "challengers": [4, 5], "truthful": False},
+    ]),
+    "pig-farm": (["Ann", "Ben", "Cy", "Dee"], {"target": 500}, [
+        {"type": "butcher", "die": "colors", "face": "red", "deal": True}, {"type": "next"},
+        {"type": "sell", "hands": [{"sets": [2, 2], "unmatched": 1},
+                                   {"sets": [3, 3, 2], "unmatched": 0},
+                                   {"sets": [2], "unmatched": 2},
+                                   {"sets": [2, 2, 2], "unmatched": 1}]},
+        {"type": "next"},
+        {"type": "sell", "hands": [{"sets": [2], "unmatched": 0},
+                                   {"sets": [2, 2], "unmatched": 3},
+                                   {"sets": [4, 3, 2, 2], "unmatched": 1},
+                                   {"sets": [], "unmatched": 2}]},
+        {"type": "butcher", "die": "shapes", "face": "star"},
+    ]),
+    "rainbow-rush": (["Ann", "Ben", "Cy"], {}, [
+        {"type": "next"}, {"type": "wild_replace"}, {"type": "next"},
+        {"type": "roll", "dice": {"colors": "blue"}},
+    ]),
+    "chaos": (["Ann", "Ben", "Cy", "Dee", "Eve"], {}, [
+        {"type": "first", "player": 1}, {"type": "draw_four", "color": "blue"},
+        {"type": "draw_four", "color": "red"}, {"type": "take_draw_four"},
+        {"type": "two_train"}, {"type": "reverse"}, {"type": "next"},
+        {"type": "round_points", "points": [0, 14, 33, 7, 21]},
+        {"type": "first", "player": 2}, {"type": "pick_color", "color": "green"},
+        {"type": "two_train"}, {"type": "draw_four", "color": "orange"},
+    ]),
+    "drop-rainbow": (["Ann", "Ben", "Cy"], {}, [
+        {"type": "reveal", "color": "red"}, {"type": "draw", "color": "blue"},
+        {"type": "draw", "color": "green"}, {"type": "bank"},
+        {"type": "draw", "color": "violet"}, {"type": "draw", "color": "violet"},
+        {"type": "draw", "color": "orange"}, {"type": "draw", "color": "yellow"},
+    ]),
+}
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium (Playwright's own browser download needs the internet)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class Companion:
+    """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
+
+    def __init__(self, journal: Path, *, port: int = 0, config=None) -> None:
+        from companion.config import load
+        self.journal = Path(journal)
+        self.config = config if config is not None else load(None)
+        self.config.data["dice"]["animation"] = 0.0
+        self.port = port
+        self.app = None
+        self.web = None
+        self.store = None
+        self.thread: threading.Thread | None = None
+
+    def seed(self, kind: str, players: list[str], rules: dict[str, Any],
+             events: list[dict[str, Any]]) -> None:
+        """Write a game in progress into the journal (before `start`)."""
+        from companion.rules.game import Header
+        from companion.session.store import Store
+        with Store(self.journal) as store:
+            j = store.new_game(Header(kind, tuple(players), 0, rules))
+            for e in events:
+                j.append(e)
+
+    def start(self) -> "Companion":
+        from companion.app import App
+        from companion.drivers.display import dummy
+        from companion.session.store import Store
+        from companion.web.server import Web
+        from companion.inputs import Notice, Tick
+        self.store = Store(self.journal)
+        self.app = App(config=self.config, store=self.store, display=dummy(),
+                       rng=random.Random(7))
+        self.web = Web(config=self.config, post=self.app.post, host="127.0.0.1", port=self.port,
+                       frame=lambda: self.app.last_frame, source=self.journal)
+        self.web.pairing.on_change = lambda note: self.app.post(
+            Notice(note) if note else Tick("web"))
+        self.app.web, self.app.publish = self.web, self.web.publish
+        self.app.publish_snapshot()
+        problem = self.web.start()
+        if problem:
+            self.close()
+            raise RuntimeError(problem)
+        self.port = self.web.port
+        self.thread = threading.Thread(target=self.app.run, name="app", daemon=True)
+        self.thread.start()
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        from companion.inputs import Quit
+        if self.thread is not None:
+            self.app.post(Quit())
+            self.thread.join(timeout=10)
+            self.thread = None
+        if self.web is not None:
+            self.web.stop()
+        if self.app is not None:
+            self.app.close()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    def __enter__(self) -> "Companion":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def pair(page, companion: Companion) -> None:
+    """Pair the browser `page` the way a phone does: the QR code's /J/{code} address."""
+    code = companion.web.pairing.code()
+    page.goto(f"{companion.url}/J/{code}")
+    page.wait_for_url(f"{companion.url}/")
+    page.wait_for_selector("#control-box:not([hidden])")
+
+
+def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
+    """Phone and TV screenshots of every game kind, plus pairing and control, into `out`."""
+    import tempfile
+    from playwright.sync_api import sync_playwright
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        for kind in kinds or list(DEMOS):
+            players, rules, events = DEMOS[kind]
+            c = Companion(Path(tmp) / f"{kind}.db")
+            c.seed(kind, players, rules, events)
+            with c:
+                for label, size, path in (("phone", PHONE, "/"), ("tv", TV, "/tv")):
+                    page = browser.new_page(viewport=size, device_scale_factor=1)
+                    page.goto(c.url + path)
+                    page.wait_for_selector("#conn[data-state=live]")
+                    page.wait_for_function("document.getElementById('frame-img').complete")
+                    target = out / f"{kind}-{label}.png"
+                    page.screenshot(path=str(target), full_page=label == "phone")
+                    written.append(target)
+                    page.close()
+                if kind == "penny-badger":
+                    written += _control_shots(browser, c, out)
+        browser.close()
+    return written
+
+
+def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
+    written = []
+    page = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    page.goto(f"{c.url}/J/000000")  # a wrong code: the pairing page says so
+    page.wait_for_selector(".pair-status[data-state=error]")
+    page.screenshot(path=str(out / "pairing-wrong-code-phone.png"))
+    written.append(out / "pairing-wrong-code-phone.png")
+    pair(page, c)
+    page.goto(c.url + "/control")
+    page.wait_for_selector("#actions form")
+    controls = page.locator("#controls")
+    controls.scroll_into_view_if_needed()
+    page.screenshot(path=str(out / "control-phone.png"), full_page=True)
+    written.append(out / "control-phone.png")
+    page.click("#new-game summary")
+    page.wait_for_selector("#ng-kind option")
+    page.locator("#new-game").screenshot(path=str(out / "new-game-phone.png"))
+    written.append(out / "new-game-phone.png")
+    page.close()
+    unpaired = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    unpaired.goto(c.url + "/control")
+    unpaired.wait_for_selector("#pair-box:not([hidden])")
+    unpaired.screenshot(path=str(out / "control-unpaired-phone.png"))
+    written.append(out / "control-unpaired-phone.png")
+    unpaired.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m companion.web.shots",
+                                 description="screenshots of the table web into a folder")
+    ap.add_argument("out", nargs="?", default="docs/web", type=Path)
+    ap.add_argument("--kind", action="append", choices=list(DEMOS),
+                    help="only this game kind (repeatable)")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        for path in shoot(args.out, kinds=args.kind):
+            print(path)
+    except RuntimeError as e:
+        print(f"web-shots: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

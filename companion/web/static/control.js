@@ -1,0 +1,515 @@
+// Controls for a paired phone: the six buttons, undo/redo, each game kind's own actions as
+// forms, a new game with typed names, and the roster. Every action goes to the box's API, which
+// checks it with the same rules engine as the buttons; an error is shown as one line.
+"use strict";
+
+(function () {
+  const {h} = Table;
+  const onControlPage = document.body.classList.contains("mode-control");
+  const errorLine = document.getElementById("error");
+  let paired = false;
+  let kinds = null;
+  let roster = [];
+  let actionsKey = "";
+
+  const COLOR_FACES = ["red", "orange", "yellow", "green", "blue", "logo"];
+  const SHAPE_FACES = ["square", "circle", "star", "cross", "pentagon", "logo"];
+  const FLOWER_COLORS = ["red", "orange", "yellow", "green", "blue"];
+  const CHAOS_COLORS = ["red", "orange", "green", "blue"];
+  const DROP_COLORS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
+
+  // --- talking to the box -------------------------------------------------------------------
+  function showError(text) {
+    errorLine.textContent = text;
+    errorLine.hidden = !text;
+  }
+
+  async function call(method, path, body) {
+    showError("");
+    let res;
+    try {
+      res = await fetch(path, {
+        method, credentials: "same-origin",
+        headers: body === undefined ? {} : {"Content-Type": "application/json"},
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      showError("The box does not answer: " + (e.message || e));
+      return null;
+    }
+    let data = null;
+    try { data = await res.json(); } catch (e) { /* no JSON body */ }
+    if (!res.ok) {
+      const why = (data && data.error) || ("HTTP " + res.status);
+      if (res.status === 401) { setPaired(false); showError("This phone is not paired: " + why); }
+      else showError(why);
+      return null;
+    }
+    return data || {};
+  }
+  const post = (path, body) => call("POST", path, body || {});
+  const get = (path) => call("GET", path);
+
+  async function send(event) {
+    const r = await post("/api/action", {event});
+    if (r) Table.refreshFrame();
+    return r;
+  }
+
+  // --- small form helpers -------------------------------------------------------------------
+  function select(name, options, value) {
+    return h("select", {name, "aria-label": name},
+      options.map((o) => {
+        const [v, label] = Array.isArray(o) ? o : [o, o];
+        return h("option", {value: String(v), text: String(label), selected: String(v) === String(value)});
+      }));
+  }
+  function seatOptions(s, filter) {
+    return s.players.map((n, k) => [k, n]).filter(([k]) => !filter || filter(k));
+  }
+  function number(name, min, max, value) {
+    return h("input", {type: "number", name, min: String(min), max: String(max), value: String(value),
+                       inputMode: "numeric", "aria-label": name, required: true});
+  }
+  function button(label, onclick, cls) {
+    const b = h("button", {type: "button", class: cls || "", text: label});
+    b.addEventListener("click", onclick);
+    return b;
+  }
+  function quick(label, event) { return button(label, () => send(event)); }
+  function form(title, kids, submitLabel, onsubmit, name) {
+    const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
+                h("button", {type: "submit", text: submitLabel}));
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const event = onsubmit(f);
+      if (event) {
+        const ok = await send(event);
+        if (ok) f.dataset.sent = String(Date.now());
+      }
+    });
+    return f;
+  }
+  function field(f, name) { return f.elements[name]; }
+  function int(f, name) { return parseInt(field(f, name).value, 10); }
+  function confirmButton(label, event) {
+    // Two taps instead of a dialog: the first arms the button, the second sends.
+    const b = button(label, async () => {
+      if (b.dataset.armed) { delete b.dataset.armed; b.textContent = label; await send(event); return; }
+      b.dataset.armed = "1";
+      b.textContent = "Tap again: " + label;
+      setTimeout(() => { delete b.dataset.armed; b.textContent = label; }, 4000);
+    });
+    return b;
+  }
+  function active(s, k) { return !((s.state || {}).eliminated || []).includes(k); }
+  function perSeat(s, name, min, max, value) {
+    return h("div", {class: "seat-nums"}, s.players.map((n, k) => [
+      h("label", {for: name + k, text: n}),
+      Object.assign(number(name + k, min, max, value), {id: name + k}),
+    ]));
+  }
+
+  // --- each kind's own actions --------------------------------------------------------------
+  const ACTIONS = {};
+
+  ACTIONS["penny-badger"] = (s) => {
+    const st = s.state;
+    const others = seatOptions(s, (k) => k !== st.current && active(s, k));
+    return [
+      h("div", {class: "quick"}, quick("Pass (1 penny to the bank)", {type: "pass"})),
+      form("Claim", [
+        h("label", {}, "Cards claimed ",
+          select("cards", [[1, "1 (wild)"], 2, 3, 4, 5, 6, 7, [8, "8 (the whole bank)"]], 2)),
+        h("fieldset", {}, h("legend", {text: "Challenged by"}),
+          others.length ? others.map(([k, n]) => h("label", {class: "inline"},
+            h("input", {type: "checkbox", name: "challenger", value: String(k)}), n))
+            : h("p", {class: "note", text: "nobody can challenge"})),
+        h("fieldset", {}, h("legend", {text: "The revealed cards (only when challenged)"}),
+          h("label", {class: "inline"}, h("input", {type: "radio", name: "truthful", value: "true"}), "true"),
+          h("label", {class: "inline"}, h("input", {type: "radio", name: "truthful", value: "false"}), "a bluff")),
+      ], "Settle the claim", (f) => {
+        const challengers = [...f.querySelectorAll("input[name=challenger]:checked")].map((i) => +i.value);
+        const t = f.querySelector("input[name=truthful]:checked");
+        const event = {type: "claim", cards: int(f, "cards"), challengers};
+        if (challengers.length) {
+          if (!t) { showError("Challenged: say whether the cards were true or a bluff"); return null; }
+          event.truthful = t.value === "true";
+        }
+        return event;
+      }, "claim"),
+    ];
+  };
+
+  function parseSets(text, who) {
+    const parts = text.trim() ? text.trim().split(/[\s,+]+/) : [];
+    const sets = parts.map((p) => Number(p));
+    if (sets.some((n) => !Number.isInteger(n) || n < 0)) {
+      throw new Error(who + ": sets must be whole numbers of pigs, e.g. 3 3 2");
+    }
+    return sets;
+  }
+  ACTIONS["pig-farm"] = (s) => {
+    const st = s.state;
+    const faceSel = select("face", COLOR_FACES, "red");
+    const dieSel = select("die", [["colors", "Colors die"], ["shapes", "Shapes die"]], "colors");
+    dieSel.addEventListener("change", () => {
+      faceSel.replaceChildren(...(dieSel.value === "colors" ? COLOR_FACES : SHAPE_FACES)
+        .map((v) => h("option", {value: v, text: v})));
+    });
+    return [
+      form("Sell the farm: " + s.players[st.current] + " sells", [
+        h("p", {class: "note", text: "Each hand: pigs in each set (e.g. 3 3 2) and pigs in no set."}),
+        h("div", {class: "hand"}, h("b", {text: "Player"}), h("b", {text: "Sets"}), h("b", {text: "Unmatched"})),
+        s.players.map((n, k) => h("div", {class: "hand"},
+          h("label", {for: "sets" + k, text: n + (k === st.current ? " (sells)" : "")}),
+          h("input", {id: "sets" + k, name: "sets" + k, placeholder: k === st.current ? "3 3 2" : "2 2",
+                      "aria-label": n + " sets", inputMode: "text"}),
+          number("unmatched" + k, 0, 99, 0))),
+      ], "Score the round", (f) => {
+        try {
+          const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k).value, n),
+                                                   unmatched: int(f, "unmatched" + k) || 0}));
+          return {type: "sell", hands};
+        } catch (e) { showError(e.message); return null; }
+      }, "sell"),
+      form("Butcher", [
+        h("div", {class: "row"}, dieSel, faceSel),
+        h("label", {class: "inline"}, h("input", {type: "checkbox", name: "deal"}),
+          "dealt at the start of the round, to"),
+        select("player", seatOptions(s), st.current),
+      ], "Record the butcher", (f) => {
+        const event = {type: "butcher", die: field(f, "die").value, face: field(f, "face").value};
+        if (field(f, "deal").checked) { event.deal = true; event.player = int(f, "player"); }
+        return event;
+      }, "butcher"),
+    ];
+  };
+
+  ACTIONS["chaos"] = (s) => {
+    const st = s.state;
+    const colorForm = h("form", {"data-form": "color"}, h("h3", {text: "Color cards"}),
+      h("label", {}, "Color ", select("color", CHAOS_COLORS, st.color || "red")));
+    const colorButton = (label, type) => button(label, () => send({type, color: colorForm.elements.color.value}));
+    colorForm.append(h("div", {class: "quick"}, colorButton("Pick a Color", "pick_color"),
+      colorButton("Draw 4", "draw_four"), colorButton("Color Dump", "color_dump")));
+    return [
+      h("div", {class: "quick"},
+        quick("Take the Draw 4 stack" + (st.draw_stack ? " (" + st.draw_stack + ")" : ""), {type: "take_draw_four"}),
+        quick("Two Train", {type: "two_train"}),
+        quick("Take the train" + (st.train ? " (" + st.train + ")" : ""), {type: "take_train"})),
+      colorForm,
+      form("Swap Hands", [h("div", {class: "row"}, select("a", seatOptions(s), st.current),
+                                                   select("b", seatOptions(s), (st.current + 1) % s.players.length))],
+           "Swap", (f) => ({type: "swap_hands", players: [int(f, "a"), int(f, "b")]}), "swap"),
+      form("Round points", [h("p", {class: "note", text: "Points left in each hand; 0 for who went out."}),
+                            perSeat(s, "points", 0, 999, 0)],
+           "Score the round", (f) => ({type: "round_points",
+                                        points: s.players.map((n, k) => int(f, "points" + k))}), "round_points"),
+    ];
+  };
+
+  ACTIONS["drop-rainbow"] = (s) => {
+    const st = s.state;
+    const colors = (s.rules && s.rules.colors) || DROP_COLORS;
+    if (!st.top) {
+      return [form("Reveal the first card", [select("color", colors, colors[0])], "Reveal",
+                   (f) => ({type: "reveal", color: field(f, "color").value}), "reveal")];
+    }
+    return [
+      h("h3", {text: "Draw: the card turned up"}),
+      h("div", {class: "quick"}, colors.concat(["rainbow"]).map((c) => {
+        const b = quick(c, {type: "draw", color: c});
+        b.classList.add("chip", "c-" + c.toLowerCase().replace(/[^a-z]/g, ""));
+        return b;
+      })),
+      h("div", {class: "quick"}, quick("Bank the side cards (" + (st.side || []).length + ")", {type: "bank"})),
+    ];
+  };
+
+  ACTIONS["dice-factor"] = (s) => {
+    const st = s.state;
+    const t = st.targets || {};
+    return [
+      form("Roll-off (8-sided, one per player)", [perSeat(s, "roll", 1, 8, 1)], "Record the roll-off",
+           (f) => ({type: "roll_off", rolls: s.players.map((n, k) => int(f, "roll" + k))}), "roll_off"),
+      form("Targets", [h("div", {class: "row"}, select("colors", COLOR_FACES, t.colors || "red"),
+                                                select("shapes", SHAPE_FACES, t.shapes || "star"))],
+           "Set the targets", (f) => ({type: "roll", dice: {colors: field(f, "colors").value,
+                                                             shapes: field(f, "shapes").value}}), "targets"),
+      form("8-sided die (turn option 3)", [select("d8", [1, 2, 3, 4, 5, 6, 7, 8], 1)], "Record",
+           (f) => ({type: "roll", dice: {d8: int(f, "d8")}}), "d8"),
+      form("Trade hands with", [select("player", seatOptions(s, (k) => k !== st.current), (st.current + 1) % s.players.length)],
+           "Trade", (f) => ({type: "trade_hands", player: int(f, "player")}), "trade"),
+      form("Add a card to the hand limit of", [select("player", seatOptions(s), st.current)], "Add a card",
+           (f) => ({type: "add_card", player: int(f, "player")}), "add_card"),
+      form("Winner", [select("player", seatOptions(s), st.current)], "Wins",
+           (f) => ({type: "win", player: int(f, "player")}), "win"),
+    ];
+  };
+
+  ACTIONS["flower-power"] = () => [
+    form("Petals", [h("div", {class: "row"}, select("color", FLOWER_COLORS, "red"),
+                                             select("count", [1, 2, 3, 4, 5], 1))],
+         "Place the petals", (f) => ({type: "petals", color: field(f, "color").value, count: int(f, "count")}),
+         "petals"),
+  ];
+
+  ACTIONS["match-patch"] = (s) => [
+    form("Mini-pip totals", [perSeat(s, "pips", 0, 99, 0)], "Record the pips",
+         (f) => ({type: "pips", pips: s.players.map((n, k) => int(f, "pips" + k))}), "pips"),
+    form("A pair for", [select("player", seatOptions(s), s.state.current)], "Pair",
+         (f) => ({type: "pair", player: int(f, "player")}), "pair"),
+  ];
+
+  ACTIONS["rainbow-rush"] = (s) => [
+    h("div", {class: "quick"}, quick("Wild replaced a card", {type: "wild_replace"})),
+    form("Winner", [select("player", seatOptions(s), s.state.current)], "Wins",
+         (f) => ({type: "win", player: int(f, "player")}), "win"),
+  ];
+
+  ACTIONS["table"] = () => [];
+
+  function common(s) {
+    const st = s.state;
+    const live = (k) => active(s, k);
+    const die = (name, faces) => h("label", {class: "inline"}, name + " ",
+      select(name, [["", "—"]].concat(faces), ""));
+    return [
+      h("h3", {text: "Turn"}),
+      h("div", {class: "quick"}, quick("Next player", {type: "next"}), quick("Skip", {type: "skip"}),
+        quick("Double skip", {type: "double_skip"}), quick("Reverse", {type: "reverse"}),
+        quick("Reverse + skip", {type: "reverse_skip"})),
+      form("Skip to", [select("player", seatOptions(s, (k) => live(k) && k !== st.current), "")], "Skip to",
+           (f) => ({type: "skip_to", player: int(f, "player")}), "skip_to"),
+      form("Who goes first", [select("player", seatOptions(s, live), st.current)], "Goes first",
+           (f) => ({type: "first", player: int(f, "player")}), "first"),
+      form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", COLOR_FACES),
+        die("shapes", SHAPE_FACES), die("d8", [1, 2, 3, 4, 5, 6, 7, 8]), die("d6", [1, 2, 3, 4, 5, 6]))],
+        "Record the roll", (f) => {
+          const dice = {};
+          for (const k of ["colors", "shapes", "d8", "d6"]) {
+            const v = field(f, k).value;
+            if (v) dice[k] = k.startsWith("d") ? parseInt(v, 10) : v;
+          }
+          if (!Object.keys(dice).length) { showError("Pick at least one die"); return null; }
+          return {type: "roll", dice};
+        }, "roll"),
+      h("div", {class: "quick"}, confirmButton("End the game", {type: "end"})),
+    ];
+  }
+
+  function renderActions(s) {
+    const box = document.getElementById("actions");
+    const st = s.state || {};
+    const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
+                                s.game === "drop-rainbow" ? [st.top === null, (st.side || []).length] : 0,
+                                s.game === "chaos" ? [st.draw_stack, st.train] : 0]);
+    if (key === actionsKey) return;
+    actionsKey = key;
+    if (!s.game) {
+      box.replaceChildren(h("h2", {text: "Game actions"}),
+                          h("p", {class: "note", text: "No game: start one below."}));
+      return;
+    }
+    if (st.over) {
+      box.replaceChildren(h("h2", {text: "Game actions"}),
+                          h("p", {class: "note", text: "The game is over: undo, or start a new game below."}));
+      return;
+    }
+    const own = (ACTIONS[s.game] || (() => []))(s);
+    box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
+                            own, common(s)].flat());
+  }
+
+  // --- new game -----------------------------------------------------------------------------
+  const ngKind = document.getElementById("ng-kind");
+  const ngPlayers = document.getElementById("ng-players");
+  const ngFirst = document.getElementById("ng-first");
+  const ngRules = document.getElementById("ng-rules");
+
+  function kindInfo() { return (kinds || []).find((k) => k.kind === ngKind.value); }
+  function typedNames() {
+    return [...ngPlayers.querySelectorAll("input")].map((i) => i.value.trim());
+  }
+  function refreshFirst() {
+    const keep = ngFirst.value;
+    ngFirst.replaceChildren(...typedNames().map((n, k) =>
+      h("option", {value: String(k), text: n || "player " + (k + 1), selected: String(k) === keep})));
+  }
+  function addPlayer(name) {
+    const info = kindInfo();
+    if (info && ngPlayers.children.length >= info.max_players) {
+      showError((info.title || info.kind) + " takes at most " + info.max_players + " players");
+      return;
+    }
+    const input = h("input", {value: name || "", maxLength: 16, list: "roster-names",
+                              "aria-label": "Player " + (ngPlayers.children.length + 1), required: true});
+    input.addEventListener("input", refreshFirst);
+    const li = h("li", {}, h("div", {class: "row"}, input,
+      button("↑", () => { if (li.previousElementSibling) li.previousElementSibling.before(li); refreshFirst(); }),
+      button("✕", () => { li.remove(); refreshFirst(); })));
+    ngPlayers.append(li);
+    refreshFirst();
+    return input;
+  }
+  function ruleField(key, value) {
+    const id = "rule-" + key;
+    let input;
+    if (Array.isArray(value)) {
+      input = h("input", {id, name: key, value: value.join(", "), "data-kind": "list"});
+    } else if (typeof value === "number" || value === null) {
+      input = h("input", {id, name: key, value: value === null ? "" : String(value), inputMode: "numeric",
+                          "data-kind": "number", placeholder: value === null ? "off" : ""});
+    } else if (typeof value === "boolean") {
+      input = h("input", {id, name: key, type: "checkbox", checked: value, "data-kind": "bool"});
+    } else {
+      input = h("input", {id, name: key, value: String(value), "data-kind": "text"});
+    }
+    return h("label", {for: id}, key + " ", input);
+  }
+  function renderKind() {
+    const info = kindInfo();
+    if (!info) return;
+    document.getElementById("ng-house").textContent =
+      info.min_players + "-" + info.max_players + " players." +
+      ((info.house_rules || []).length ? "\n" + info.house_rules.join("\n") : "");
+    const entries = Object.entries(info.rules || {});
+    ngRules.replaceChildren(h("legend", {text: "House rules"}),
+      entries.length ? entries.map(([k, v]) => ruleField(k, v)) : h("p", {class: "note", text: "none"}));
+    while (ngPlayers.children.length < info.min_players) addPlayer("");
+  }
+  function readRules() {
+    const rules = {};
+    for (const input of ngRules.querySelectorAll("input")) {
+      const kind = input.dataset.kind;
+      const v = input.value.trim();
+      if (kind === "bool") rules[input.name] = input.checked;
+      else if (kind === "list") rules[input.name] = v.split(",").map((x) => x.trim()).filter(Boolean);
+      else if (kind === "number") {
+        if (v === "" || v.toLowerCase() === "off") rules[input.name] = null;
+        else if (/^-?\d+$/.test(v)) rules[input.name] = parseInt(v, 10);
+        else throw new Error(input.name + ": a whole number" + (input.placeholder ? " or off" : "") + ", not " + v);
+      } else rules[input.name] = v;
+    }
+    // Unchanged defaults need not be sent; the box fills them in.
+    const info = kindInfo();
+    for (const [k, v] of Object.entries(rules)) {
+      if (JSON.stringify(info.rules[k]) === JSON.stringify(v)) delete rules[k];
+    }
+    return rules;
+  }
+  async function loadKinds() {
+    if (kinds) return;
+    kinds = await get("/api/kinds");
+    if (!kinds) return;
+    ngKind.replaceChildren(...kinds.map((k) => h("option", {value: k.kind, text: k.title || k.kind})));
+    const cur = Table.snapshot && Table.snapshot.game;
+    if (cur) ngKind.value = cur;
+    renderKind();
+  }
+  ngKind.addEventListener("change", renderKind);
+  document.getElementById("ng-add").addEventListener("click", () => { const i = addPlayer(""); if (i) i.focus(); });
+  document.getElementById("new-game-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const players = typedNames();
+    const info = kindInfo();
+    if (players.some((n) => !n)) { showError("Every player needs a name (or remove the empty line)"); return; }
+    const seen = new Set();
+    for (const n of players) {
+      if (seen.has(n.toLowerCase())) { showError("The name " + n + " is there twice"); return; }
+      seen.add(n.toLowerCase());
+    }
+    if (info && (players.length < info.min_players || players.length > info.max_players)) {
+      showError((info.title || info.kind) + " needs " + info.min_players + "-" + info.max_players +
+                " players, not " + players.length);
+      return;
+    }
+    let rules;
+    try { rules = readRules(); } catch (e) { showError(e.message); return; }
+    const r = await post("/api/new-game", {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)});
+    if (r) {
+      document.getElementById("new-game").open = false;
+      Table.refreshFrame();
+      window.scrollTo({top: 0});
+    }
+  });
+
+  // --- roster -------------------------------------------------------------------------------
+  function renderRoster() {
+    document.getElementById("roster-names").replaceChildren(...roster.map((n) => h("option", {value: n})));
+    document.getElementById("roster-text").value = roster.join("\n");
+    document.getElementById("ng-roster").replaceChildren(...roster.map((n) =>
+      button("+ " + n, () => {
+        if (typedNames().some((t) => t.toLowerCase() === n.toLowerCase())) return;
+        const empty = [...ngPlayers.querySelectorAll("input")].find((i) => !i.value.trim());
+        if (empty) { empty.value = n; refreshFirst(); } else addPlayer(n);
+      })));
+  }
+  async function loadRoster() {
+    const r = await get("/api/roster");
+    if (r) { roster = r.names || []; renderRoster(); }
+  }
+  document.getElementById("roster-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const names = document.getElementById("roster-text").value.split("\n").map((n) => n.trim()).filter(Boolean);
+    const seen = new Set();
+    for (const n of names) {
+      if (seen.has(n.toLowerCase())) { showError("The roster has " + n + " twice (names ignore case)"); return; }
+      seen.add(n.toLowerCase());
+    }
+    const r = await post("/api/roster", {names});
+    if (r) { roster = r.names || names; renderRoster(); }
+  });
+
+  // --- buttons, undo, redo, pairing ---------------------------------------------------------
+  for (const b of document.querySelectorAll("button.press")) {
+    b.addEventListener("click", async () => {
+      const r = await post("/api/press", {button: b.dataset.button});
+      if (r) Table.refreshFrame();
+    });
+  }
+  document.getElementById("undo").addEventListener("click", async () => {
+    if (await post("/api/undo")) Table.refreshFrame();
+  });
+  document.getElementById("redo").addEventListener("click", async () => {
+    if (await post("/api/redo")) Table.refreshFrame();
+  });
+  document.getElementById("pair-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const code = document.getElementById("pair-code").value.trim();
+    const r = await post("/api/pair", {code});
+    if (r) { document.getElementById("pair-code").value = ""; await checkPaired(); }
+  });
+
+  function setPaired(yes) {
+    paired = yes;
+    document.body.dataset.paired = yes ? "yes" : "no";
+    document.getElementById("control-box").hidden = !yes;
+    document.getElementById("pair-box").hidden = yes || !onControlPage;
+    if (yes) {
+      loadKinds();
+      loadRoster();
+      actionsKey = "";
+      if (Table.snapshot) onSnapshot(Table.snapshot);
+    }
+  }
+  async function checkPaired() {
+    try {
+      const res = await fetch("/api/me", {credentials: "same-origin"});
+      const me = await res.json();
+      setPaired(!!me.paired);
+    } catch (e) {
+      setPaired(false);
+    }
+  }
+  function onSnapshot(s) {
+    if (!paired) return;
+    renderActions(s);
+    document.getElementById("undo").disabled = !s.can_undo;
+    document.getElementById("redo").disabled = !s.can_redo;
+  }
+
+  Table.onRender(onSnapshot);
+  checkPaired();
+})();

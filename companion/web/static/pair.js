@@ -1,0 +1,55 @@
+// The pairing landing (/J/{code}): post the code, then leave the URL that holds it.
+"use strict";
+(function () {
+  const code = JSON.parse(document.getElementById("pair-data").textContent || "null");
+  const status = document.getElementById("pair-status");
+  const help = document.getElementById("pair-help");
+  const again = document.getElementById("pair-again");
+  // The code must not stay in the address bar or the history, whatever happens next.
+  history.replaceState(null, "", "/control");
+
+  function fail(text) {
+    status.textContent = text;
+    status.dataset.state = "error";
+    help.hidden = false;
+    again.hidden = false;
+  }
+
+  async function pair(value) {
+    status.textContent = "Checking the code…";
+    status.dataset.state = "working";
+    let res;
+    try {
+      res = await fetch("/api/pair", {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({code: String(value)}),
+      });
+    } catch (e) {
+      fail("The box does not answer: is this phone on the table's Wi-Fi?");
+      return;
+    }
+    if (res.ok) {
+      status.textContent = "Paired. Opening the controls…";
+      status.dataset.state = "ok";
+      location.replace("/");
+      return;
+    }
+    let why = "";
+    try { why = (await res.json()).error || ""; } catch (e) { /* not JSON */ }
+    if (res.status === 429) {
+      fail("Too many wrong codes: pairing is locked for 30 seconds. Then use the new code the box shows." +
+           (why ? " (" + why + ")" : ""));
+    } else if (res.status === 403) {
+      fail("This code is wrong or has expired (codes work once, for 5 minutes)." + (why ? " (" + why + ")" : ""));
+    } else {
+      fail("Pairing failed: " + (why || ("HTTP " + res.status)));
+    }
+  }
+
+  again.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    pair(document.getElementById("pair-code").value.trim());
+  });
+  if (code) { pair(code); } else { fail("This link holds no code."); }
+})();

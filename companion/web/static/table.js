@@ -1,0 +1,349 @@
+// The live table: renders the box's snapshot (GET /api/state, SSE /api/events) and keeps the
+// stream open by itself. Names come from players: they are set with textContent, never as HTML.
+"use strict";
+
+const Table = (function () {
+  const MODE = document.body.className.replace(/^.*mode-(\w+).*$/, "$1");
+  const TV = MODE === "tv";
+  const listeners = [];
+  let snap = null;
+  let source = null;
+  let retry = 500;
+
+  // --- little DOM helpers -------------------------------------------------------------------
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "text") el.textContent = v;
+      else if (k === "style") el.setAttribute("style", v);
+      else if (k.includes("-") || k === "for" || k === "list" || k === "role") el.setAttribute(k, v);
+      else el[k] = v;
+    }
+    for (const kid of kids.flat()) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+  function fill(id, ...kids) {
+    const el = document.getElementById(id);
+    if (el) el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined));
+    return el;
+  }
+  function stat(label, value, cls) {
+    return h("div", {class: "stat " + (cls || "")}, h("span", {class: "stat-v", text: value}),
+             h("span", {class: "stat-l", text: label}));
+  }
+
+  // --- dice and colors ----------------------------------------------------------------------
+  const SHAPES = {square: "■", circle: "●", star: "★", cross: "✚", pentagon: "⬟", logo: "✦"};
+  const DIE_NAMES = {colors: "Colors", shapes: "Shapes", d8: "8-sided", d6: "6-sided"};
+  function chip(color, text) {
+    const name = String(color);
+    return h("span", {class: "chip c-" + name.toLowerCase().replace(/[^a-z]/g, ""),
+                      text: text === undefined ? name : text});
+  }
+  function die(kind, face) {
+    let glyph = String(face);
+    let cls = "die";
+    if (kind === "colors") cls += " c-" + String(face).toLowerCase();
+    if (kind === "shapes") glyph = SHAPES[face] || String(face);
+    return h("div", {class: "die-box"},
+             h("div", {class: cls, "data-die": kind, text: kind === "colors" ? "" : glyph}),
+             h("div", {class: "die-l", text: kind === "shapes" || kind === "colors"
+                       ? String(face) : DIE_NAMES[kind] || kind}));
+  }
+
+  // --- whose turn ---------------------------------------------------------------------------
+  function upcoming(s, st) {
+    const n = s.players.length;
+    const out = new Set(st.eliminated || []);
+    const step = (seat) => {
+      for (let i = 1; i <= n; i++) {
+        const k = ((seat + st.direction * i) % n + n) % n;
+        if (!out.has(k)) return k;
+      }
+      return seat;
+    };
+    let seat = step(st.current);
+    for (let i = 0; i < (st.pending_skips || 0); i++) seat = step(seat);
+    return seat;
+  }
+  function names(s, seats) {
+    return (seats || []).map((k) => s.players[k]).join(", ");
+  }
+
+  function fitText(el, maxPx) {
+    // Biggest size at which the name fits its box (long names shrink, short ones stay huge).
+    let size = maxPx;
+    el.style.fontSize = size + "px";
+    while (size > 18 && (el.scrollWidth > el.clientWidth + 1)) {
+      size = Math.floor(size * 0.9);
+      el.style.fontSize = size + "px";
+    }
+  }
+
+  function renderTurn(s) {
+    const st = s.state || {};
+    const who = document.getElementById("who");
+    const sub = [];
+    document.getElementById("kind").textContent = s.game ? (s.title || s.game) : "Chroma Table";
+    const turn = document.getElementById("turn");
+    turn.dataset.state = !s.game ? "idle" : st.over ? "over" : "playing";
+    if (!s.game) {
+      who.textContent = "No game yet";
+      sub.push(h("span", {text: "Start one on the box" + (TV ? "" : " or from a paired phone")}));
+    } else if (st.over) {
+      const w = st.winners || [];
+      who.textContent = w.length ? names(s, w) : "Game over";
+      sub.push(h("span", {class: "big-note", text: w.length ? (w.length > 1 ? "win together" : "wins!")
+                                                              : "nobody wins"}));
+    } else {
+      who.textContent = s.players[st.current];
+      const cw = st.direction === 1;
+      sub.push(h("span", {class: "dir", "data-dir": cw ? "cw" : "ccw",
+                          text: cw ? "↻ clockwise" : "↺ counter-clockwise"}));
+      sub.push(h("span", {class: "next", text: "next: " + s.players[upcoming(s, st)]}));
+      if (st.pending_skips) {
+        sub.push(h("span", {class: "skips",
+                            text: st.pending_skips + (st.pending_skips > 1 ? " skips" : " skip") + " pending"}));
+      }
+    }
+    fill("turn-sub", sub);
+    fitText(who, Math.min(TV ? 220 : 160, Math.max(48, window.innerHeight * (TV ? 0.22 : 0.16))));
+  }
+
+  // --- the game panel, one per kind ---------------------------------------------------------
+  const KINDS = {};
+
+  KINDS["penny-badger"] = {
+    panel(s, st) {
+      const out = (st.eliminated || []).length;
+      return [stat("pennies in the bank", st.bank, "huge"),
+              stat("badgers out", out ? names(s, st.eliminated) : "none")];
+    },
+    columns: [["Savings", (s, st, k) => (st.eliminated || []).includes(k) ? "out" : st.savings[k]]],
+  };
+  KINDS["pig-farm"] = {
+    panel(s, st) {
+      const kids = [stat("target", st.target === null ? "open-ended" : st.target),
+                    stat("rounds sold", st.rounds)];
+      if (st.last_butcher) {
+        const b = st.last_butcher;
+        kids.push(h("p", {class: "note", text: "Butcher (round " + b.round + ", " + s.players[b.player] +
+                          "): " + b.verdict}));
+      }
+      if ((st.round_points || []).length) {
+        const head = h("tr", {}, h("th", {text: "Round"}), s.players.map((n) => h("th", {text: n})));
+        const rows = st.round_points.map((pts, r) => h("tr", {},
+          h("td", {text: String(r + 1)}),
+          pts.map((p, k) => h("td", {class: st.sellers && st.sellers[r] === k ? "seller" : "",
+                                     title: st.sellers && st.sellers[r] === k ? "sold the farm" : "",
+                                     text: (st.sellers && st.sellers[r] === k ? "▸" : "") + p}))));
+        const total = h("tr", {class: "total"}, h("th", {text: "Total"}),
+                        st.scores.map((p) => h("th", {text: String(p)})));
+        kids.push(h("div", {class: "scroll"}, h("table", {class: "rounds"},
+          h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))));
+        kids.push(h("p", {class: "note", text: "▸ sold the farm that round"}));
+      }
+      return kids;
+    },
+    columns: [["Total", (s, st, k) => st.scores[k]]],
+  };
+  KINDS["chaos"] = {
+    panel(s, st) {
+      return [h("div", {class: "stat huge"},
+                st.color ? chip(st.color) : h("span", {class: "stat-v", text: "none"}),
+                h("span", {class: "stat-l", text: "color"})),
+              stat("Draw 4 stack", st.draw_stack, st.draw_stack ? "alert" : ""),
+              stat("Two Train", st.train, st.train ? "alert" : ""),
+              stat("rounds scored", st.rounds)];
+    },
+    columns: [["Points", (s, st, k) => st.scores[k]]],
+  };
+  KINDS["drop-rainbow"] = {
+    panel(s, st) {
+      const side = st.side || [];
+      return [h("div", {class: "stat huge"},
+                st.top ? chip(st.top) : h("span", {class: "stat-v", text: "—"}),
+                h("span", {class: "stat-l", text: "top card"})),
+              h("div", {class: "stat wide"},
+                h("span", {class: "stat-v chips"}, side.length ? side.map((c) => chip(c)) : "none"),
+                h("span", {class: "stat-l", text: "side pile (" + side.length + ")"})),
+              stat("discarded", st.discarded),
+              st.ended_by ? stat("ended by", st.ended_by) : null];
+    },
+    columns: [["Cards", (s, st, k) => st.score_cards[k]],
+              ["Colors", (s, st, k) => h("span", {class: "chips"},
+                (st.colors[k] || []).map((c) => chip(c, "")))]],
+  };
+  KINDS["dice-factor"] = {
+    panel(s, st) {
+      const t = st.targets || {};
+      return [h("div", {class: "stat wide"},
+                h("div", {class: "dice"},
+                  t.colors ? die("colors", t.colors) : h("div", {class: "die-box"}, h("div", {class: "die empty", text: "?"}), h("div", {class: "die-l", text: "color"})),
+                  t.shapes ? die("shapes", t.shapes) : h("div", {class: "die-box"}, h("div", {class: "die empty", text: "?"}), h("div", {class: "die-l", text: "shape"}))),
+                h("span", {class: "stat-l", text: "targets"}))];
+    },
+    columns: [["Hand limit", (s, st, k) => st.hand_limits[k]]],
+  };
+  KINDS["flower-power"] = {
+    panel(s, st) {
+      const g = st.garden || {};
+      return [h("div", {class: "garden"}, Object.entries(g).map(([color, n]) =>
+        h("div", {class: "bed"}, chip(color),
+          h("span", {class: "petals", "aria-label": n + " of 5 petals"},
+            [0, 1, 2, 3, 4].map((i) => h("span", {class: i < n ? "petal on c-" + color : "petal"}))),
+          h("span", {class: "bed-n", text: n + "/5"}))))];
+    },
+    columns: [["Flowers", (s, st, k) => st.scores[k]]],
+  };
+  KINDS["match-patch"] = {
+    panel(s, st) { return [stat("turns played", st.turns)]; },
+    columns: [["Pairs", (s, st, k) => st.scores[k]]],
+  };
+  KINDS["rainbow-rush"] = {
+    panel(s, st) {
+      return [st.discard_lock
+        ? stat("discard locked: turn ends to go", st.discard_lock, "huge alert")
+        : stat("discard pile", "free", "huge")];
+    },
+    columns: [],
+  };
+  KINDS["table"] = {
+    panel(s, st) { return [stat("turns played", st.turns)]; },
+    columns: [],
+  };
+
+  function renderGame(s) {
+    const st = s.state || {};
+    const kind = KINDS[s.game];
+    const sec = document.getElementById("game");
+    sec.hidden = !kind;
+    if (!kind) return;
+    fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, kind.panel(s, st)));
+  }
+
+  function renderPlayers(s) {
+    const st = s.state || {};
+    const sec = document.getElementById("players");
+    sec.hidden = !s.game;
+    if (!s.game) return;
+    const cols = (KINDS[s.game] || {columns: []}).columns;
+    const out = new Set(st.eliminated || []);
+    const win = new Set(st.winners || []);
+    const head = h("tr", {}, h("th", {text: "Player"}), cols.map(([name]) => h("th", {text: name})));
+    const rows = s.players.map((name, k) => {
+      const cls = [k === st.current && !st.over ? "current" : "", out.has(k) ? "out" : "",
+                   win.has(k) ? "winner" : ""].join(" ").trim();
+      return h("tr", {class: cls, "data-seat": String(k)},
+        h("td", {class: "name"}, h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}), name),
+        cols.map(([, get]) => {
+          const v = get(s, st, k);
+          return h("td", {class: "num"}, v instanceof Node ? v : String(v));
+        }));
+    });
+    fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+  }
+
+  function renderRoll(s) {
+    const sec = document.getElementById("roll");
+    const r = s.roll;
+    if (!s.game || !r || !r.dice) {
+      fill("roll", h("h2", {text: "Last roll"}), h("p", {class: "note", text: "No roll yet"}));
+      return;
+    }
+    const who = typeof r.player === "number" ? s.players[r.player] : "";
+    fill("roll", h("h2", {text: "Last roll" + (who ? " · " + who : "")}),
+         h("div", {class: "dice"}, Object.entries(r.dice).map(([k, v]) => die(k, v))));
+    sec.hidden = false;
+  }
+
+  function renderHistory(s) {
+    const items = (s.history || []).slice().reverse().slice(0, TV ? 8 : 30);
+    fill("history", h("h2", {text: "What happened"}),
+         items.length ? h("ol", {class: "events"}, items.map((e) =>
+           h("li", {value: e.n}, h("span", {class: "n", text: e.n}), e.text)))
+                      : h("p", {class: "note", text: "Nothing yet"}));
+  }
+
+  function renderFrame(s) {
+    const img = document.getElementById("frame-img");
+    if (img && s.frame && img.getAttribute("src") !== s.frame) img.src = s.frame;
+  }
+
+  function render(s) {
+    snap = s;
+    document.body.dataset.game = s.game || "none";
+    document.body.dataset.seq = String(s.seq);
+    renderTurn(s);
+    renderGame(s);
+    renderPlayers(s);
+    renderRoll(s);
+    renderHistory(s);
+    renderFrame(s);
+    for (const fn of listeners) fn(s);
+  }
+
+  // --- the stream ---------------------------------------------------------------------------
+  function setConn(state, text) {
+    const el = document.getElementById("conn");
+    if (!el) return;
+    el.dataset.state = state;
+    el.textContent = text;
+  }
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/api/events");
+    source.onopen = () => { retry = 500; setConn("live", "live"); };
+    source.onmessage = (ev) => {
+      let s;
+      try { s = JSON.parse(ev.data); } catch (e) { return; }
+      // One connection delivers snapshots in order; after a reconnect the first one is the
+      // box's state now (even when a restarted box counts from a lower seq).
+      setConn("live", "live");
+      render(s);
+    };
+    source.onerror = () => {
+      setConn("down", "reconnecting…");
+      if (source.readyState === EventSource.CLOSED) {
+        // The browser gave up (e.g. an error page while the box restarted): start again.
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 5000);
+      }
+    };
+  }
+
+  function start() {
+    const initial = document.getElementById("initial");
+    if (initial) {
+      try {
+        const s = JSON.parse(initial.textContent || "null");
+        if (s) render(s);
+      } catch (e) { /* the stream brings it */ }
+    }
+    connect();
+    let fitTimer = 0;
+    window.addEventListener("resize", () => {
+      clearTimeout(fitTimer);
+      fitTimer = setTimeout(() => snap && renderTurn(snap), 100);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  return {
+    h, chip, fill,
+    get snapshot() { return snap; },
+    onRender(fn) { listeners.push(fn); if (snap) fn(snap); },
+    refreshFrame() {
+      const img = document.getElementById("frame-img");
+      if (img && snap && snap.frame) img.src = snap.frame + (snap.frame.includes("?") ? "&" : "?") + "t=" + Date.now();
+    },
+  };
+})();
