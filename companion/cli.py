@@ -179,11 +179,13 @@ def cmd_run(args) -> int:
             from companion.drivers.keyboard import ScriptInput
             stack.enter_context(ScriptInput(sys.stdin, post=app.post))
         else:
-            import warnings
-            from gpiozero import PinFactoryFallback
+            from gpiozero import Device
             from companion.drivers.buttons import ButtonPanel
-            # gpiozero warns once per pin library it could not load; log it, do not print it.
-            warnings.simplefilter("ignore", PinFactoryFallback)
+            from companion.drivers.pins import choose
+            if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
+                choice = choose(cfg["gpio"]["pin_factory"])
+                logging.getLogger("companion").info("pin library: %s", choice.line())
+                Device.pin_factory = choice.factory  # shared by every pin; closed at exit
             b = cfg["buttons"]
             stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
                                             hold_time=b["hold_time"]))

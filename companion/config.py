@@ -49,6 +49,11 @@ DEFAULTS: dict[str, Any] = {
         "enabled": False,
         "pin": 12,
     },
+    "gpio": {
+        # gpiozero's pin library: "" = gpiozero's order (lgpio, then rpigpio = RPi.GPIO, ...),
+        # or lgpio | rpigpio | pigpio | native | mock. GPIOZERO_PIN_FACTORY overrides it.
+        "pin_factory": "",
+    },
     "display": {
         "kind": "ssd1306",  # ssd1306 | sh1106
         "i2c_port": 1,
@@ -81,6 +86,8 @@ DEFAULTS: dict[str, Any] = {
     "rules": {},
 }
 
+# gpiozero's pin factories by entry-point name (companion/drivers/pins.py).
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 _PIN_KEYS = [("buttons", k) for k in ("next", "roll", "up", "down", "ok", "back")]
 _ENCODER_PINS = [("encoder", k) for k in ("a", "b", "push")]
 
@@ -211,6 +218,11 @@ def _check_semantics(data: dict[str, Any]) -> None:
         if pin in seen:
             raise ConfigError(dotted, f"GPIO {pin} is already used by {seen[pin]}")
         seen[pin] = dotted
+
+    factory = data["gpio"]["pin_factory"]
+    if factory and factory not in PIN_FACTORIES:
+        raise ConfigError("gpio.pin_factory", f"{factory!r} is not a pin library gpiozero knows "
+                          f"(\"\" for gpiozero's choice, or one of {', '.join(PIN_FACTORIES)})")
 
     b = data["buttons"]
     if not 0.1 <= b["hold_time"] <= 5:

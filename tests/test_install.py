@@ -43,7 +43,7 @@ def test_dry_run_prints_every_step_and_changes_nothing():
     assert "Dry run: printing the steps, changing nothing." in out
     steps = re.findall(r"^==> (\d)\. ", out, re.M)
     assert steps == list("1234567")
-    for expected in ("i2c_arm_baudrate=400000", "python3-lgpio",
+    for expected in ("i2c_arm_baudrate=400000", "python3-lgpio", "python3-rpi-lgpio",
                      "--system-site-packages /opt/chroma-companion/venv",
                      "pip install --quiet " + str(SCRIPT.parents[2]).replace(" ", "\\ ") + "\\[pi\\]",
                      "/tmp/cc-test-config/config.toml",
@@ -53,6 +53,25 @@ def test_dry_run_prints_every_step_and_changes_nothing():
         assert "useradd --system" in out and "--user-group companion" in out
     for line in out.splitlines():  # every action is announced, none is done
         assert not line.startswith("    ") or line.startswith(("    would run:", "    ok:"))
+
+
+def test_the_original_rpi_gpio_makes_way_for_rpi_lgpio_in_one_apt_transaction(tmp_path):
+    # A stand-in dpkg-query: an older image with the original RPi.GPIO and nothing else.
+    fake = tmp_path / "dpkg-query"
+    fake.write_text('#!/bin/sh\nfor a; do p="$a"; done\n'
+                    '[ "$p" = python3-rpi.gpio ] && printf "install ok installed"\n'
+                    '[ "$p" = python3-rpi.gpio ] || exit 1\n')
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(SCRIPT), "--dry-run", "--config",
+                           "/tmp/cc-test-config/c.toml"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    apt = [ln for ln in done.stdout.splitlines() if "apt-get install" in ln]
+    assert len(apt) == 1
+    packages = apt[0].split("install -y ")[1].split()
+    assert {"python3-lgpio", "python3-rpi-lgpio", "python3-rpi.gpio-"} <= set(packages)
+    assert "makes way for python3-rpi-lgpio" in done.stdout
 
 
 def test_bad_arguments_are_one_line_errors():

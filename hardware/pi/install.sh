@@ -16,7 +16,11 @@ SERVICE=chroma-companion
 STATE=/var/lib/chroma-companion
 DRY=0
 APT=1
-APT_PACKAGES=(python3-venv python3-dev python3-lgpio i2c-tools git)
+# python3-lgpio is gpiozero's first choice of pin library; python3-rpi-lgpio is the RPi.GPIO API
+# on top of lgpio (its second choice; unlike the original RPi.GPIO it works on a Pi 5 too).
+APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-rpi-lgpio i2c-tools git)
+# The original RPi.GPIO installs the same module as python3-rpi-lgpio: apt swaps it out.
+APT_REPLACED=(python3-rpi.gpio)
 
 usage() {
     sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
@@ -109,11 +113,18 @@ else
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
             || missing+=("$p")
     done
+    replaced=()
+    for p in "${APT_REPLACED[@]}"; do
+        if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+            echo "Note: $p (the original RPi.GPIO, not for a Pi 5) makes way for python3-rpi-lgpio."
+            replaced+=("$p-")  # apt-get install's trailing "-": remove in the same transaction
+        fi
+    done
     if [ ${#missing[@]} = 0 ]; then
         skip "all installed"
     else
         run apt-get update
-        run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" ${replaced[@]+"${replaced[@]}"}
     fi
 fi
 
@@ -135,7 +146,7 @@ for g in gpio i2c dialout; do
     fi
 done
 
-step "4. The virtual environment $VENV (sees the system's lgpio) and the companion"
+step "4. The virtual environment $VENV (sees the system's lgpio and RPi.GPIO) and the companion"
 if [ -x "$VENV/bin/python" ]; then
     skip "$VENV exists"
 else
