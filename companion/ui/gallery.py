@@ -27,11 +27,17 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
     save("help", help_screen().render(start_ctx))
     save("error", error_frame())
+    from companion.ui.device import web_gallery
+    for name, img in web_gallery(config):
+        save(name, img)
     for mode in MODES.values():
         prefix = "" if mode.kind == "table" else f"{mode.kind}-"
         for name, journal, stack in mode.gallery(config):
             ctx = Context(config=config, journal=journal, dice_note="Software")
             save(prefix + name, stack[-1].render(ctx))
+    from companion.ui.records import gallery as records_gallery
+    for name, img in records_gallery(config):  # Records and the end screens' history line
+        save(name, img)
     # The undo toast, over the table screen.
     for name, journal, stack in MODES["table"].gallery(config):
         if name == "table":

@@ -85,6 +85,8 @@ class Mode:
             Item("House rules", lambda c: Push(self.house_rules_screen(c))),
             Item("End game", Push(Confirm("End this game?", Emit({"type": "end"}),
                                           detail="Undo can bring it back"))),
+            *([Item("Table web", lambda c: Push(_web_menu(c)))] if ctx.extra.get("web")
+              is not None else []),
             Item("Leave to start", Push(Confirm("Leave this game?", LeaveGame(),
                                                 detail="It is kept in the journal"))),
         ]
@@ -96,6 +98,11 @@ class Mode:
         """Sample (name, journal, screen stack) for docs/screens; see companion/ui/gallery.py."""
         from companion.ui.table import table_gallery
         return table_gallery(self, config)
+
+
+def _web_menu(ctx: Context) -> Screen:
+    from companion.ui.device import web_menu
+    return web_menu(ctx)
 
 
 def _pop():

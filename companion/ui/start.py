@@ -26,6 +26,8 @@ class StartScreen(Menu):
         if ctx.resume:
             items.append(Item(f"Resume {ctx.resume}", ResumeGame()))
         items.append(Item("New game", lambda c: Push(choose_game(c))))
+        if ctx.extra.get("web") is not None:
+            items.append(Item("Table web", lambda c: Push(web_menu(c))))
         items.append(Item("Keys & buttons", lambda c: Push(help_screen())))
         super().__init__("Chroma Companion", items, back=None)
 
@@ -56,6 +58,11 @@ def choose_players(ctx: Context, kind: str) -> NumberEntry:
 
     return NumberEntry(f"{g.title}: players", value=start, lo=g.min_players, hi=g.max_players,
                        done=done, describe=lambda n: ", ".join(default_names(ctx.config, n)))
+
+
+def web_menu(ctx: Context) -> Screen:
+    from companion.ui.device import web_menu as menu
+    return menu(ctx)
 
 
 def help_screen() -> Screen:

@@ -31,8 +31,10 @@ class Attempt:
 
 class Pairing:
     def __init__(self, *, clock: Callable[[], float] = time.monotonic,
-                 on_change: Callable[[str], None] | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None,
+                 randbelow: Callable[[int], int] = secrets.randbelow) -> None:
         self.clock = clock
+        self.randbelow = randbelow  # a fixed one only for the screenshots
         # Called (from any thread) with a short note when the code shown must change or a
         # phone paired: the app redraws the panel.
         self.on_change = on_change
@@ -60,7 +62,7 @@ class Pairing:
             return max(0.0, CODE_TTL - (self.clock() - self._born))
 
     def _new_code(self, now: float) -> None:
-        self._code = f"{secrets.randbelow(10**6):06d}"
+        self._code = f"{self.randbelow(10**6):06d}"
         self._born = now
         self._wrong = 0
 

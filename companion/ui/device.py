@@ -1,0 +1,151 @@
+"""The table web in the device menu: "Pair a phone" (the code and a QR code of the pairing
+address), "Forget all phones", "Web on/off". Offered only when the companion has a web
+(`ctx.extra["web"]`, a companion.web.server.Web)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from companion.inputs import Button
+from companion.ui import draw
+from companion.ui.actions import After, ForgetPhones, Pop, Push, WebSwitch
+from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, TextScreen
+
+REFRESH = 1.0  # seconds between redraws of the pairing screen (its countdown)
+
+
+def web_of(ctx: Context):
+    return ctx.extra.get("web")
+
+
+def web_menu(ctx: Context) -> Menu:
+    web = web_of(ctx)
+
+    def pair(c: Context) -> Result:
+        return [Push(PairScreen()), After(REFRESH, "pair")]
+
+    def switch_label(c: Context) -> str:
+        return "Web off" if web.running else "Web on"
+
+    def switch(c: Context) -> Result:
+        return [Pop(), WebSwitch(not web.running)]
+
+    def forget(c: Context) -> Result:
+        n = web.pairing.phones
+        return Push(Confirm("Forget all phones?", [Pop(), ForgetPhones()],
+                            detail=f"{n} phone{'s' * (n != 1)} paired now"))
+
+    items = [
+        Item("Pair a phone", pair, enabled=web.running),
+        Item(lambda c: web.url.removeprefix("http://").rstrip("/") if web.running
+             else "Address: web is off", lambda c: Push(address_screen(c))),
+        Item("Forget all phones", forget),
+        Item(switch_label, switch),
+    ]
+    return Menu("Table web", items, cursor=0 if web.running else 3)
+
+
+def address_screen(ctx: Context) -> Screen:
+    web = web_of(ctx)
+    if not web.running:
+        lines = ["The web is off.", "Web on (in this menu) starts it."]
+    else:
+        lines = [*(u.removeprefix("http://").rstrip("/") for u in web.urls),
+                 "Open it on a phone or a TV.",
+                 "Watching needs nothing; control needs Pair a phone."]
+    return TextScreen("Table web", lines)
+
+
+def qr_image(text: str, *, height: int = draw.HEIGHT) -> Image.Image:
+    """A normal QR code of `text`, pixel-exact for the panel: dark modules on a lit field with
+    a quiet zone, as large as fits in `height` (2 px per module for version 2)."""
+    import segno
+    try:
+        qr = segno.make_qr(text, version=2, error="m", boost_error=False)
+    except segno.DataOverflowError:
+        qr = segno.make_qr(text, error="l")
+    n = len(qr.matrix)
+    scale = max(1, min(2, height // (n + 4)))
+    quiet = max(2, min(4, (height // scale - n) // 2))  # modules of lit margin on each side
+    side = (n + 2 * quiet) * scale
+    img = Image.new("1", (side, side), 1)
+    px = img.load()
+    for y, row in enumerate(qr.matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                for dy in range(scale):
+                    for dx in range(scale):
+                        px[(quiet + x) * scale + dx, (quiet + y) * scale + dy] = 0
+    return img
+
+
+class PairScreen(Screen):
+    """The code, big, and the QR code of HTTP://ADDRESS:PORT/J/CODE. It refreshes itself when
+    the code is used, voided by wrong tries or expires (the web posts a redraw, and a tick
+    each second keeps the countdown)."""
+
+    title = "Pair a phone"
+
+    def __init__(self) -> None:
+        self._qr: tuple[str, Image.Image] | None = None
+
+    def render(self, ctx: Context) -> Image.Image:
+        img, d = draw.blank()
+        web = web_of(ctx)
+        if web is None or not web.running:
+            draw.title_bar(d, self.title)
+            draw.centered(d, (0, 14, draw.WIDTH, 40), "Web is off", largest=16)
+            draw.hint(d, "Web on: in Table web")
+            return img
+        code = web.pairing.code()
+        url = web.pair_url(code)
+        if self._qr is None or self._qr[0] != url:
+            self._qr = (url, qr_image(url))
+        qr = self._qr[1]
+        img.paste(qr, (0, (draw.HEIGHT - qr.height) // 2))
+        x0 = qr.width + 2
+        box_w = draw.WIDTH - x0
+        d.text((x0 + box_w // 2, 0), "Pair code", font=draw.font(draw.SMALL), fill=1, anchor="mt")
+        size = draw.fit("888", box_w - 2, 22, largest=22)
+        d.text((x0 + box_w // 2, 12), code[:3], font=draw.font(size), fill=1, anchor="mt")
+        d.text((x0 + box_w // 2, 12 + size), code[3:], font=draw.font(size), fill=1, anchor="mt")
+        left = int(web.pairing.seconds_left() + 0.999)
+        d.text((x0 + box_w // 2, draw.HEIGHT), f"{left // 60}:{left % 60:02d}",
+               font=draw.font(draw.SMALL), fill=1, anchor="md")
+        return img
+
+    def draw_on(self, d, ctx: Context) -> None:  # render() draws; kept for the protocol
+        pass
+
+    def on_press(self, button, ctx: Context) -> Result:
+        if button in (Button.BACK, Button.OK):
+            return Pop()
+        return None
+
+    def on_tick(self, token: str, data: dict[str, Any], ctx: Context) -> Result:
+        return After(REFRESH, "pair")  # the countdown; stops when the screen is gone
+
+
+def web_gallery(config) -> list[tuple[str, Image.Image]]:
+    """The table web screens for docs/screens, as at a table on 192.168.1.20."""
+    from companion.web.pairing import Pairing
+    from companion.web.server import Web
+
+    class ShownWeb(Web):  # drawn as listening; nothing is bound for a screenshot
+        running = True
+
+    web = ShownWeb(config=config, post=lambda item: None, host="192.168.1.20", port=8080)
+    web.pairing = Pairing(clock=lambda: 0.0, randbelow=lambda n: 482193)
+    web.addresses = ["192.168.1.20"]
+    ctx = Context(config=config, extra={"web": web})
+    off = Web(config=config, post=lambda item: None, host="192.168.1.20", port=8080)
+    off_ctx = Context(config=config, extra={"web": off})
+    menu = web_menu(ctx)
+    out = [("web-menu", menu.render(ctx))]
+    out.append(("web-forget", menu.items[2].choose(ctx).screen.render(ctx)))
+    out.append(("web-menu-off", web_menu(off_ctx).render(off_ctx)))
+    out.append(("web-pair", PairScreen().render(ctx)))
+    out.append(("web-address", address_screen(ctx).render(ctx)))
+    return out
