@@ -75,11 +75,6 @@ class RollerPress:
     """The dice roller's own button: a request to roll now (ui/dice.py, `roller_press`)."""
 
 
-@dataclass(frozen=True)
-class RollerPress:
-    """The dice roller's own button: a request to roll now (ui/dice.py, `roller_press`)."""
-
-
 @dataclass(frozen=True, eq=False)
 class WebRequest:
     """A change asked for by a paired browser (see companion/web/api.py), done by the app
