@@ -107,6 +107,10 @@ class App:
         self.dice_note = ""
         self.journal: Journal | None = store.resume()
         self.parked: Journal | None = None  # the game "Resume" brings back from the start menu
+        if self.journal is None:  # an unfinished game brought in by `companion import`
+            self.parked = store.parked()
+        self._history = None  # companion.stats.History, made on the first stats() call
+        self._stats = None  # its figures, until the next committed change
         self.stack: list[Screen] = []
         # The table web (companion/web): `web` is the Web object the device menu switches,
         # `publish(snapshot)` its callback after each committed change (None: no web).
@@ -134,7 +138,7 @@ class App:
             j = self.parked
             resume = f"{j.game.title} ({len(j.header.players)})"
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, resume=resume,
+                       dice_note=self.dice_note, resume=resume, stats=self.stats,
                        extra={"web": self.web} if self.web is not None else {})
 
     @property
@@ -305,11 +309,15 @@ class App:
             return self.new_game(action.header)
         elif isinstance(action, A.ResumeGame):
             if self.parked is not None:
+                self.store.reopen(self.parked)  # an imported game becomes the open one
                 self.journal, self.parked = self.parked, None
                 self._enter_game()
                 self.publish_snapshot()
         elif isinstance(action, A.LeaveGame):
-            self.parked, self.journal = self.journal, None
+            left, self.journal = self.journal, None
+            # A finished game gives way to an unfinished one `companion import` brought in.
+            self.parked = (self.store.parked() if left is not None and left.state.over
+                           else None) or left
             self.stack = [StartScreen(self.ctx())]
             self.publish_snapshot()
         elif isinstance(action, A.WebSwitch):
@@ -384,7 +392,19 @@ class App:
         self.show_toast("Redone: " + j.game.describe(event, j.header, before))
         return True
 
+    def stats(self):
+        """The history figures for Records and the end screens: computed here, on the app
+        thread, when a screen first asks, and kept until the next committed change (never
+        at start-up; only games changed since the last time are replayed)."""
+        if self._stats is None:
+            from companion.stats import History
+            if self._history is None:
+                self._history = History(self.store)
+            self._stats = self._history.stats()
+        return self._stats
+
     def _committed(self, what: str, event: Any) -> None:
+        self._stats = None
         self.publish_snapshot()
         if self.on_commit is not None:
             self.on_commit(what, len(self.journal.events), event)

@@ -88,6 +88,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the state as JSON")
     rep.set_defaults(func=cmd_replay)
 
+    st = sub.add_parser("stats", help="per-player wins, win rates, scores and records")
+    _config_args(st)
+    st.add_argument("--json", action="store_true", help="print the figures as JSON "
+                                                        "(docs/stats.md)")
+    st.add_argument("--game", metavar="KIND", help="only this game kind (e.g. pig-farm)")
+    st.add_argument("--player", metavar="NAME", help="only this player's figures")
+    st.set_defaults(func=cmd_stats)
+
+    imp = sub.add_parser("import", help="add a game to the journal from a JSON Lines log")
+    imp.add_argument("file", help="the log (as `companion export` writes it)")
+    _config_args(imp)
+    imp.set_defaults(func=cmd_import)
+
     scr = sub.add_parser("screens", help="draw every screen as a PNG (for docs/screens)")
     scr.add_argument("outdir", nargs="?", default="docs/screens")
     scr.add_argument("--scale", type=_scale, default=4, help="pixels per panel pixel (1-16)")
@@ -302,6 +315,53 @@ def cmd_replay(args) -> int:
         print(json.dumps(journal.summary()))
     else:
         print(journal.game.text(journal.state, journal.header))
+    return 0
+
+
+def cmd_stats(args) -> int:
+    from companion import stats as statsmod
+    from companion.rules import GAMES
+    if args.game is not None and args.game not in GAMES:
+        print(f"companion: stats: --game: unknown game {args.game!r} "
+              f"(known: {', '.join(GAMES)})", file=sys.stderr)
+        return EXIT_USAGE
+    cfg = load_config(args)
+    if cfg.journal_path().exists():
+        with open_store(cfg, read_only=True) as store:  # stats never change the journal
+            records = statsmod.History(store).records()
+    else:
+        records = []
+    result = statsmod.compute(records, kind=args.game, player=args.player)
+    if args.player is not None and not result.players:
+        raise CompanionError(f"no finished games with a player called {args.player.strip()!r}")
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(statsmod.text(result))
+    return 0
+
+
+def cmd_import(args) -> int:
+    from companion.session import log as logmod
+    from companion.session.store import AlreadyImported
+    from companion.stats import log_digest
+    journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
+    digest = log_digest(journal)
+    cfg = load_config(args)
+    with open_store(cfg) as store:
+        try:
+            gid = store.import_game(journal, digest)
+        except AlreadyImported as e:
+            print(f"{args.file}: {e}")
+            return 0
+    title, n = journal.game.title, len(journal.header.players)
+    if journal.state.over:
+        winners = " & ".join(journal.name(s) for s in journal.state.winners) or "no winner"
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              f"finished ({winners})")
+    else:
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              "unfinished: the start menu offers to resume it")
     return 0
 
 

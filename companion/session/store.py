@@ -57,6 +57,40 @@ CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
 """
 
 
+# Logs brought in by `companion import`: the digest of the normalised log, so that importing
+# the same log twice adds nothing. Created on the first import (older journals lack it).
+IMPORTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS imports (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    digest TEXT NOT NULL UNIQUE,
+    imported REAL NOT NULL
+)"""
+
+
+class AlreadyImported(JournalError):
+    """This log is already in the journal (`companion import` of the same log twice)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"this log is already in the journal as game {game_id}; nothing added")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One game as the statistics see it: `events` and `last_row` change whenever its active
+    events do (append, undo, redo), so together with `status` they key a cache."""
+
+    id: int
+    header: bytes
+    created: float
+    status: str
+    events: int
+    last_row: int
+    first_at: float | None
+    last_at: float | None
+    imported: bool
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: int
@@ -327,6 +361,81 @@ class Store:
         sink = journal.sink
         return sink.game_id if isinstance(sink, _GameSink) else None
 
+    # --- history: statistics and imports (companion/stats.py, `companion import`) -------------
+
+    def history_rows(self) -> list[HistoryRow]:
+        """Every game with what identifies its current content (for the statistics cache)."""
+        imported = self._imported_ids()
+        spans = {gid: (n, last, first_at, last_at) for gid, n, last, first_at, last_at in
+                 self.db.execute("SELECT game_id, COUNT(*), MAX(row), MIN(at), MAX(at) "
+                                 "FROM events WHERE status='active' GROUP BY game_id")}
+        out = []
+        for gid, header, created, status in self.db.execute(
+                "SELECT id, CAST(header AS BLOB), created, status FROM games ORDER BY id"):
+            n, last, first_at, last_at = spans.get(gid, (0, 0, None, None))
+            out.append(HistoryRow(gid, header, created, status, n, last, first_at, last_at,
+                                  gid in imported))
+        return out
+
+    def active_events(self, game_id: int) -> list[bytes]:
+        """The raw bodies of a game's active events, in order (decoded by the caller)."""
+        return [b for b, in self.db.execute(
+            "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='active' "
+            "ORDER BY seq", (game_id,))]
+
+    def _imported_ids(self) -> dict[int, str]:
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name='imports'").fetchone():
+            return {}
+        return dict(self.db.execute("SELECT game_id, digest FROM imports"))
+
+    def imported_as(self, digest: str) -> int | None:
+        """The game a log with this digest was imported as, if it was."""
+        for gid, d in self._imported_ids().items():
+            if d == digest:
+                return gid
+        return None
+
+    def import_game(self, journal: Journal, digest: str) -> int:
+        """Store a replayed log as a new game in one transaction: closed when it is over,
+        else `parked` (the start menu offers to resume it; no open game is touched). The
+        rows are written by the same inserts as play, then the digest that makes a second
+        import of the same log a no-op."""
+        with self._tx() as db:
+            db.execute(IMPORTS_SCHEMA)
+            row = db.execute("SELECT game_id FROM imports WHERE digest=?", (digest,)).fetchone()
+            if row is not None:
+                raise AlreadyImported(row[0])
+            gid = self._insert_game(db, journal.header,
+                                    "closed" if journal.state.over else "parked")
+            sink = _GameSink(self, gid)
+            for seq, event in enumerate(journal.events):
+                sink.insert(db, seq, event)
+            db.execute("INSERT INTO imports(game_id, digest, imported) VALUES (?, ?, ?)",
+                       (gid, digest, self.clock()))
+        return gid
+
+    def parked(self) -> Journal | None:
+        """The latest parked game (an unfinished import) that still replays, with its sink."""
+        for gid, in self.db.execute("SELECT id FROM games WHERE status='parked' "
+                                    "ORDER BY id DESC").fetchall():
+            try:
+                journal = self._load(self.db, gid)
+            except (CompanionError, ValueError, KeyError, TypeError):
+                continue
+            journal.sink = _GameSink(self, gid)
+            return journal
+        return None
+
+    def reopen(self, journal: Journal) -> None:
+        """A parked game is resumed: it becomes the open game (the one resumed at start)."""
+        sink = journal.sink
+        if isinstance(sink, _GameSink):
+            with self._tx() as db:
+                if db.execute("SELECT status FROM games WHERE id=?",
+                              (sink.game_id,)).fetchone() == ("parked",):
+                    db.execute("UPDATE games SET status='closed' WHERE status='open'")
+                    db.execute("UPDATE games SET status='open' WHERE id=?", (sink.game_id,))
+
     # --- events -------------------------------------------------------------------------------
 
     def _tx(self):
@@ -373,8 +482,8 @@ class _GameSink:
             self.insert(db, seq, event)
 
     def insert(self, db: sqlite3.Connection, seq: int, event: Event) -> None:
-        """The one INSERT of an event row, inside a transaction: its checksums, and the
-        game's head moves on to it."""
+        """The one INSERT of an event row (play and `companion import`), inside a transaction:
+        its checksums, and the game's head moves on to it."""
         body, at = json.dumps(event), float(self.store.clock())
         head, = db.execute("SELECT head FROM games WHERE id=?", (self.game_id,)).fetchone()
         chain = checksum.link(head, self.game_id, seq, body.encode(), at)

@@ -21,6 +21,7 @@ from companion.ui.color_picker import ColorPicker
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Menu, Result, Screen, TextScreen, pick_player
 from companion.ui.table import next_line, turn_header
+from companion.ui.records import end_title
 
 CALL_SECONDS = 1.0  # "If they fail to do so within 1 second, they draw 3 cards."
 TICK = 0.1  # the bar shrinks in tenths of a second
@@ -171,7 +172,7 @@ class ChaosEnd(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
-        top = draw.title_bar(d, "Game over")
+        top = draw.title_bar(d, end_title(ctx, "Game over"))
         if not s.winners:
             draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
         else:

@@ -18,6 +18,7 @@ from companion.ui.actions import Emit, Home, LeaveGame, Push, Toast
 from companion.ui.color_picker import ColorPicker, abbreviations, color_strip
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Result, Screen
+from companion.ui.records import end_title
 
 LABEL_W = 28  # the "FAIL"/"HAVE" labels in front of the strips
 
@@ -130,7 +131,7 @@ class DropEnd(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
-        top = draw.title_bar(d, "Game over")
+        top = draw.title_bar(d, end_title(ctx, "Game over"))
         why = {"seven": "ALL 7 COLORS", "rainbow": "RAINBOW: most cards"}.get(s.ended_by,
                                                                              "most cards")
         d.text((draw.WIDTH // 2, top + 1), why, font=draw.font(draw.SMALL + 1), fill=1,

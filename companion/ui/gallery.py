@@ -35,6 +35,9 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
         for name, journal, stack in mode.gallery(config):
             ctx = Context(config=config, journal=journal, dice_note="Software")
             save(prefix + name, stack[-1].render(ctx))
+    from companion.ui.records import gallery as records_gallery
+    for name, img in records_gallery(config):  # Records and the end screens' history line
+        save(name, img)
     # The undo toast, over the table screen.
     for name, journal, stack in MODES["table"].gallery(config):
         if name == "table":

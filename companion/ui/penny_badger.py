@@ -25,6 +25,7 @@ from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Toast
 from companion.ui.dice import dice_menu
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Result, Screen, TextScreen, wrap
+from companion.ui.records import end_line
 
 TOP_H = 30  # the bank and the current badger
 GRID_TOP = 32
@@ -501,7 +502,8 @@ class PennyEnd(Screen):
         draw.centered(d, (0, top, draw.WIDTH, top + 20), text, largest=20)
         y0 = top + 21
         d.line((0, y0 - 1, draw.WIDTH, y0 - 1), fill=1)
-        lines = [w for line in end_facts(s, names)
+        history = [h] if (h := end_line(ctx)) else []  # "3rd win in 5 games"
+        lines = [w for line in history + end_facts(s, names)
                  for w in wrap_list(line, draw.WIDTH - 6, self.SIZE)]
         self.first = max(0, min(self.first, len(lines) - self.ROWS))
         for row, line in enumerate(lines[self.first:self.first + self.ROWS]):

@@ -24,6 +24,7 @@ from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Replace, Roll
 from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen
+from companion.ui.records import end_title
 
 MAX_SET_SIZE = 30  # more pigs than three base decks hold of one kind: a slip of the finger
 MAX_UNMATCHED = 60
@@ -510,7 +511,8 @@ class PigEndScreen(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         s: PigFarmState = ctx.state
-        top = draw.title_bar(d, f"Game over: {s.rounds} round{'' if s.rounds == 1 else 's'}")
+        top = draw.title_bar(d, end_title(
+            ctx, f"Game over: {s.rounds} round{'' if s.rounds == 1 else 's'}"))
         if not s.winners:
             draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
         else:

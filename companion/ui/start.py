@@ -26,6 +26,7 @@ class StartScreen(Menu):
         if ctx.resume:
             items.append(Item(f"Resume {ctx.resume}", ResumeGame()))
         items.append(Item("New game", lambda c: Push(choose_game(c))))
+        items.append(Item("Records", lambda c: Push(records_screen(c))))
         if ctx.extra.get("web") is not None:
             items.append(Item("Table web", lambda c: Push(web_menu(c))))
         items.append(Item("Keys & buttons", lambda c: Push(help_screen())))
@@ -33,13 +34,17 @@ class StartScreen(Menu):
 
     def draw_on(self, d, ctx: Context) -> None:
         d.text((draw.WIDTH // 2, 1), "Chroma Cards", font=draw.font(16), fill=1, anchor="mt")
-        top = 20
-        for i, item in enumerate(self.items):
-            y = top + i * 14
+        top, rows = 20, 3  # more items scroll, three at a time
+        first = max(0, min(self.cursor - rows + 1, len(self.items) - rows))
+        for i, item in enumerate(self.items[first:first + rows], start=first):
+            y = top + (i - first) * 14
             if i == self.cursor:
-                d.rectangle((0, y, draw.WIDTH - 1, y + 13), fill=1)
+                d.rectangle((0, y, draw.WIDTH - (5 if len(self.items) > rows else 1), y + 13),
+                            fill=1)
             d.text((4, y + 7), draw.clip(item.text(ctx), draw.WIDTH - 8, 12),
                    font=draw.font(12), fill=0 if i == self.cursor else 1, anchor="lm")
+        if len(self.items) > rows:
+            draw.scrollbar(d, top, draw.HEIGHT - 1, first, rows, len(self.items))
 
 
 def choose_game(ctx: Context) -> Menu:
@@ -58,6 +63,11 @@ def choose_players(ctx: Context, kind: str) -> NumberEntry:
 
     return NumberEntry(f"{g.title}: players", value=start, lo=g.min_players, hi=g.max_players,
                        done=done, describe=lambda n: ", ".join(default_names(ctx.config, n)))
+
+
+def records_screen(ctx: Context) -> Screen:
+    from companion.ui.records import RecordsScreen
+    return RecordsScreen(ctx)
 
 
 def web_menu(ctx: Context) -> Screen:

@@ -11,6 +11,7 @@ from companion.ui import draw
 from companion.ui.actions import Emit, LeaveGame, Push, Toast
 from companion.ui.dice import draw_glyph, dice_menu
 from companion.ui.screen import Context, Result, Screen
+from companion.ui.records import end_title
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
@@ -87,7 +88,7 @@ class EndScreen(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
-        top = draw.title_bar(d, "Game over")
+        top = draw.title_bar(d, end_title(ctx, "Game over"))
         names = [ctx.name(w) for w in s.winners]
         if not names:
             draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)

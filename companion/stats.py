@@ -1,0 +1,413 @@
+"""History and statistics over the journal's games (no second database).
+
+`GameRecord` is what one game contributes: its kind, players, winners, each seat's score and
+the kind's extra figures, read from the final state of a replay. `compute` folds records into
+per-player figures, head-to-head counts and records; `History` keeps the records of a store
+cached by what identifies each game's content (its active event count and last row), so only
+games that changed since the last call are replayed, and nothing is computed at start-up.
+
+Names are compared ignoring case and surrounding spaces and shown as first written. Only
+finished games count toward played and won; a shared win counts for each winner; a game the
+group ended with no winner counts as played. docs/stats.md documents every field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from companion.errors import CompanionError
+from companion.rules import GAMES
+from companion.rules.game import Header, State
+
+
+# --- what each kind scores -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Scoring:
+    """A kind's main score per seat (`name`, higher or lower is better) and its extras: each
+    extra is a per-seat figure whose best over a player's games is reported (highest)."""
+
+    name: str
+    score: Callable[[Any], Sequence[int] | None]  # final state -> per seat; None: not scored
+    lowest: bool = False
+    extras: dict[str, Callable[[Any], Sequence[int | None]]] = field(default_factory=dict)
+
+
+def _pig_best_round(s) -> list[int | None]:
+    return [max((r.points[seat] for r in s.results), default=None)
+            for seat in range(s.table.seats)]
+
+
+def _penny_biggest_claim(s) -> list[int | None]:
+    out: list[int | None] = [None] * s.table.seats
+    for r in s.history:
+        if r.kept > 0 and (out[r.seat] is None or r.kept > out[r.seat]):
+            out[r.seat] = r.kept
+    return out
+
+
+def _penny_best_catch(s) -> list[int | None]:
+    """What a seat earned as an accuser of one caught bluff, at best."""
+    from companion.rules.penny_badger import PENALTY_PAID
+    out: list[int | None] = [None] * s.table.seats
+    for r in s.history:
+        if not r.caught:
+            continue
+        for seat in r.challengers:
+            got = sum(t.amount for t in r.transfers if t.payee == seat
+                      and t.reason == PENALTY_PAID)
+            if out[seat] is None or got > out[seat]:
+                out[seat] = got
+    return out
+
+
+SCORING: dict[str, Scoring] = {
+    "pig-farm": Scoring("total", lambda s: s.scores if s.results else None,
+                        extras={"best_round": _pig_best_round}),
+    "chaos": Scoring("total", lambda s: s.scores if s.rounds else None, lowest=True),
+    "penny-badger": Scoring("savings", lambda s: s.savings,
+                            extras={"biggest_claim": _penny_biggest_claim,
+                                    "best_catch": _penny_best_catch}),
+    "drop-rainbow": Scoring("cards", lambda s: [len(c) for c in s.score]),
+    "flower-power": Scoring("flowers", lambda s: s.scores),
+    "match-patch": Scoring("pairs", lambda s: s.scores),
+}
+
+
+def seat_scores(kind: str, state: State) -> tuple[int, ...] | None:
+    """Each seat's score in this state (None for a kind that does not score)."""
+    sc = SCORING.get(kind)
+    if sc is None:
+        return None
+    v = sc.score(state)
+    return None if v is None else tuple(v)
+
+
+# --- one game ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    kind: str
+    players: tuple[str, ...]
+    created: float  # when the game was started (epoch seconds)
+    finished: bool  # the final state is over
+    winners: tuple[int, ...]
+    events: int
+    seconds: float | None  # start to last event; None for an imported game (no real times)
+    scores: tuple[int, ...] | None  # per seat, the kind's main score (None: does not score)
+    extras: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
+    status: str = "closed"
+    imported: bool = False
+
+    @property
+    def title(self) -> str:
+        g = GAMES.get(self.kind)
+        return g.title if g else self.kind
+
+    def margin(self) -> int | None:
+        """How far the winners were ahead of the best other seat (None without a score, a
+        winner or a loser)."""
+        if self.scores is None or not self.winners or len(self.winners) == len(self.players):
+            return None
+        lowest = SCORING[self.kind].lowest
+        win = self.scores[self.winners[0]]
+        others = [v for s, v in enumerate(self.scores) if s not in self.winners]
+        runner = min(others) if lowest else max(others)
+        return runner - win if lowest else win - runner
+
+
+def record_of(game_id: int, header: Header, state: State, *, events: int, created: float,
+              seconds: float | None = None, status: str = "closed",
+              imported: bool = False) -> GameRecord:
+    """What one game contributes, from its header and final state."""
+    sc = SCORING.get(header.game)
+    scores = seat_scores(header.game, state)
+    extras = {k: tuple(f(state)) for k, f in sc.extras.items()} if sc else {}
+    return GameRecord(game_id, header.game, tuple(header.players), created, state.over,
+                      tuple(state.winners), events, seconds, scores, extras, status, imported)
+
+
+# --- the statistics ------------------------------------------------------------------------
+
+def key(name: str) -> str:
+    """Names are the same player when equal ignoring case and surrounding spaces."""
+    return name.strip().casefold()
+
+
+def _rate(won: int, played: int) -> float | None:
+    return round(won / played, 3) if played else None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass
+class _Kind:
+    played: int = 0
+    won: int = 0
+    scores: list[int] = field(default_factory=list)
+    extras: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Player:
+    name: str
+    played: int = 0
+    won: int = 0
+    by_game: dict[str, _Kind] = field(default_factory=dict)
+    h2h: dict[str, list[int]] = field(default_factory=dict)  # other key -> [games, won, lost]
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The figures of `compute`, JSON-ready with `to_json` (docs/stats.md)."""
+
+    games: list[GameRecord]
+    players: dict[str, dict[str, Any]]  # display name -> figures
+    records: dict[str, Any]
+    totals: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.totals, "players": self.players, "records": self.records}
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        k = key(name)
+        for shown, figures in self.players.items():
+            if key(shown) == k:
+                return figures
+        return None
+
+    def history_line(self, record: GameRecord, *, short: bool = False) -> str:
+        """One line about a finished game: "Dee's 3rd Pig Farm win in 5 games". `short` is
+        for the 128-pixel panel, where the winner and the kind are already on the screen:
+        "3rd win in 5 games"."""
+        if not record.finished:
+            return ""
+        kind = "" if short else f"{record.title} "
+        if not record.winners:
+            n = sum(1 for g in self.games if g.finished and g.kind == record.kind
+                    and g.id <= record.id)
+            return f"{_ordinal(n)} {kind}game here"
+        parts = []
+        for seat in record.winners:
+            name = record.players[seat].strip()
+            k = (self.player(name) or {}).get("by_game", {}).get(record.kind, {})
+            parts.append((name, k.get("won", 0), k.get("played", 0)))
+        if len(parts) == 1:
+            name, won, played = parts[0]
+            who = "" if short else f"{name}'s "
+            return f"{who}{_ordinal(won)} {kind}win in {played} game{'s' * (played != 1)}"
+        if short:
+            return ", ".join(f"{n} {_ordinal(w)}" for n, w, _ in parts) + " win"
+        return " & ".join(f"{n}'s {_ordinal(w)}" for n, w, _ in parts) + f" {kind}win"
+
+
+def compute(games: Iterable[GameRecord], *, kind: str | None = None,
+            player: str | None = None) -> Stats:
+    """Per-player figures, head-to-head and records over `games` (optionally one kind; with
+    `player`, only that player's figures are listed, the records stay the group's)."""
+    games = sorted((g for g in games if kind is None or g.kind == kind), key=lambda g: g.id)
+    people: dict[str, _Player] = {}
+    finished = [g for g in games if g.finished]
+    for g in finished:
+        keys = [key(n) for n in g.players]
+        for seat, name in enumerate(g.players):
+            p = people.setdefault(keys[seat], _Player(name.strip()))
+            won = seat in g.winners
+            p.played += 1
+            p.won += won
+            k = p.by_game.setdefault(g.kind, _Kind())
+            k.played += 1
+            k.won += won
+            if g.scores is not None:
+                k.scores.append(g.scores[seat])
+            for extra, values in g.extras.items():
+                v = values[seat]
+                if v is not None and (extra not in k.extras or v > k.extras[extra]):
+                    k.extras[extra] = v
+            for other, okey in enumerate(keys):
+                if okey == keys[seat]:
+                    continue
+                h = p.h2h.setdefault(okey, [0, 0, 0])
+                h[0] += 1
+                if won and other not in g.winners:
+                    h[1] += 1
+                elif other in g.winners and not won:
+                    h[2] += 1
+    wanted = None if player is None else key(player)
+    players: dict[str, dict[str, Any]] = {}
+    for pk, p in sorted(people.items(), key=lambda kv: (-kv[1].won, -kv[1].played, kv[0])):
+        if wanted is not None and pk != wanted:
+            continue
+        by_game = {}
+        for kd, k in p.by_game.items():
+            out: dict[str, Any] = {"played": k.played, "won": k.won,
+                                   "win_rate": _rate(k.won, k.played)}
+            sc = SCORING.get(kd)
+            if sc is not None:
+                out["score"] = sc.name
+                out["lowest_wins"] = sc.lowest
+                out["scored"] = len(k.scores)
+                out["average"] = round(sum(k.scores) / len(k.scores), 2) if k.scores else None
+                out["best"] = (min(k.scores) if sc.lowest else max(k.scores)) \
+                    if k.scores else None
+                for extra in sc.extras:
+                    out[extra] = k.extras.get(extra)
+            by_game[kd] = out
+        players[p.name] = {
+            "played": p.played, "won": p.won, "win_rate": _rate(p.won, p.played),
+            "by_game": by_game,
+            "head_to_head": {people[o].name: {"games": h[0], "won": h[1], "lost": h[2]}
+                             for o, h in sorted(p.h2h.items(),
+                                                key=lambda kv: people[kv[0]].name.casefold())},
+        }
+    by_kind: dict[str, int] = {}
+    for g in finished:
+        by_kind[g.kind] = by_kind.get(g.kind, 0) + 1
+    totals = {"finished": len(finished), "unfinished": len(games) - len(finished),
+              "by_game": by_kind}
+    return Stats(games, players, _records(finished), totals)
+
+
+def _game_ref(g: GameRecord) -> dict[str, Any]:
+    return {"game": g.id, "kind": g.kind, "players": list(g.players),
+            "winners": [g.players[w] for w in g.winners]}
+
+
+def _records(finished: list[GameRecord]) -> dict[str, Any]:
+    margins = [(m, g) for g in finished if (m := g.margin()) is not None]
+    out: dict[str, Any] = {"biggest_margin": None, "closest_game": None,
+                           "longest_events": None, "longest_minutes": None}
+    if margins:
+        m, g = max(margins, key=lambda mg: (mg[0], -mg[1].id))
+        out["biggest_margin"] = {**_game_ref(g), "margin": m, "score": SCORING[g.kind].name}
+        m, g = min(margins, key=lambda mg: (mg[0], mg[1].id))
+        out["closest_game"] = {**_game_ref(g), "margin": m, "score": SCORING[g.kind].name}
+    if finished:
+        g = max(finished, key=lambda g: (g.events, -g.id))
+        out["longest_events"] = {**_game_ref(g), "events": g.events}
+    timed = [g for g in finished if g.seconds is not None]
+    if timed:
+        g = max(timed, key=lambda g: (g.seconds, -g.id))
+        out["longest_minutes"] = {**_game_ref(g), "minutes": round(g.seconds / 60, 1)}
+    return out
+
+
+# --- from the journal, cached ----------------------------------------------------------------
+
+class History:
+    """The journal's game records, replayed only when a game changed since the last call.
+
+    Each game is keyed by (status, active events, last row): an append adds a row, an undo
+    lowers the count, a redo of the same event restores both (and the same final state).
+    Games that no longer replay are counted in `unreadable` and left out."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self._cache: dict[int, tuple[tuple, GameRecord | None]] = {}
+        self.unreadable: list[int] = []
+
+    def records(self) -> list[GameRecord]:
+        out = []
+        self.unreadable = []
+        seen = set()
+        for row in self.store.history_rows():
+            seen.add(row.id)
+            k = (row.status, row.events, row.last_row, row.header)
+            cached = self._cache.get(row.id)
+            if cached is None or cached[0] != k:
+                cached = (k, self._replay(row))
+                self._cache[row.id] = cached
+            if cached[1] is None:
+                self.unreadable.append(row.id)
+            else:
+                out.append(cached[1])
+        for gone in set(self._cache) - seen:
+            del self._cache[gone]
+        return out
+
+    def stats(self, *, kind: str | None = None, player: str | None = None) -> Stats:
+        return compute(self.records(), kind=kind, player=player)
+
+    def _replay(self, row) -> GameRecord | None:
+        from companion.session.store import header_from_json
+        try:
+            header = header_from_json(json.loads(row.header))
+            game = GAMES[header.game]
+            header = game.check_header(header)
+            state = game.fold(header, (json.loads(b) for b in self.store.active_events(row.id)))
+        except (CompanionError, ValueError, KeyError, TypeError):
+            return None
+        seconds = None
+        if not row.imported and row.last_at is not None:
+            seconds = max(0.0, row.last_at - row.created)
+        return record_of(row.id, header, state, events=row.events, created=row.created,
+                         seconds=seconds, status=row.status, imported=row.imported)
+
+
+# --- the terminal table ------------------------------------------------------------------------
+
+def text(stats: Stats) -> str:
+    """`companion stats` without --json: a table per player, then the records."""
+    t = stats.totals
+    lines = [f"{t['finished']} finished game{'s' * (t['finished'] != 1)}"
+             + (f", {t['unfinished']} unfinished" if t["unfinished"] else "")]
+    if not stats.players:
+        lines.append("No finished games yet.")
+        return "\n".join(lines)
+    width = max(6, *(len(n) for n in stats.players))
+    lines.append("")
+    lines.append(f"{'player':<{width}}  played  won  win rate")
+    for name, p in stats.players.items():
+        lines.append(f"{name:<{width}}  {p['played']:>6}  {p['won']:>3}  {_pct(p['win_rate']):>8}")
+    for name, p in stats.players.items():
+        lines.append("")
+        lines.append(f"{name}:")
+        for kind, k in p["by_game"].items():
+            title = GAMES[kind].title if kind in GAMES else kind
+            line = f"  {title}: won {k['won']} of {k['played']} ({_pct(k['win_rate'])})"
+            if k.get("scored"):
+                line += f"; {k['score']} average {k['average']:g}, best {k['best']}"
+                for extra in SCORING[kind].extras:
+                    if k.get(extra) is not None:
+                        line += f", {extra.replace('_', ' ')} {k[extra]}"
+            lines.append(line)
+        rivals = [f"{o} {h['won']}-{h['lost']}" for o, h in p["head_to_head"].items()]
+        if rivals:
+            lines.append("  head to head (won-lost): " + ", ".join(rivals))
+    r = stats.records
+    lines.append("")
+    lines.append("Records:")
+    for label, k, unit in (("Biggest win", "biggest_margin", "margin"),
+                           ("Closest game", "closest_game", "margin"),
+                           ("Longest game", "longest_events", "events"),
+                           ("Longest in time", "longest_minutes", "minutes")):
+        rec = r.get(k)
+        if rec is None:
+            continue
+        kind = GAMES[rec["kind"]].title if rec["kind"] in GAMES else rec["kind"]
+        who = " & ".join(rec["winners"]) or "no winner"
+        what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else f"{rec[unit]} {unit}"
+        lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, won by {who}")
+    return "\n".join(lines)
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{round(rate * 100)}%"
+
+
+def log_digest(journal) -> str:
+    """The SHA-256 of a game's normalised log (the header with the rules' defaults filled in,
+    then the events, each as JSON with sorted keys and no spaces), so the same game imported
+    twice, whatever its spacing or key order, is recognised."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for obj in (journal.header.to_json(), *journal.events):
+        h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    return h.hexdigest()

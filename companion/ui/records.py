@@ -1,0 +1,161 @@
+"""Records: wins and win rate per player, from the start menu; one line of history on the end
+screens ("3rd win in 5 games", under which the winner's name is shown big).
+
+The figures come from `ctx.stats()`, which the app thread computes on demand (companion/stats.py);
+screens never open the journal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.inputs import Button
+from companion.rules import GAMES
+from companion.ui import draw
+from companion.ui.actions import Pop
+from companion.ui.screen import Context, Result, Screen
+
+ALL = ""  # the "all games" choice of the Records screen
+
+
+def _stats(ctx: Context) -> Any:
+    return ctx.stats() if ctx.stats is not None else None
+
+
+class RecordsScreen(Screen):
+    """Four players a page, most wins first: name, wins of games played, win rate.
+    UP/DOWN turn the pages; OK or NEXT shows the next game kind (then all games); BACK leaves."""
+
+    ROWS = 4
+    ROW_H = 12
+    SIZE = 12
+
+    def __init__(self, ctx: Context) -> None:
+        stats = _stats(ctx)
+        kinds = [] if stats is None else [k for k in GAMES if k in stats.totals["by_game"]]
+        self.kinds = [ALL, *kinds]
+        latest = next((g.kind for g in reversed(stats.games) if g.finished), ALL) \
+            if stats is not None else ALL
+        self.kind_index = self.kinds.index(latest) if latest in self.kinds else 0
+        self.page = 0
+
+    @property
+    def kind(self) -> str:
+        return self.kinds[self.kind_index]
+
+    def rows(self, ctx: Context) -> list[tuple[str, int, int, float | None]]:
+        stats = _stats(ctx)
+        if stats is None:
+            return []
+        out = []
+        for name, p in stats.players.items():
+            figures = p if self.kind == ALL else p["by_game"].get(self.kind)
+            if figures:
+                out.append((name, figures["won"], figures["played"], figures["win_rate"]))
+        out.sort(key=lambda r: (-r[1], -(r[3] or 0), r[0].casefold()))
+        return out
+
+    def pages(self, ctx: Context) -> int:
+        return max(1, -(-len(self.rows(ctx)) // self.ROWS))
+
+    def draw_on(self, d, ctx: Context) -> None:
+        rows = self.rows(ctx)
+        pages = self.pages(ctx)
+        self.page = min(self.page, pages - 1)
+        title = "All games" if self.kind == ALL else GAMES[self.kind].title
+        top = draw.title_bar(d, title, f"{self.page + 1}/{pages}" if pages > 1 else "")
+        if not rows:
+            draw.centered(d, (0, top, draw.WIDTH, 50), "No games yet", largest=16)
+            draw.hint(d, "Finished games count")
+            return
+        f = draw.font(self.SIZE)
+        for i, (name, won, played, rate) in enumerate(
+                rows[self.page * self.ROWS:(self.page + 1) * self.ROWS]):
+            y = top + i * self.ROW_H + self.ROW_H // 2
+            pct = f"{round(rate * 100)}%" if rate is not None else "-"
+            d.text((draw.WIDTH - 1, y), pct, font=f, fill=1, anchor="rm")
+            d.text((92, y), f"{won}/{played}", font=f, fill=1, anchor="rm")
+            d.text((1, y), draw.clip(name, 58, self.SIZE), font=f, fill=1, anchor="lm")
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button is Button.BACK:
+            return Pop()
+        if button is Button.DOWN:
+            self.page = min(self.page + 1, self.pages(ctx) - 1)
+        elif button is Button.UP:
+            self.page = max(0, self.page - 1)
+        elif button in (Button.OK, Button.NEXT):
+            self.kind_index = (self.kind_index + 1) % len(self.kinds)
+            self.page = 0
+        return None
+
+
+def end_line(ctx: Context) -> str:
+    """One line of history for the end screen of the game on screen ("" when unknown)."""
+    stats = _stats(ctx)
+    game_id = getattr(getattr(ctx.journal, "sink", None), "game_id", None)
+    if stats is None or game_id is None:
+        return ""
+    record = next((g for g in stats.games if g.id == game_id), None)
+    if record is None:
+        return ""
+    return stats.history_line(record, short=True)
+
+
+def end_title(ctx: Context, default: str) -> str:
+    """The end screen's title: the history line when there is one, else `default`."""
+    return end_line(ctx) or default
+
+
+# --- screenshots (companion/ui/gallery.py) ------------------------------------------------------
+
+def gallery(config):
+    """(name, image) samples: Records for one kind and for all games, paged, empty; and the
+    end screens of Pig Farm and Penny Badger with their line of history."""
+    from companion.session.journal import NullSink
+    from companion.stats import GameRecord, compute, record_of
+    from companion.ui.modes import MODES
+    from companion.ui.screen import Context
+
+    names = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
+    fake: list[GameRecord] = []
+
+    def add(kind: str, players, winners) -> None:
+        fake.append(GameRecord(len(fake) + 1, kind, tuple(players), 0.0, True,
+                               tuple(players.index(w) for w in winners), 40, 600.0, None))
+
+    add("table", names[:4], [])
+    for i in range(4):
+        add("penny-badger", names[:5], [names[(i * 2) % 5]])
+    for i in range(9):  # the latest kind: Records opens on it
+        add("pig-farm", names[:5 + i % 3], [names[(i * 5) % (5 + i % 3)]])
+    stats = compute(fake)
+    ctx = Context(config=config, stats=lambda: stats)
+    screen = RecordsScreen(ctx)
+    yield "records", screen.render(ctx)
+    screen.on_press(Button.DOWN, ctx)
+    yield "records-page-2", screen.render(ctx)
+    while screen.kind != ALL:
+        screen.on_press(Button.OK, ctx)
+    yield "records-all", screen.render(ctx)
+    empty = compute([])
+    ectx = Context(config=config, stats=lambda: empty)
+    yield "records-empty", RecordsScreen(ectx).render(ectx)
+
+    class _Sink(NullSink):
+        game_id = 999
+
+    for kind in ("pig-farm", "penny-badger"):
+        mode = MODES[kind]
+        for name, journal, stack in mode.gallery(config):
+            if name != "end":
+                continue
+            journal.sink = _Sink()
+            mine = record_of(999, journal.header, journal.state, events=len(journal.events),
+                             created=0.0)
+            past = [g for g in fake if g.kind != kind] + [
+                GameRecord(900 + i, kind, mine.players, 0.0, True,
+                           mine.winners if i % 2 else (), 30, None, None) for i in range(4)]
+            end_stats = compute([*past, mine])
+            jctx = Context(config=config, journal=journal, stats=lambda s=end_stats: s)
+            yield f"{kind}-end-history", stack[-1].render(jctx)

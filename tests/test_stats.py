@@ -1,0 +1,246 @@
+"""Statistics over the journal: hand-computed figures, properties, the CLI, the device screens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion import cli, stats as statsmod
+from companion.rules.game import Header
+from companion.session.store import Store
+from conftest import FakeClock, choose, press
+
+
+def play(store: Store, clock: FakeClock, header: Header, events: list[dict], *,
+         minutes: float = 1.0) -> int:
+    j = store.new_game(header)
+    step = minutes * 60 / max(1, len(events))
+    for e in events:
+        clock.advance(step)
+        j.append(e)
+    clock.advance(60)
+    return j.sink.game_id
+
+
+@pytest.fixture
+def journal(tmp_path):
+    """Five games, figures worked out by hand in the comments of the tests below."""
+    clock = FakeClock(1_700_000_000.0)
+    path = tmp_path / "journal.db"
+    with Store(path, clock=clock) as s:
+        # G1 Pig Farm. Round 1, Ann sells 3 sets (3,3,2), none unmatched: 30 + 2x50 + 100 =
+        # 230; Ben 2 sets 15; Cy 1 set 5. Round 2, Ben sells (4,2,2) +1 unmatched: 30 + 150 =
+        # 180; Ann 0 sets 0; Cy 3 sets 30. Totals 230 / 195 / 35: Ann wins by 35.
+        play(s, clock, Header("pig-farm", ("Ann", "Ben", "Cy")), [
+            {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [2, 2]},
+                                       {"sets": [2]}]},
+            {"type": "sell", "hands": [{"sets": []}, {"sets": [4, 2, 2], "unmatched": 1},
+                                       {"sets": [2, 2, 2]}]},
+            {"type": "end"}], minutes=20)
+        # G2 Match Patch, " ann " is Ann: pairs 1 / 1 / 0, a shared win by 1.
+        play(s, clock, Header("match-patch", (" ann ", "Ben", "Dee")), [
+            {"type": "pair", "player": 0}, {"type": "pair", "player": 1}, {"type": "end"}],
+             minutes=5)
+        # G3 Chaos: 0+50, 300+250, 100+0 = 50 / 550 / 100: Ben (fewest) wins by 50.
+        play(s, clock, Header("chaos", ("Ben", "Cy", "Dee")), [
+            {"type": "round_points", "points": [0, 300, 100]},
+            {"type": "round_points", "points": [50, 250, 0]}], minutes=45)
+        # G4 Table, ended by the group: played, nobody won.
+        play(s, clock, Header("table", ("ANN", "Dee")), [{"type": "end"}], minutes=2)
+        # G5 Penny Badger, unfinished: not counted.
+        play(s, clock, Header("penny-badger", ("Ann", "Ben")), [{"type": "claim", "cards": 3}])
+    return path
+
+
+def figures(path, **kw):
+    with Store(path, read_only=True) as s:
+        return statsmod.History(s).stats(**kw)
+
+
+def test_hand_computed_players(journal):
+    st_ = figures(journal)
+    assert st_.totals == {"finished": 4, "unfinished": 1,
+                          "by_game": {"pig-farm": 1, "match-patch": 1, "chaos": 1, "table": 1}}
+    p = st_.players
+    assert list(p) == ["Ann", "Ben", "Dee", "Cy"]  # most wins, then most played, then name
+    ann = p["Ann"]  # shown as first written; " ann " and "ANN" are her
+    assert (ann["played"], ann["won"], ann["win_rate"]) == (3, 2, 0.667)
+    assert ann["by_game"]["pig-farm"] == {
+        "played": 1, "won": 1, "win_rate": 1.0, "score": "total", "lowest_wins": False,
+        "scored": 1, "average": 230.0, "best": 230, "best_round": 230}
+    assert ann["by_game"]["match-patch"]["best"] == 1
+    assert ann["by_game"]["table"] == {"played": 1, "won": 0, "win_rate": 0.0}
+    ben = p["Ben"]
+    assert (ben["played"], ben["won"]) == (3, 2)
+    assert ben["by_game"]["pig-farm"]["best_round"] == 180
+    assert ben["by_game"]["pig-farm"]["average"] == 195.0
+    assert ben["by_game"]["chaos"]["best"] == 50 and ben["by_game"]["chaos"]["lowest_wins"]
+    assert p["Cy"]["by_game"]["chaos"]["average"] == 550.0
+    assert (p["Dee"]["played"], p["Dee"]["won"], p["Cy"]["played"]) == (3, 0, 2)
+    # Ann and Ben shared G1 (Ann won) and G2 (both won: neither beat the other).
+    assert ann["head_to_head"]["Ben"] == {"games": 2, "won": 1, "lost": 0}
+    assert ben["head_to_head"]["Ann"] == {"games": 2, "won": 0, "lost": 1}
+    assert ben["head_to_head"]["Dee"] == {"games": 2, "won": 2, "lost": 0}
+
+
+def test_hand_computed_records(journal):
+    r = figures(journal).records
+    assert r["biggest_margin"] == {"game": 3, "kind": "chaos", "players": ["Ben", "Cy", "Dee"],
+                                   "winners": ["Ben"], "margin": 50, "score": "total"}
+    assert (r["closest_game"]["game"], r["closest_game"]["margin"]) == (2, 1)
+    assert (r["longest_events"]["game"], r["longest_events"]["events"]) == (1, 3)  # G2 ties
+    assert r["longest_minutes"]["game"] == 3
+    assert 45 <= r["longest_minutes"]["minutes"] <= 46  # created -> last event
+
+
+def test_filters(journal):
+    only = figures(journal, kind="chaos")
+    assert set(only.players) == {"Ben", "Cy", "Dee"} and only.totals["finished"] == 1
+    one = figures(journal, player="  BEN ")
+    assert list(one.players) == ["Ben"]
+
+
+def test_history_line(journal):
+    st_ = figures(journal)
+    g1, g2, g3, g4 = st_.games[:4]
+    assert st_.history_line(g1) == "Ann's 1st Pig Farm win in 1 game"
+    assert st_.history_line(g3, short=True) == "1st win in 1 game"
+    assert st_.history_line(g2) == "ann's 1st & Ben's 1st Match Patch win"
+    assert st_.history_line(g4) == "1st Table game here"
+    assert st_.history_line(st_.games[4]) == ""  # unfinished
+
+
+def test_cache_replays_only_what_changed(journal, monkeypatch):
+    with Store(journal) as s:
+        h = statsmod.History(s)
+        first = h.stats()
+        calls = []
+        real = h._replay
+        monkeypatch.setattr(h, "_replay", lambda row: calls.append(row.id) or real(row))
+        assert h.stats().players == first.players and calls == []
+        j = s.resume()  # G5, the open game: one more claim, then undo it
+        j.append({"type": "pass"})
+        h.stats()
+        assert calls == [5]
+        j.undo()
+        h.stats()
+        assert calls == [5, 5]
+
+
+def test_unreadable_game_is_left_out(journal):
+    with Store(journal) as s:
+        s.db.execute("UPDATE events SET body='{\"type\": \"nope\"}' WHERE game_id=3")
+        h = statsmod.History(s)
+        assert h.stats().totals["finished"] == 3 and h.unreadable == [3]
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+NAMES = ["Ann", "ann ", " ANN", "Ben", "Cy", "cy", "Dee"]
+KINDS = ["table", "pig-farm", "chaos", "match-patch"]
+
+
+@st.composite
+def records(draw):
+    out = []
+    for gid in range(1, draw(st.integers(0, 12)) + 1):
+        players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=5))
+        n = len(players)
+        winners = draw(st.sets(st.integers(0, n - 1), max_size=n))
+        kind = draw(st.sampled_from(KINDS))
+        scores = None if kind == "table" else tuple(draw(st.lists(
+            st.integers(0, 600), min_size=n, max_size=n)))
+        out.append(statsmod.GameRecord(gid, kind, tuple(players), 0.0, draw(st.booleans()),
+                                       tuple(sorted(winners)), draw(st.integers(0, 300)),
+                                       draw(st.none() | st.floats(0, 1e5)), scores))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(records())
+def test_wins_and_seats_add_up(games):
+    st_ = statsmod.compute(games)
+    finished = [g for g in games if g.finished]
+    assert sum(p["won"] for p in st_.players.values()) == sum(len(g.winners) for g in finished)
+    assert sum(p["played"] for p in st_.players.values()) == sum(len(g.players)
+                                                                for g in finished)
+    for name, p in st_.players.items():
+        assert p["played"] == sum(k["played"] for k in p["by_game"].values())
+        assert 0 <= p["won"] <= p["played"]
+        for other, h in p["head_to_head"].items():
+            mirror = st_.players[other]["head_to_head"][name]
+            assert (h["games"], h["won"], h["lost"]) == (mirror["games"], mirror["lost"],
+                                                         mirror["won"])
+    assert len(st_.players) == len({statsmod.key(n) for g in finished for n in g.players})
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def test_cli_json_and_text(journal, capsys):
+    assert cli.main(["stats", "--json", "--journal", str(journal)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"games", "players", "records"}
+    assert out["players"]["Ann"]["won"] == 2
+    assert out["players"]["Ann"]["by_game"]["pig-farm"]["won"] == 1
+    assert cli.main(["stats", "--journal", str(journal), "--game", "pig-farm"]) == 0
+    text = capsys.readouterr().out
+    assert "Ann" in text and "Pig Farm: won 1 of 1 (100%); total average 230" in text
+    assert "Dee" not in text
+
+
+def test_cli_refuses_unknown_kind_and_player(journal, capsys):
+    assert cli.main(["stats", "--journal", str(journal), "--game", "poker"]) == 2
+    assert "unknown game 'poker'" in capsys.readouterr().err
+    assert cli.main(["stats", "--journal", str(journal), "--player", "Zed"]) == 1
+    assert "no finished games with a player called 'Zed'" in capsys.readouterr().err
+
+
+def test_cli_without_journal(tmp_path, capsys):
+    assert cli.main(["stats", "--journal", str(tmp_path / "none.db")]) == 0
+    assert "No finished games yet." in capsys.readouterr().out
+    assert not (tmp_path / "none.db").exists()
+
+
+# --- on the device --------------------------------------------------------------------------------
+
+def test_records_screen_and_end_line(make_app, tmp_path):
+    from companion.ui.records import RecordsScreen
+    from companion.inputs import Button
+
+    app = make_app()
+    press(app, Button.OK)  # New game
+    choose(app, "Match Patch")
+    press(app, Button.OK)  # 4 players
+    while app.journal.state.over is False and len(app.stack) > 1:
+        press(app, Button.OK)  # house rules, first player
+    app.emit({"type": "pair", "player": 2})
+    app.emit({"type": "end"})
+    app.render()
+    assert app.journal.state.winners == (2,)
+    assert app.top.render(app.ctx()) is not None
+    from companion.ui.records import end_line
+    assert end_line(app.ctx()) == "1st win in 1 game"
+    press(app, Button.OK)  # leave to the start menu
+    choose(app, "Records")
+    assert isinstance(app.top, RecordsScreen) and app.top.kind == "match-patch"
+    rows = app.top.rows(app.ctx())
+    assert rows[0] == ("Cy", 1, 1, 1.0) and len(rows) == 4
+    press(app, Button.OK)  # next kind: all games
+    assert app.top.kind == ""
+    press(app, Button.BACK)
+    assert app.top.title == "Chroma Companion"
+
+
+def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
+    import companion.stats as S
+    calls = []
+    real = S.compute
+    monkeypatch.setattr(S, "compute", lambda *a, **k: calls.append(1) or real(*a, **k))
+    app = make_app()
+    app.render()
+    assert calls == []  # not at start-up
+    app.ctx().stats()
+    app.ctx().stats()
+    assert calls == [1]
