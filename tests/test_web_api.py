@@ -1,0 +1,467 @@
+"""The table web's API against a real uvicorn thread on a free 127.0.0.1 port, with the real
+app thread behind it (docs/web.md is the contract)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import random
+import socket
+import threading
+
+import pytest
+
+from companion.app import App
+from companion.drivers.display import dummy
+from companion.inputs import Quit
+from companion.session.store import Store
+from companion.web.server import Web, parse_hostport
+from companion.web.snapshot import Hub
+
+
+class Served:
+    """An app thread and its web, and a small HTTP client for them."""
+
+    def __init__(self, tmp_path, config, clock) -> None:
+        config.data["dice"]["animation"] = 0.0
+        self.store = Store(tmp_path / "journal.db")
+        self.app = App(config=config, store=self.store, display=dummy(), rng=random.Random(1))
+        from companion.drivers.dice import SoftwareDice
+        self.app.dice = SoftwareDice(post=self.app.post, rng=random.Random(1))
+        self.web = Web(config=config, post=self.app.post, host="127.0.0.1", port=0,
+                       frame=lambda: self.app.last_frame, clock=clock, route_modules=())
+        self.app.web, self.app.publish = self.web, self.web.publish
+        self.app.publish_snapshot()
+        assert self.web.start() == ""
+        self.thread = threading.Thread(target=self.app.run, daemon=True)
+        self.thread.start()
+        self.origin = f"http://127.0.0.1:{self.web.port}"
+        self.cookie = ""
+
+    def close(self) -> None:
+        self.app.post(Quit())
+        self.thread.join(10)
+        self.web.stop()
+        self.app.close()
+        self.store.close()
+
+    def request(self, method: str, path: str, body=None, *, headers=None, raw: bytes | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.web.port, timeout=10)
+        h = {"Origin": self.origin} if method == "POST" else {}
+        if self.cookie:
+            h["Cookie"] = self.cookie
+        h.update(headers or {})
+        h = {k: v for k, v in h.items() if v is not None}
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        if data is not None:
+            h.setdefault("Content-Type", "application/json")
+        conn.request(method, path, body=data, headers=h)
+        resp = conn.getresponse()
+        payload = resp.read()
+        conn.close()
+        ctype = resp.getheader("Content-Type", "")
+        return resp.status, (json.loads(payload) if "json" in ctype else payload), resp
+
+    def get(self, path: str):
+        status, body, _ = self.request("GET", path)
+        assert status == 200, body
+        return body
+
+    def post(self, path: str, body=None, **kw):
+        status, data, _ = self.request("POST", path, body if body is not None else {}, **kw)
+        return status, data
+
+    def pair(self) -> None:
+        status, data, resp = self.request("POST", "/api/pair", {"code": self.web.pairing.code()})
+        assert status == 200, data
+        cookie = resp.getheader("Set-Cookie")
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+        self.cookie = cookie.split(";")[0]
+
+    def new_game(self, game: str, players: list[str], **extra) -> None:
+        status, data = self.post("/api/new-game", {"game": game, "players": players, **extra})
+        assert status == 200, data
+
+
+class Events:
+    """An SSE client reading /api/events line by line."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())
+        self.file = self.sock.makefile("rb")
+        status = self.file.readline()
+        assert b" 200 " in status, status
+        while self.file.readline() not in (b"\r\n", b""):
+            pass  # headers
+        self.chunked = True
+
+    def next(self) -> dict:
+        data = []
+        while True:
+            line = self.file.readline()
+            assert line, "stream closed"
+            text = line.decode().rstrip("\r\n")
+            if text.startswith("data:"):
+                data.append(text[5:].strip())
+            elif text == "" and data:
+                return json.loads("".join(data))
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+@pytest.fixture
+def served(tmp_path, config, clock):
+    s = Served(tmp_path, config, clock)
+    yield s
+    s.close()
+
+
+def state_of(served) -> dict:
+    return served.get("/api/state")
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+def test_state_is_the_start_menu_then_the_game_after_a_press(served):
+    snap = state_of(served)
+    assert snap["game"] is None and snap["players"] == [] and snap["state"] is None
+    served.pair()
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    snap = state_of(served)
+    assert snap["game"] == "table" and snap["players"] == ["Ann", "Ben", "Cy"]
+    assert snap["state"]["current"] == 0 and snap["events"] == 0
+    status, data = served.post("/api/press", {"button": "NEXT"})
+    assert status == 200 and data["ok"] and data["seq"] > snap["seq"]
+    after = state_of(served)
+    assert after["seq"] == data["seq"] and after["state"]["current"] == 1
+    assert after["history"] == [{"n": 1, "text": "Ann's turn ended"}]
+    assert after["state"] == served.app.journal.summary() | {"last_roll": None}
+    assert after["can_undo"] and not after["can_redo"]
+
+
+def test_the_snapshot_has_every_replay_field_the_roll_and_the_frame(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    status, _ = served.post("/api/action", {"event": {"type": "roll",
+                                                      "dice": {"colors": "red", "d8": 5}}})
+    assert status == 200
+    snap = state_of(served)
+    assert set(served.app.journal.summary()) <= set(snap["state"])
+    assert snap["roll"] == {"dice": {"colors": "red", "d8": 5}, "player": 0, "n": 1}
+    png = served.get(snap["frame"])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    from PIL import Image
+    import io
+    img = Image.open(io.BytesIO(png))
+    assert img.size == (512, 256)
+
+
+def test_kinds_and_me(served):
+    kinds = served.get("/api/kinds")
+    pb = next(k for k in kinds if k["kind"] == "penny-badger")
+    assert pb["title"] == "Penny Badger" and pb["rules"]["bank"] == 100
+    assert pb["min_players"] >= 2 and pb["house_rules"]
+    assert served.get("/api/me") == {"paired": False}
+    served.pair()
+    assert served.get("/api/me") == {"paired": True}
+
+
+def test_events_send_one_on_connect_and_one_per_commit_undo_and_redo_included(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    ev = Events(served.web.port)
+    try:
+        first = ev.next()
+        assert first["game"] == "table" and first["events"] == 0
+        served.post("/api/press", {"button": "NEXT"})
+        a = ev.next()
+        assert a["events"] == 1 and a["state"]["current"] == 1
+        assert served.post("/api/undo")[0] == 200
+        b = ev.next()
+        assert b["events"] == 0 and b["can_redo"] and b["seq"] > a["seq"]
+        assert served.post("/api/redo")[0] == 200
+        c = ev.next()
+        assert c["events"] == 1 and c["seq"] > b["seq"]
+        served.post("/api/press", {"button": "HOLD BACK"})  # undo by the panel's gesture
+        d = ev.next()
+        assert d["events"] == 0
+    finally:
+        ev.close()
+
+
+def test_a_slow_client_keeps_only_the_newest_snapshot():
+    async def scenario():
+        hub = Hub()
+        slot = hub.subscribe()
+        for seq in range(1, 1001):
+            hub.set({"seq": seq, "blob": "x" * 1000})
+        assert len(hub.slots) == 1
+        got = await slot.get()
+        assert got[0] == 1000 and slot.item is None  # one snapshot held, never a queue
+        hub.set({"seq": 999})  # an older one arriving late is ignored
+        assert slot.item is None
+        hub.close()
+        assert await slot.get() is None
+    asyncio.run(scenario())
+
+
+def test_a_client_that_does_not_read_then_reads_gets_the_newest(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    ev = Events(served.web.port)
+    try:
+        ev.next()
+        for _ in range(30):
+            served.post("/api/press", {"button": "NEXT"})
+        last = state_of(served)["seq"]
+        seen = ev.next()
+        while seen["seq"] < last:
+            seen = ev.next()
+        assert seen["seq"] == last and seen["events"] == 30
+        assert len(served.web.hub.slots) == 1
+    finally:
+        ev.close()
+
+
+# --- pairing ---------------------------------------------------------------------------------
+
+def test_pairing_is_single_use(served):
+    code = served.web.pairing.code()
+    status, _, resp = served.request("POST", "/api/pair", {"code": code})
+    assert status == 200 and "companion_session=" in resp.getheader("Set-Cookie")
+    status, data, _ = served.request("POST", "/api/pair", {"code": code})
+    assert status == 403 and data["error"]
+    assert served.web.pairing.code() != code  # the panel shows a new one
+
+
+def test_a_wrong_code_is_403_and_an_expired_one_too(served, clock):
+    code = served.web.pairing.code()
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    status, data, _ = served.request("POST", "/api/pair", {"code": wrong})
+    assert status == 403 and data == {"error": "wrong code"}
+    clock.advance(301)
+    status, data, _ = served.request("POST", "/api/pair", {"code": code})
+    assert status == 403 and "no valid code" in data["error"]
+
+
+def test_five_wrong_codes_void_the_code_and_lock_out_for_30_s(served, clock):
+    code = served.web.pairing.code()
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    statuses = [served.request("POST", "/api/pair", {"code": wrong})[0] for _ in range(5)]
+    assert statuses == [403, 403, 403, 403, 429]
+    status, data, resp = served.request("POST", "/api/pair", {"code": code})
+    assert status == 429 and resp.getheader("Retry-After") == "30" and "\n" not in data["error"]
+    new = served.web.pairing.code()
+    assert new != code
+    status, _, _ = served.request("POST", "/api/pair", {"code": new})
+    assert status == 429  # even the right code waits
+    clock.advance(30)
+    status, _, _ = served.request("POST", "/api/pair", {"code": code})
+    assert status == 403  # the old code was voided
+    status, _, _ = served.request("POST", "/api/pair", {"code": new})
+    assert status == 200
+
+
+def test_a_malformed_code_is_400(served):
+    for body in ({"code": "12345"}, {"code": 123456}, {}, {"code": "abcdef"}):
+        status, data, _ = served.request("POST", "/api/pair", body)
+        assert status == 400 and "6 digits" in data["error"]
+
+
+def test_forget_all_phones_unpairs(served):
+    served.pair()
+    assert served.get("/api/me") == {"paired": True}
+    assert served.web.pairing.forget_all() == 1
+    assert served.get("/api/me") == {"paired": False}
+    status, data = served.post("/api/press", {"button": "NEXT"})
+    assert status == 401
+
+
+# --- security ---------------------------------------------------------------------------------
+
+def test_unpaired_posts_are_refused_and_nothing_changes(served):
+    before = state_of(served)
+    for path, body in [("/api/press", {"button": "OK"}), ("/api/undo", {}), ("/api/redo", {}),
+                       ("/api/action", {"event": {"type": "next"}}),
+                       ("/api/new-game", {"game": "table", "players": ["A", "B"]}),
+                       ("/api/roster", {"names": ["Zed"]})]:
+        status, data = served.post(path, body)
+        assert status == 401 and data["error"], path
+    served.cookie = "companion_session=forged"
+    status, data = served.post("/api/press", {"button": "OK"})
+    assert status == 401
+    assert state_of(served) == before and served.app.journal is None
+    assert len(served.app.stack) == 1  # OK was never pressed
+
+
+def test_a_bad_host_is_403(served):
+    served.pair()
+    for host in ("evil.example", "evil.example:8080", "192.0.2.99"):
+        status, data = served.post("/api/press", {"button": "OK"}, headers={
+            "Host": host, "Origin": f"http://{host}"})
+        assert status == 403 and "Host" in data["error"], host
+    status, _ = served.post("/api/press", {"button": "OK"}, headers={
+        "Host": f"localhost:{served.web.port}", "Origin": f"http://localhost:{served.web.port}"})
+    assert status == 200
+
+
+def test_cross_origin_posts_are_403_and_change_nothing(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    before = state_of(served)
+    for headers in ({"Origin": "http://evil.example"},
+                    {"Origin": None, "Sec-Fetch-Site": "cross-site"},
+                    {"Origin": None}):
+        status, data = served.post("/api/press", {"button": "NEXT"}, headers=headers)
+        assert status == 403 and "cross-origin" in data["error"], headers
+    status, data, _ = served.request("POST", "/api/pair", {"code": "123456"},
+                                     headers={"Origin": "http://evil.example"})
+    assert status == 403
+    assert state_of(served) == before
+    status, _ = served.post("/api/press", {"button": "NEXT"},
+                            headers={"Origin": None, "Sec-Fetch-Site": "same-origin"})
+    assert status == 200
+
+
+def test_bad_bodies_are_4xx_with_one_line_and_change_nothing(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    before = state_of(served)
+    cases = [
+        (b"{not json", 400, "not valid JSON"),
+        (b"[1, 2]", 400, "JSON object"),
+        (b"\xff\xfe", 400, "UTF-8"),
+        (json.dumps({"button": "x" * 5000}).encode(), 413, "too large"),
+        (json.dumps({"button": "JUMP"}).encode(), 400, "button must be one of"),
+        (json.dumps({"button": "NEXT", "extra": 1}).encode(), 400, "unknown field"),
+    ]
+    for raw, status_wanted, words in cases:
+        status, data, _ = served.request("POST", "/api/press", raw=raw)
+        assert status == status_wanted and words in data["error"], (raw[:20], data)
+        assert "\n" not in data["error"] and "Traceback" not in data["error"]
+    for body, words in [({"names": ["Ann", "ann"]}, "twice"), ({"names": [""]}, "1-16"),
+                        ({"names": ["x" * 17]}, "1-16"), ({"names": "Ann"}, "list"),
+                        ({"names": ["A\x07"]}, "cannot be shown")]:
+        status, data = served.post("/api/roster", body)
+        assert status == 400 and words in data["error"], body
+    assert state_of(served) == before
+
+
+def test_an_illegal_action_is_422_with_the_engines_words_and_changes_nothing(served):
+    served.pair()
+    served.new_game("penny-badger", ["Ann", "Ben", "Cy", "Dee"])
+    before = state_of(served)
+    for event in ({"type": "claim", "cards": 99}, {"type": "fly"},
+                  {"type": "claim", "cards": 2, "challengers": [0]}):
+        status, data = served.post("/api/action", {"event": event})
+        assert status == 422 and data["error"] and "\n" not in data["error"], event
+    assert state_of(served) == before and served.app.journal.events == []
+    status, data = served.post("/api/new-game", {"game": "penny-badger", "players": ["A"]})
+    assert status == 422 and "players" in data["error"]
+    status, data = served.post("/api/new-game", {"game": "poker", "players": ["A", "B"]})
+    assert status == 422 and "unknown game" in data["error"]
+    assert served.app.journal.header.players == ("Ann", "Ben", "Cy", "Dee")
+
+
+def test_undo_with_nothing_to_undo_is_409(served):
+    served.pair()
+    assert served.post("/api/undo")[0] == 409  # no game open
+    served.new_game("table", ["Ann", "Ben"])
+    status, data = served.post("/api/undo")
+    assert status == 409 and "nothing to undo" in data["error"]
+
+
+# --- control ----------------------------------------------------------------------------------
+
+def test_the_roster_is_kept_in_the_journal(served, tmp_path):
+    served.pair()
+    assert served.get("/api/roster")["names"] == served.app.config.names  # none set yet
+    status, data = served.post("/api/roster", {"names": [" Zoë ", "Ann  Lee", "Bo"]})
+    assert status == 200 and data["names"] == ["Zoë", "Ann Lee", "Bo"]
+    assert served.get("/api/roster")["names"] == ["Zoë", "Ann Lee", "Bo"]
+    from companion.session import roster
+    with Store(tmp_path / "journal.db") as again:
+        assert roster.load(again) == ["Zoë", "Ann Lee", "Bo"]
+
+
+def test_new_game_from_the_phone_closes_the_old_one_with_rules_and_first_player(served):
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    served.post("/api/press", {"button": "NEXT"})
+    old_id = state_of(served)["game_id"]
+    served.new_game("penny-badger", ["Zoë", "Bo", "Cy"], rules={"bank": 50}, first=2)
+    snap = state_of(served)
+    assert snap["game"] == "penny-badger" and snap["game_id"] != old_id
+    assert snap["rules"]["bank"] == 50 and snap["state"]["bank"] == 50
+    assert snap["state"]["current"] == 2 and snap["first"] == 2
+    assert served.app.stack == [served.app.stack[0]]  # the game's home screen
+    games = {g.id: g for g in served.store.games()}
+    assert games[old_id].events == 1
+
+
+def test_penny_badger_claim_from_the_phone_gives_the_same_ledger_as_by_buttons(served):
+    """RULES.md worked example: Ann claims a pair, Ben passes, Cy claims three, Dee and Ann
+    challenge, it was true. Once with the six buttons (posted as presses), once as actions."""
+    served.pair()
+    names = ["Ann", "Ben", "Cy", "Dee"]
+    served.new_game("penny-badger", names)
+    presses = ["NEXT", "UP", "UP", "OK", "OK", "OK",  # Ann: pair, nobody challenges
+               "NEXT", "OK", "OK",  # Ben passes
+               "NEXT", "UP", "UP", "UP", "OK", "DOWN", "OK", "DOWN", "OK", "NEXT",
+               "OK"]  # Cy: three; Dee and Ann challenge; TRUE
+    for b in presses:
+        assert served.post("/api/press", {"button": b})[0] == 200
+    by_buttons = state_of(served)
+    events = list(served.app.journal.events)
+    assert events[-1] == {"type": "claim", "cards": 3, "challengers": [3, 0], "truthful": True}
+
+    served.new_game("penny-badger", names)
+    for event in ({"type": "claim", "cards": 2, "challengers": []}, {"type": "pass"},
+                  {"type": "claim", "cards": 3, "challengers": [3, 0], "truthful": True}):
+        status, data = served.post("/api/action", {"event": event})
+        assert status == 200, data
+    by_phone = state_of(served)
+    assert served.app.journal.events == events
+    assert by_phone["state"] == by_buttons["state"]
+    assert by_phone["state"]["savings"] == [16, 19, 36, 12] and by_phone["state"]["bank"] == 97
+    assert [h["text"] for h in by_phone["history"]] == [h["text"] for h in by_buttons["history"]]
+
+
+# --- the server itself ------------------------------------------------------------------------
+
+def test_a_port_in_use_is_one_line_and_no_thread(config):
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", 0))
+    blocker.listen(1)
+    port = blocker.getsockname()[1]
+    try:
+        web = Web(config=config, post=lambda item: None, host="127.0.0.1", port=port,
+                  route_modules=())
+        problem = web.start()
+        assert "in use" in problem and "\n" not in problem and not web.running
+    finally:
+        blocker.close()
+
+
+def test_stop_ends_open_event_streams(tmp_path, config, clock):
+    s = Served(tmp_path, config, clock)
+    ev = Events(s.web.port)
+    try:
+        ev.next()
+        s.close()
+        assert not s.web.running
+    finally:
+        ev.close()
+
+
+def test_host_port_parsing():
+    assert parse_hostport("0.0.0.0:8080") == ("0.0.0.0", 8080)
+    assert parse_hostport(":9000") == ("0.0.0.0", 9000)
+    assert parse_hostport("[::1]:8080") == ("::1", 8080)
+    with pytest.raises(ValueError):
+        parse_hostport("localhost:http")
