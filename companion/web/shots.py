@@ -60,7 +60,6 @@ DEMOS: dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]] = {
                                    {"sets": [3, 3, 2], "unmatched": 0},
                                    {"sets": [2], "unmatched": 2},
                                    {"sets": [2, 2, 2], "unmatched": 1}]},
-        {"type": "next"},
         {"type": "sell", "hands": [{"sets": [2], "unmatched": 0},
                                    {"sets": [2, 2], "unmatched": 3},
                                    {"sets": [4, 3, 2, 2], "unmatched": 1},
@@ -224,7 +223,7 @@ def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     page.screenshot(path=str(out / "control-phone.png"), full_page=True)
     written.append(out / "control-phone.png")
     page.click("#new-game summary")
-    page.wait_for_selector("#ng-kind option")
+    page.wait_for_selector("#ng-kind option", state="attached")
     page.locator("#new-game").screenshot(path=str(out / "new-game-phone.png"))
     written.append(out / "new-game-phone.png")
     page.close()

@@ -376,7 +376,7 @@
       ((info.house_rules || []).length ? "\n" + info.house_rules.join("\n") : "");
     const entries = Object.entries(info.rules || {});
     ngRules.replaceChildren(h("legend", {text: "House rules"}),
-      entries.length ? entries.map(([k, v]) => ruleField(k, v)) : h("p", {class: "note", text: "none"}));
+      ...(entries.length ? entries.map(([k, v]) => ruleField(k, v)) : [h("p", {class: "note", text: "none"})]));
     while (ngPlayers.children.length < info.min_players) addPlayer("");
   }
   function readRules() {

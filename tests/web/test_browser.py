@@ -1,0 +1,170 @@
+"""The table web in a real browser (issue 12, item 7): live updates, pairing and control,
+the guard against unpaired and cross-origin requests, lock-out, reconnecting."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from companion.inputs import Button, ButtonInput, Gesture
+from companion.web.shots import pair
+
+pytestmark = pytest.mark.slow
+
+NAMES = ("Ann", "Ben", "Cy", "Dee")
+
+
+def expect(locator):
+    from playwright.sync_api import expect as pw_expect
+    return pw_expect(locator)
+
+
+def state(c) -> dict:
+    with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def press(c, *buttons: Button) -> None:
+    """Presses on the box's own buttons (the app's input queue, as gpiozero posts them)."""
+    for b in buttons:
+        c.app.post(ButtonInput(b, Gesture.PRESS))
+
+
+def test_page_updates_within_a_second_of_a_button_press_without_reload(page, companion):
+    c = companion("table", NAMES)
+    page.goto(c.url + "/")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.evaluate("window.notReloaded = true")
+    press(c, Button.NEXT)
+    expect(page.locator("#who")).to_have_text("Ben", timeout=1000)
+    expect(page.locator("#history li").first).to_contain_text("Ann's turn ended", timeout=1000)
+    assert page.evaluate("window.notReloaded") is True
+
+
+def test_tv_page_has_no_controls(page, companion):
+    c = companion("pig-farm", NAMES)
+    page.goto(c.url + "/tv")
+    expect(page.locator("#who")).to_have_text("Ann")
+    assert page.locator("#controls").count() == 0
+    assert page.locator("button").count() == 0
+
+
+def _claim_from_phone(page, c) -> None:
+    pair(page, c)
+    assert "/J/" not in page.url
+    page.click("#new-game summary")
+    page.select_option("#ng-kind", "penny-badger")
+    inputs = page.locator("#ng-players input")
+    for _ in range(len(NAMES) - inputs.count()):
+        page.click("#ng-add")
+    for i, name in enumerate(NAMES):
+        inputs.nth(i).fill(name)
+    page.select_option("#ng-first", "0")
+    page.click("#new-game-form button[type=submit]")
+    expect(page.locator("#who")).to_have_text("Ann")
+    expect(page.locator("#players tbody tr")).to_have_count(4)
+    claim = page.locator("form[data-form=claim]")
+    claim.locator("select[name=cards]").select_option("3")
+    claim.locator("label", has_text="Ben").locator("input").check()
+    claim.locator("label", has_text="Cy").locator("input").check()
+    claim.locator("input[name=truthful][value=false]").check()
+    claim.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Ben")
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def test_pair_then_new_game_and_challenged_claim_from_phone_equals_buttons(page, browser, companion):
+    phone = companion(journal="phone")
+    _claim_from_phone(page, phone)
+    by_phone = state(phone)
+
+    # The same claim on the box's buttons: Ann claims three (UP x3), ticks the first two
+    # accusers clockwise from her left (Ben, Cy), goes on, and the cards show a bluff.
+    box = companion("penny-badger", NAMES, journal="buttons")
+    watch = browser.new_page()
+    watch.goto(box.url + "/")
+    expect(watch.locator("#who")).to_have_text("Ann")
+    press(box, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK,
+          Button.DOWN, Button.OK, Button.DOWN, Button.OK, Button.NEXT, Button.DOWN, Button.OK)
+    expect(watch.locator("#who")).to_have_text("Ben")
+    by_buttons = state(box)
+    watch.close()
+
+    ledger = ("bank", "savings", "eliminated", "current", "settlements")
+    assert {k: by_phone["state"][k] for k in ledger} == {k: by_buttons["state"][k] for k in ledger}
+    assert by_phone["state"]["settlements"][0]["truthful"] is False
+    assert by_phone["state"]["settlements"][0]["challengers"] in ([1, 2], [2, 1])
+    assert by_phone["players"] == list(NAMES)
+    # The page shows the ledger it was sent.
+    bank = by_phone["state"]["bank"]
+    expect(page.locator("#game .stat-v").first).to_have_text(str(bank))
+
+
+def test_unpaired_and_cross_origin_posts_are_refused_and_change_nothing(page, browser, companion):
+    c = companion("table", NAMES)
+    before = state(c)
+    page.goto(c.url + "/")
+    expect(page.locator("#who")).to_have_text("Ann")
+    # Unpaired, same origin: refused.
+    status = page.evaluate("""async () => (await fetch('/api/press', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({button: 'NEXT'})})).status""")
+    assert status in (401, 403)
+    # A paired browser, but the request comes from another site: 403.
+    pair(page, c)
+    api = page.context.request
+    for path, body in (("/api/press", {"button": "NEXT"}), ("/api/undo", {}),
+                       ("/api/action", {"event": {"type": "next"}})):
+        r = api.post(c.url + path, data=json.dumps(body),
+                     headers={"Content-Type": "application/json", "Origin": "http://evil.example",
+                              "Sec-Fetch-Site": "cross-site"})
+        assert r.status == 403, (path, r.status, r.text())
+    # A page on another origin posting with the cookie (the browser's own CSRF attempt).
+    evil = browser.new_page()
+    evil.route("http://evil.example/", lambda route: route.fulfill(
+        content_type="text/html", body="<!doctype html><p>hi</p>"))
+    evil.goto("http://evil.example/")
+    evil.evaluate("""async (url) => { try { await fetch(url + '/api/press', {method: 'POST',
+        mode: 'no-cors', credentials: 'include', headers: {'Content-Type': 'text/plain'},
+        body: JSON.stringify({button: 'NEXT'})}); } catch (e) {} }""", c.url)
+    evil.close()
+    after = state(c)
+    assert after["events"] == before["events"] == 0
+    assert after["state"] == before["state"]
+    # The page still shows Ann, and a press from the paired page itself works.
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.click("button.press[data-button=NEXT]")
+    expect(page.locator("#who")).to_have_text("Ben")
+
+
+def test_wrong_codes_lock_out(page, companion):
+    c = companion("table", NAMES)
+    right = c.web.pairing.code()
+    wrong = f"{(int(right) + 1) % 10**6:06d}"
+    for _ in range(4):
+        page.goto(f"{c.url}/J/{wrong}")
+        expect(page.locator("#pair-status")).to_contain_text("wrong or has expired")
+        assert "/J/" not in page.url
+    page.goto(f"{c.url}/J/{wrong}")
+    expect(page.locator("#pair-status")).to_contain_text("Too many wrong codes")
+    # Locked: even the code the panel now shows is refused for now.
+    page.goto(f"{c.url}/J/{c.web.pairing.code()}")
+    expect(page.locator("#pair-status")).to_contain_text("Too many wrong codes")
+    assert page.evaluate("async () => (await (await fetch('/api/me')).json()).paired") is False
+
+
+def test_page_reconnects_after_a_restart_and_shows_what_changed(page, companion):
+    c = companion("table", NAMES)
+    port = c.port
+    page.goto(c.url + "/")
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.evaluate("window.notReloaded = true")
+    c.close()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "down")
+    again = companion(port=port)  # the same journal: the game comes back
+    press(again, Button.NEXT, Button.NEXT)
+    expect(page.locator("#who")).to_have_text("Cy", timeout=15000)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    assert page.evaluate("window.notReloaded") is True
