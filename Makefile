@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench soak screens clean
+.PHONY: run test bench soak screens clean browser web-shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,16 @@ $(MPY_PORT): tests/mpy/package.json tests/mpy/package-lock.json
 		cd tests/mpy && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs; \
 	else echo "node/npm not found: the MicroPython firmware tests will be skipped"; fi
 
-test: $(STAMP) $(MPY_PORT)
+# Debian's chromium for the browser tests (tests/web; Playwright's own download needs the
+# internet): installed when running as root and missing. Otherwise those tests skip, saying
+# why; under CI=true they fail instead.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && apt-get install -y -qq chromium; \
+	else echo "chromium not found: the browser tests will be skipped (apt-get install chromium)"; fi
+
+test: $(STAMP) $(MPY_PORT) browser
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Speed and footprint figures (docs/performance.md); not part of `make test`.
@@ -39,6 +48,10 @@ soak: $(STAMP)
 
 screens: $(STAMP)
 	$(BIN)/companion screens docs/screens
+
+# Phone and TV screenshots of the table web for every game kind (docs/web/), with chromium.
+web-shots: $(STAMP) browser
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.web.shots docs/web
 
 clean:
 	rm -rf $(VENV) build *.egg-info
