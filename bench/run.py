@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts).
 
-Figures (DESIGN.md, issue 9):
+Figures (docs/performance.md, issue 9):
 - press_to_frame_*: from a gpiozero MockFactory pin edge (the release that completes a press)
   to the frame handed to the display (`Display.show` called), through the real app thread and
   queue, over presses on the Table, Penny Badger and Pig Farm screens. `press_to_wire_*` goes on

@@ -1,4 +1,4 @@
-"""Chaos engine (RULES.md, "Chaos"; seeds/chaos-base-set.txt; docs/rules-readings.md)."""
+"""Chaos engine (docs/rules.md, "Chaos"; seeds/chaos-base-set.txt; docs/rules-readings.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def play(state, *events):
 
 
 def test_header_takes_3_to_16_players():
-    # RULES.md "Chaos": 3-8 players with the base set, up to 16 with the expansion.
+    # docs/rules.md "Chaos": 3-8 players with the base set, up to 16 with the expansion.
     for n in (3, 8, 16):
         assert start(n).scores == (0,) * n
     for n in (2, 17):
@@ -135,7 +135,7 @@ def test_illegal_events(event, message):
 
 
 def test_round_scoring_to_500_lowest_wins():
-    # RULES.md "Chaos": points are bad; when a player reaches 500, the fewest points wins.
+    # docs/rules.md "Chaos": points are bad; when a player reaches 500, the fewest points wins.
     s = start(4)
     s = play(s, {"type": "reverse"}, {"type": "two_train"}, {"type": "draw_four",
                                                               "color": "red"})
@@ -173,7 +173,7 @@ def test_first_records_who_starts_the_round():
 
 
 def test_skip_to_most_picks_the_first_tied_player_in_the_current_direction():
-    # RULES.md "Common to all games": on a tie for most cards, the first of the tied players
+    # docs/rules.md "Common to all games": on a tie for most cards, the first of the tied players
     # in the current direction is chosen.
     t = Table(seats=6, current=2)
     assert first_in_direction(t, [0, 4]) == 4

@@ -1,5 +1,5 @@
 """Chaos screens: the game played through button presses on the app, the one-second call
-with an injected clock, and every gallery screen drawn (RULES.md, "Chaos")."""
+with an injected clock, and every gallery screen drawn (docs/rules.md, "Chaos")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dice definitions and rolling (RULES.md, "Equipment the companion simulates")."""
+"""Dice definitions and rolling (docs/rules.md, "Equipment the companion simulates")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dice Factor engine (RULES.md, "Dice Factor") and its replay contract."""
+"""Dice Factor engine (docs/rules.md, "Dice Factor") and its replay contract."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ def play(*events, players=NAMES, first=0):
     return G.fold(G.check_header(Header("dice-factor", players, first)), events)
 
 
-# --- who goes first (RULES.md, "Dice Factor": the highest roll nobody else rolled) ----------
+# --- who goes first (docs/rules.md, "Dice Factor": the highest roll nobody else rolled) ----------
 
 @pytest.mark.parametrize("rolls, winner", [
-    ([8, 8, 6, 3], 2),  # RULES.md example: 8, 8, 6, 3 -> the player with 6
+    ([8, 8, 6, 3], 2),  # docs/rules.md example: 8, 8, 6, 3 -> the player with 6
     ([5, 5], None),  # every roll shared: all roll again
     ([8, 7, 7], 0),  # the unique 8 wins
     ([3, 3, 3, 3], None),
@@ -107,7 +107,7 @@ def test_d8_lose_turn_by_someone_else_is_refused():
         play({"type": "roll", "player": 2, "dice": {"d8": 2}})
 
 
-# --- hand limits (RULES.md: 5, +1 per add a card, moved by trade hands) --------------------------
+# --- hand limits (docs/rules.md: 5, +1 per add a card, moved by trade hands) -------------
 
 def test_hand_limits_through_add_a_card_and_trade_hands():
     s = play({"type": "add_card"})  # Ann: 6

@@ -1,5 +1,5 @@
 """Dice Factor, Flower Power, Match Patch, Rainbow Rush and rule-vote screens, driven through
-the app with button presses (RULES.md sections of the same names)."""
+the app with button presses (docs/rules.md sections of the same names)."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_roll_off_through_the_app(tmp_path):
     assert app.dice.asked == [["d8"]] * 4
     assert app.journal.events == [{"type": "roll_off", "rolls": [5, 5, 2, 2]}]
     assert app.journal.state.table.current == 0 and isinstance(app.top, RollOff)
-    roll_off(app, 8, 8, 6, 3)  # RULES.md example: the 6 goes first
+    roll_off(app, 8, 8, 6, 3)  # docs/rules.md example: the 6 goes first
     assert app.journal.events[-1] == {"type": "roll_off", "rolls": [8, 8, 6, 3]}
     assert app.journal.state.table.current == 2
     press(app, Button.OK)

@@ -1,4 +1,4 @@
-"""Drop Rainbow engine (RULES.md, "Drop Rainbow"; seeds/drop-rainbow.txt;
+"""Drop Rainbow engine (docs/rules.md, "Drop Rainbow"; seeds/drop-rainbow.txt;
 docs/rules-readings.md)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_header_takes_2_to_5_players_and_the_seven_colors_by_default():
 
 
 def test_success_moves_the_top_card_to_the_side_and_the_player_goes_on():
-    # RULES.md "Drop Rainbow": the top card moves to the side and a new card is turned up;
+    # docs/rules.md "Drop Rainbow": the top card moves to the side and a new card is turned up;
     # a color not among the side cards is a success.
     s = play(start(), reveal("red"), draw("blue"))
     assert (s.top, s.side, s.table.current) == ("blue", ("red",), 0)
@@ -80,7 +80,7 @@ def test_banking_takes_the_side_cards_and_ends_the_turn():
 
 
 def test_a_bank_with_no_side_cards_gets_nothing_and_ends_the_turn():
-    # RULES.md: "A player may also bank at the start of a turn instead of drawing (with no
+    # docs/rules.md: "A player may also bank at the start of a turn instead of drawing (with no
     # side cards they get nothing)."
     s = play(start(), reveal("red"), BANK)
     assert s.score == ((), ()) and s.table.current == 1 and s.top == "red"
@@ -102,7 +102,7 @@ def test_all_seven_colors_wins_at_once():
 
 
 def test_the_rainbow_ends_the_game_its_drawer_banks_and_most_score_cards_wins():
-    # RULES.md: the rainbow card is turned up: the drawer banks the side cards (the rainbow
+    # docs/rules.md: the rainbow card is turned up: the drawer banks the side cards (the rainbow
     # itself scores nothing) and the player with the most score cards wins.
     s = play(start(3), reveal("red"), draw("blue"), draw("green"), BANK)  # P0: 2
     s = play(s, draw("orange"), draw("yellow"), draw("indigo"), BANK)  # P1: 3
@@ -250,7 +250,7 @@ def test_describe():
 
 
 def test_first_cannot_hand_the_side_cards_to_another_player():
-    # RULES.md, "Drop Rainbow": the side cards are the drawer's to bank or to lose.
+    # docs/rules.md, "Drop Rainbow": the side cards are the drawer's to bank or to lose.
     s = play(start(3), {"type": "reveal", "color": "red"}, draw("blue"), draw("green"))
     with pytest.raises(IllegalEvent, match="bank them or draw"):
         G.apply(s, {"type": "first", "player": 1})

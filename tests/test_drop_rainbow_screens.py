@@ -1,5 +1,5 @@
 """Drop Rainbow screens: a game played through button presses on the app, the strips that
-show colors as letters, and every gallery screen drawn (RULES.md, "Drop Rainbow")."""
+show colors as letters, and every gallery screen drawn (docs/rules.md, "Drop Rainbow")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Flower Power engine (RULES.md, "Flower Power") and its replay contract."""
+"""Flower Power engine (docs/rules.md, "Flower Power") and its replay contract."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_fifth_petal_takes_the_flower():
 
 
 def test_flower_completed_by_a_multi_petal_play_extra_petals_start_a_new_one():
-    # RULES.md: petals beyond the 5th of one color start a new flower of that color.
+    # docs/rules.md: petals beyond the 5th of one color start a new flower of that color.
     s = play(petals("blue", 3), {"type": "next"}, petals("blue", 4))
     assert s.scores == (0, 1, 0)
     assert G.summary(s)["garden"]["blue"] == 2

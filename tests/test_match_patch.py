@@ -1,4 +1,4 @@
-"""Match Patch engine (RULES.md, "Match Patch") and its replay contract."""
+"""Match Patch engine (docs/rules.md, "Match Patch") and its replay contract."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_highest_pips_goes_first():
 
 
 def test_pips_tie_leaves_the_current_player_until_the_group_picks():
-    # RULES.md: on a tie the group picks among the tied players.
+    # docs/rules.md: on a tie the group picks among the tied players.
     s = play({"type": "pips", "pips": [12, 15, 15, 3]}, first=3)
     assert s.table.current == 3 and s.tied == (1, 2)
     s = G.apply(s, {"type": "first", "player": 2})
@@ -78,7 +78,7 @@ def test_replay_contract(tmp_path, capsys):
 
 
 def test_on_a_pips_tie_the_pick_must_be_one_of_the_tied_players():
-    # RULES.md, "Match Patch": "the group picks among the tied players".
+    # docs/rules.md, "Match Patch": "the group picks among the tied players".
     s = play({"type": "pips", "pips": [10, 20, 20, 5]})
     with pytest.raises(IllegalEvent, match="seats 1, 2 are tied"):
         G.apply(s, {"type": "first", "player": 3})

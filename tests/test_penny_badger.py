@@ -1,4 +1,4 @@
-"""Penny Badger engine: RULES.md section "Penny Badger" (the spec), to the letter.
+"""Penny Badger engine: docs/rules.md section "Penny Badger" (the spec), to the letter.
 
 Every test cites the rule it pins. `settle` is the pure transfer computation; the journal
 tests go through the engine the way the device and `companion replay` do.
@@ -43,10 +43,10 @@ def money(j: Journal) -> int:
     return j.state.bank + sum(j.state.savings)
 
 
-# --- RULES.md "Worked example" ----------------------------------------------------------------
+# --- docs/rules.md "Worked example" -----------------------------------------------------------
 
 def test_worked_example_true_branch():
-    """RULES.md Penny Badger, worked example: seat 2's three of a kind was true."""
+    """docs/rules.md Penny Badger, worked example: seat 2's three of a kind was true."""
     j = game(4, claim(2))
     assert j.state.savings[0] == 24 and j.state.bank == 96
     j.append(PASS_EVENT)
@@ -58,7 +58,7 @@ def test_worked_example_true_branch():
 
 
 def test_worked_example_bluff_branch():
-    """RULES.md worked example, "Had it been a bluff": seat 2 = 8, 0 = 28, 3 = 24, bank 101."""
+    """docs/rules.md worked example, "Had it been a bluff": seat 2 = 8, 0 = 28, 3 = 24, bank 101."""
     j = game(4, claim(2), PASS_EVENT, claim(3, [0, 3], False))
     assert j.state.savings == (28, 19, 8, 24)
     assert j.state.bank == 101
@@ -80,7 +80,7 @@ def test_worked_example_true_branch_transfers_read_like_the_table_talks():
 @pytest.mark.parametrize("cards, amount", [(1, 3), (2, 4), (3, 8), (4, 16), (5, 32), (6, 64),
                                            (7, 128)])
 def test_withdrawal_table_every_row_unchallenged(cards, amount):
-    """RULES.md "Withdrawal for a claim": N=1: 3, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64, 7: 128."""
+    """docs/rules.md "Withdrawal for a claim": N=1: 3, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64, 7: 128."""
     j = game(3, claim(cards), bank=500)
     assert j.state.savings == (20 + amount, 20, 20)
     assert j.state.bank == 500 - amount
@@ -88,7 +88,7 @@ def test_withdrawal_table_every_row_unchallenged(cards, amount):
 
 
 def test_withdrawal_of_eight_is_the_whole_bank():
-    """RULES.md: N=8: the whole bank (the game then ends with the bank at 0)."""
+    """docs/rules.md: N=8: the whole bank (the game then ends with the bank at 0)."""
     j = game(3, claim(8), bank=500)
     assert j.state.bank == 0 and j.state.savings == (520, 20, 20)
     assert j.state.over and j.state.winners == (0,)
@@ -96,13 +96,13 @@ def test_withdrawal_of_eight_is_the_whole_bank():
 
 @pytest.mark.parametrize("cards", range(1, 8))
 def test_withdrawal_never_exceeds_the_bank(cards):
-    """RULES.md: "A withdrawal never exceeds what the bank holds."""
+    """docs/rules.md: "A withdrawal never exceeds what the bank holds."""
     assert withdrawal(cards, 2) == 2
     assert withdrawal(cards, 1000) == {1: 3, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64, 7: 128}[cards]
 
 
 def test_a_withdrawal_larger_than_the_bank_takes_what_is_there_and_ends_the_game():
-    """RULES.md: withdrawal capped by the bank; the game ends when the bank holds 0."""
+    """docs/rules.md: withdrawal capped by the bank; the game ends when the bank holds 0."""
     j = game(3, claim(6), bank=50)
     assert j.state.savings[0] == 70 and j.state.bank == 0
     assert j.state.over and j.state.winners == (0,)
@@ -112,7 +112,7 @@ def test_a_withdrawal_larger_than_the_bank_takes_what_is_there_and_ends_the_game
 @pytest.mark.parametrize("cards, p", [(1, 1), (2, 2), (3, 4), (4, 8), (5, 16), (6, 32),
                                       (7, 64)])
 def test_penalty_table_every_row_true_claim(cards, p):
-    """RULES.md Penalty P(N), true claim: EACH accuser pays P to the bank and P to the claimant
+    """docs/rules.md Penalty P(N), true claim: EACH accuser pays P to the bank and P to the claimant
     (N=1: accusers pay 1)."""
     j = game(4, claim(cards, [1, 3], True), bank=500, savings=200)
     w = withdrawal(cards, 500)
@@ -123,7 +123,7 @@ def test_penalty_table_every_row_true_claim(cards, p):
 @pytest.mark.parametrize("cards, p", [(1, 2), (2, 2), (3, 4), (4, 8), (5, 16), (6, 32),
                                       (7, 64)])
 def test_penalty_table_every_row_bluff(cards, p):
-    """RULES.md Penalty P(N), bluff: no withdrawal; the claimant pays P to the bank and P to
+    """docs/rules.md Penalty P(N), bluff: no withdrawal; the claimant pays P to the bank and P to
     EACH accuser (N=1: the bluffing badger pays 2)."""
     j = game(4, claim(cards, [1, 3], False), bank=500, savings=200)
     assert j.state.savings == (200 - 3 * p, 200 + p, 200, 200 + p)
@@ -138,7 +138,7 @@ def test_penalty_function_matches_the_table():
 
 
 def test_unchallenged_claim_keeps_the_withdrawal_and_truthful_is_ignored():
-    """RULES.md: "Unchallenged claim: the withdrawal is kept; the cards are never revealed."""
+    """docs/rules.md: "Unchallenged claim: the withdrawal is kept; the cards are never revealed."""
     j = game(3, claim(3, [], False))
     assert j.state.savings[0] == 28 and j.state.history[-1].truthful is None
 
@@ -149,7 +149,7 @@ def test_a_claim_may_leave_out_the_challengers_list():
 
 
 def test_pass_pays_one_to_the_bank():
-    """RULES.md: a pass pays 1 penny from savings to the bank; nobody may challenge."""
+    """docs/rules.md: a pass pays 1 penny from savings to the bank; nobody may challenge."""
     j = game(3, PASS_EVENT)
     assert j.state.savings == (19, 20, 20) and j.state.bank == 101
     assert j.state.history[-1].transfers == (Transfer(0, BANK, 1, PASS),)
@@ -160,7 +160,7 @@ def test_pass_pays_one_to_the_bank():
 # --- paying a penalty: the order, short funds, leftover pennies ------------------------------
 
 def test_payer_who_cannot_cover_the_bank_pays_what_they_have_and_is_out():
-    """RULES.md "Paying a penalty" 1: bank first; short -> all to the bank, out, opponents
+    """docs/rules.md "Paying a penalty" 1: bank first; short -> all to the bank, out, opponents
     get nothing."""
     s = settle(100, [20, 15, 3, 20], 2, cards=5, challengers=[0, 1], truthful=False)
     assert s.transfers == (Transfer(2, BANK, 3, DEPOSIT),)
@@ -242,7 +242,7 @@ def test_short_funds_in_a_played_game_house_rule_savings():
 # --- N = 8 ------------------------------------------------------------------------------------
 
 def test_eight_true_with_accusers_all_their_savings_go_to_the_bank():
-    """RULES.md: "For N=8 the penalty is the payer's whole savings, so under rule 1 all of it
+    """docs/rules.md: "For N=8 the penalty is the payer's whole savings, so under rule 1 all of it
     goes to the bank." The claimant empties the bank; the accusers refill it and are out."""
     j = game(4, claim(8, [1, 2], True))
     s = j.state
@@ -265,7 +265,7 @@ def test_eight_bluff_the_claimant_pays_everything_to_the_bank():
 # --- eliminations and the end of the game ----------------------------------------------------
 
 def test_accusers_eliminated_together_in_one_settlement():
-    """RULES.md: a badger whose savings reach 0, by any payment, is eliminated and skipped."""
+    """docs/rules.md: a badger whose savings reach 0, by any payment, is eliminated and skipped."""
     j = game(5, claim(5, [1, 2, 3], True), savings=20)
     # P=16: each accuser pays 16 to the bank and only 4 of 16 to the claimant.
     assert j.state.savings == (20 + 32 + 12, 0, 0, 0, 20)
@@ -293,7 +293,7 @@ def test_pass_with_the_last_penny_eliminates():
 
 
 def test_game_ends_when_one_badger_is_left_with_savings():
-    """RULES.md: the game ends at the end of a turn when at most one badger has savings."""
+    """docs/rules.md: the game ends at the end of a turn when at most one badger has savings."""
     j = game(3, PASS_EVENT, PASS_EVENT, savings=1)
     assert j.state.over and j.state.winners == (2,)
     assert j.summary()["eliminated"] == [0, 1]
@@ -306,13 +306,13 @@ def test_game_ends_by_an_empty_bank():
 
 
 def test_equal_savings_share_the_win():
-    """RULES.md: "equal savings share the win"."""
+    """docs/rules.md: "equal savings share the win"."""
     j = game(3, claim(2), claim(2), bank=8)
     assert j.state.over and j.state.winners == (0, 1)
 
 
 def test_bank_emptied_then_refilled_in_the_same_turn_plays_on():
-    """Reading: the end check is after every payment of the turn (RULES.md), so a true
+    """Reading: the end check is after every payment of the turn (docs/rules.md), so a true
     challenged claim that empties the bank but is refilled by the deposits plays on."""
     j = game(3, claim(3, [1], True), bank=8)
     assert j.state.bank == 4 and not j.state.over
@@ -332,7 +332,7 @@ def test_nothing_after_the_game_is_over():
 # --- turn order -------------------------------------------------------------------------------
 
 def test_skip_and_reverse_cards_change_who_is_next():
-    """RULES.md: only skip and reverse action cards change the companion's state."""
+    """docs/rules.md: only skip and reverse action cards change the companion's state."""
     j = game(4, {"type": "skip"}, PASS_EVENT)
     assert j.state.table.current == 2
     j.append({"type": "reverse"})
@@ -341,7 +341,7 @@ def test_skip_and_reverse_cards_change_who_is_next():
 
 
 def test_next_and_skip_to_are_accepted_and_move_no_money():
-    """DESIGN.md: common events are accepted in every game kind."""
+    """docs/rules.md, "Turn semantics": common events are accepted in every game kind."""
     j = game(4, {"type": "next"}, {"type": "skip_to", "player": 3})
     assert j.state.table.current == 3 and money(j) == 180 and j.state.bank == 100
 
@@ -427,7 +427,7 @@ def test_describe_for_the_undo_toast():
         "Dee claimed a wild, true"]
 
 
-# --- replay (DESIGN.md log-format contract) -----------------------------------------------------
+# --- replay (docs/log-format.md) -----------------------------------------------------
 
 def write_log(path, header, *events):
     path.write_text("\n".join(json.dumps(x) for x in (header, *events)) + "\n")
@@ -476,7 +476,7 @@ def test_replay_text(tmp_path, capsys):
 
 
 def test_truthful_null_means_not_revealed_on_an_unchallenged_claim():
-    # DESIGN.md: "truthful may be omitted when nobody challenges"; a null says the same.
+    # docs/log-format.md: "truthful" may be left out when nobody challenges; a null says the same.
     j = game(4, {"type": "claim", "cards": 2, "challengers": [], "truthful": None})
     assert j.state.savings[0] == 24 and j.state.bank == 96
     with pytest.raises(IllegalEvent, match="needs \"truthful\""):

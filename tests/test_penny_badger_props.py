@@ -1,6 +1,6 @@
 """Penny Badger property tests (hypothesis): random games of random sizes, many moves each.
 
-RULES.md "Penny Badger": total money never changes; a badger whose savings reach 0 is
+docs/rules.md "Penny Badger": total money never changes; a badger whose savings reach 0 is
 eliminated and skipped; the game ends at the end of a turn when the bank holds 0 or at most
 one badger has savings. Checked after every move of every game: money is constant, no
 balance is negative, eliminated badgers never act, pay or receive, and the game has either

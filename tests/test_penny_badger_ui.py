@@ -1,5 +1,5 @@
 """Penny Badger on the panel: every screen renders, the key facts are drawn, and whole turns
-are played through the app with button presses (RULES.md "Penny Badger"; issue 3)."""
+are played through the app with button presses (docs/rules.md "Penny Badger"; issue 3)."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def test_turn_screen_shows_what_is_at_stake():
 
 
 def test_reveal_figures_come_from_the_settlement():
-    """RULES.md worked example: seat 2's three, challenged by 0 and 3: +16 true, -12 bluff."""
+    """docs/rules.md worked example: seat 2's three, challenged by 0 and 3: +16 true, -12 bluff."""
     s = journal({"type": "claim", "cards": 2}, {"type": "pass"}).state
     assert claimant_change(s, 3, [0, 3], True) == 16
     assert claimant_change(s, 3, [0, 3], False) == -12
@@ -217,7 +217,7 @@ def test_unchallenged_claim(app):
 
 
 def test_worked_example_played_on_the_buttons_then_undone(app):
-    """RULES.md worked example, both branches, entered with the six buttons."""
+    """docs/rules.md worked example, both branches, entered with the six buttons."""
     start(app)
     press(app, Button.NEXT, Button.UP, Button.UP, Button.OK, Button.OK, Button.OK)  # pair
     press(app, Button.NEXT, Button.OK, Button.OK)  # Ben passes

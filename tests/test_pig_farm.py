@@ -1,6 +1,6 @@
 """Pig Farm engine: the score calculator, rounds, the target and the butcher roll.
 
-The spec is ../shared/RULES.md, section "Pig Farm" (original text: seeds/chroma-cards-rulebook.txt,
+The spec is docs/rules.md, section "Pig Farm" (original text: seeds/chroma-cards-rulebook.txt,
 "Pig Farm"). Readings where it is silent are in docs/rules-readings.md.
 """
 
@@ -35,7 +35,7 @@ def sell(*hands):
     return {"type": "sell", "hands": list(hands)}
 
 
-# --- RULES.md "Pig Farm": the five rulebook examples --------------------------------------------
+# --- docs/rules.md "Pig Farm": the five rulebook examples ---------------------------------------
 
 
 def test_rulebook_seller_3_3_2_with_unmatched_pigs_scores_130():

@@ -1,5 +1,5 @@
 """Pig Farm on the device: scoreboard, butcher roll, the sell flow on six buttons, round
-summary, end screen (RULES.md, "Pig Farm"; issue 4, "On the device")."""
+summary, end screen (docs/rules.md, "Pig Farm"; issue 4, "On the device")."""
 
 from __future__ import annotations
 

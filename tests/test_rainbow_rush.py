@@ -1,4 +1,5 @@
-"""Rainbow Rush engine (RULES.md, "Rainbow Rush"): the discard lock, and the replay contract."""
+"""Rainbow Rush engine (docs/rules.md, "Rainbow Rush"): the discard lock, and the replay
+contract."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def play(*events):
 
 
 def test_discard_lock_countdown():
-    # RULES.md: locked until two further turns have passed, counted down each turn.
+    # docs/rules.md: locked until two further turns have passed, counted down each turn.
     s = play({"type": "wild_replace"})
     assert s.discard_lock == 2
     s = G.apply(s, NEXT)

@@ -1,4 +1,5 @@
-"""`companion export` and `companion replay` against the log-format contract (DESIGN.md)."""
+"""`companion export` and `companion replay` against the log-format contract
+(docs/log-format.md)."""
 
 from __future__ import annotations
 

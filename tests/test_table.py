@@ -1,4 +1,4 @@
-"""The shared table engine: RULES.md "Common to all games", DESIGN.md "Turn semantics"."""
+"""The shared table engine: docs/rules.md "Common to all games", docs/rules.md "Turn semantics"."""
 
 from __future__ import annotations
 
@@ -25,13 +25,13 @@ def test_next_goes_clockwise_and_wraps():
 
 
 def test_skip_passes_over_the_next_player():
-    # RULES.md: "Skip: the next player loses a turn".
+    # docs/rules.md: "Skip: the next player loses a turn".
     s = play(4, {"type": "skip"}, {"type": "next"})
     assert s.table.current == 2 and s.table.pending_skips == 0
 
 
 def test_skips_stack():
-    # RULES.md: "stackable: two skips pass over two players".
+    # docs/rules.md: "stackable: two skips pass over two players".
     s = play(5, {"type": "skip"}, {"type": "skip"})
     assert s.table.pending_skips == 2 and s.table.upcoming == 3
     assert GAME.apply(s, {"type": "next"}).table.current == 3
@@ -49,14 +49,14 @@ def test_reverse_flips_direction_at_once():
 
 
 def test_reverse_with_two_players_changes_nothing_about_who_is_next():
-    # RULES.md: "Reverse ... With two players it changes nothing about who is next."
+    # docs/rules.md: "Reverse ... With two players it changes nothing about who is next."
     s = play(2, {"type": "reverse"})
     assert s.table.upcoming == 1
     assert GAME.apply(s, {"type": "next"}).table.current == 1
 
 
 def test_reverse_skip_skips_in_the_new_direction():
-    # RULES.md: "Reverse-then-skip: reverse, then the next player (in the new direction) loses
+    # docs/rules.md: "Reverse-then-skip: reverse, then the next player (in the new direction) loses
     # a turn."
     s = play(4, {"type": "reverse_skip"}, {"type": "next"}, first=1)
     assert s.table.direction == -1

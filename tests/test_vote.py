@@ -1,4 +1,4 @@
-"""The rule vote engine (RULES.md, "Common to all games", rule vote) and the deck_owner rule."""
+"""The rule vote engine (docs/rules.md, "Rule vote") and the deck_owner rule."""
 
 from __future__ import annotations
 

@@ -405,7 +405,7 @@ def test_new_game_from_the_phone_closes_the_old_one_with_rules_and_first_player(
 
 
 def test_penny_badger_claim_from_the_phone_gives_the_same_ledger_as_by_buttons(served):
-    """RULES.md worked example: Ann claims a pair, Ben passes, Cy claims three, Dee and Ann
+    """docs/rules.md worked example: Ann claims a pair, Ben passes, Cy claims three, Dee and Ann
     challenge, it was true. Once with the six buttons (posted as presses), once as actions."""
     served.pair()
     names = ["Ann", "Ben", "Cy", "Dee"]

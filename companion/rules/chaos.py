@@ -1,4 +1,4 @@
-"""Chaos: the shedding game (RULES.md, "Chaos"; seeds/chaos-base-set.txt).
+"""Chaos: the shedding game (docs/rules.md, "Chaos"; seeds/chaos-base-set.txt).
 
 The companion keeps the turn, the direction, the announced color, the two draw stacks and the
 round points. Cards in hand are not tracked.
@@ -52,7 +52,7 @@ def first_in_direction(table: Table, seats: Iterable[int]) -> int:
     """Skip to Most: the first of `seats` met going round from the current player.
 
     The player after the current one comes first; the current player (who may also hold the
-    most cards) comes last. RULES.md, "Common to all games": "on a tie for most cards the first
+    most cards) comes last. docs/rules.md, "Common to all games": "on a tie for most cards the first
     of the tied players in the current direction is chosen".
     """
     wanted = {tbl.check_seat(table, s) for s in seats}

@@ -1,4 +1,4 @@
-"""The dice of Chroma Cards (RULES.md, "Equipment the companion simulates").
+"""The dice of Chroma Cards (docs/rules.md, "Equipment the companion simulates").
 
 Pure data plus one function that turns a random source into a face. The random source is
 passed in: `random.SystemRandom()` in play, a seeded `random.Random` in tests.

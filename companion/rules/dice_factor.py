@@ -1,4 +1,4 @@
-"""Dice Factor (RULES.md, "Dice Factor"): the roll-off, the two targets, the 8-sided die,
+"""Dice Factor (docs/rules.md, "Dice Factor"): the roll-off, the two targets, the 8-sided die,
 hand limits, and the winner.
 
 The companion does not see the cards; it keeps what the table would otherwise have to
@@ -33,7 +33,7 @@ class DiceFactorState(State):
 def roll_off_winner(rolls: Sequence[int]) -> int | None:
     """The seat with the highest roll nobody else rolled, or None when every roll is shared.
 
-    RULES.md, "Dice Factor": tied players are out of the running; 8, 8, 6, 3 -> the 6.
+    docs/rules.md, "Dice Factor": tied players are out of the running; 8, 8, 6, 3 -> the 6.
     """
     unique = [r for r in set(rolls) if list(rolls).count(r) == 1]
     if not unique:

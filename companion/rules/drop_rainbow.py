@@ -1,4 +1,4 @@
-"""Drop Rainbow: press your luck (RULES.md, "Drop Rainbow"; seeds/drop-rainbow.txt).
+"""Drop Rainbow: press your luck (docs/rules.md, "Drop Rainbow"; seeds/drop-rainbow.txt).
 
 The companion tallies the whole game from the colors called out as cards turn up: the face-up
 top card, the cards "to the side", each player's score cards, and the turn.

@@ -1,4 +1,4 @@
-"""Flower Power (RULES.md, "Flower Power"): the community garden and the flowers each
+"""Flower Power (docs/rules.md, "Flower Power"): the community garden and the flowers each
 player has taken.
 
 The garden holds at most one flower in progress per color, 0-4 petals each. The player who

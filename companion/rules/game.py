@@ -2,7 +2,7 @@
 
 A game kind is a `Game` subclass with a `moves` table (event type -> method). `apply` is pure:
 it returns a new state or raises `IllegalEvent`, never changing the state it was given.
-State is always `fold(apply, events, initial(header))` (DESIGN.md, "The game journal").
+State is always `fold(apply, events, initial(header))` (docs/rules.md, "The game journal").
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 16
     default_rules: ClassVar[dict[str, Any]] = {}
-    # Events the common moves accept, by type (DESIGN.md, "Log format contract").
+    # Events the common moves accept, by type (docs/log-format.md).
     COMMON: ClassVar[tuple[str, ...]] = ("next", "skip", "double_skip", "reverse",
                                          "reverse_skip", "skip_to", "first", "roll", "end")
 
@@ -231,7 +231,7 @@ class Game:
     # --- for replay and the screen ------------------------------------------------------------
 
     def summary(self, state: State) -> dict[str, Any]:
-        """The `companion replay --json` object (DESIGN.md contract); games add their fields."""
+        """The `companion replay --json` object (docs/log-format.md); games add their fields."""
         return {"current": state.table.current, "direction": state.table.direction,
                 "over": state.over, "winners": list(state.winners),
                 "pending_skips": state.table.pending_skips, "turns": state.table.turns,

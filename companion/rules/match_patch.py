@@ -1,4 +1,4 @@
-"""Match Patch (RULES.md, "Match Patch"): who goes first by mini-pips, pairs per player.
+"""Match Patch (docs/rules.md, "Match Patch"): who goes first by mini-pips, pairs per player.
 
 Who goes first: the highest mini-pip total on the 3 dealt cards. When two or more share it the
 rulebook's tie-breaks are social, so the group picks among the tied players (a `first` event);
@@ -56,7 +56,7 @@ class MatchPatch(Game):
 
     @move(required=("player",))
     def move_first(self, state: MatchPatchState, event: Event) -> MatchPatchState:
-        # RULES.md, "Match Patch": on a tie "the group picks among the tied players".
+        # docs/rules.md, "Match Patch": on a tie "the group picks among the tied players".
         if state.tied and event["player"] not in state.tied:
             tied = ", ".join(str(s) for s in state.tied)
             raise IllegalEvent(f"first: seats {tied} are tied for the most mini-pips; "

@@ -1,4 +1,4 @@
-"""Penny Badger: the bank ledger (RULES.md, "Penny Badger"; seeds/chroma-cards-rulebook.txt).
+"""Penny Badger: the bank ledger (docs/rules.md, "Penny Badger"; seeds/chroma-cards-rulebook.txt).
 
 The companion is the bank. Each turn ends with a `pass` (1 penny to the bank) or a `claim` of
 N cards, unchallenged or challenged and then shown to be true or a bluff. Every settlement is
@@ -24,7 +24,7 @@ from companion.rules.game import Event, Game, Header, State, move
 BANK = "bank"
 Party = Union[int, str]  # a seat, or BANK
 
-# RULES.md, "Penny Badger": withdrawal by number of cards (N=8: the whole bank).
+# docs/rules.md, "Penny Badger": withdrawal by number of cards (N=8: the whole bank).
 WITHDRAWAL: Mapping[int, int] = {1: 3, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64, 7: 128}
 # Penalty P(N) for N=2..7; N=1: accusers 1, the bluffing badger 2; N=8: all of the savings.
 PENALTY: Mapping[int, int] = {2: 2, 3: 4, 4: 8, 5: 16, 6: 32, 7: 64}
@@ -77,7 +77,7 @@ class Settlement:
 
 
 def clockwise_from(payer: int, seats: Iterable[int], n: int) -> list[int]:
-    """`seats` in clockwise order starting from the payer's left (RULES.md: the next seat)."""
+    """`seats` in clockwise order starting from the payer's left (docs/rules.md: the next seat)."""
     return sorted(seats, key=lambda s: (s - payer) % n)
 
 
@@ -107,7 +107,7 @@ class _Purse:
         self.transfers.append(Transfer(payer, payee, amount, reason))
 
     def pay_penalty(self, payer: int, p: int, opponents: Sequence[int]) -> None:
-        """RULES.md "Paying a penalty": P to the bank first, then P to each opponent.
+        """docs/rules.md "Paying a penalty": P to the bank first, then P to each opponent.
 
         1. A payer who cannot pay the bank in full pays what they have; opponents get nothing.
         2. If the rest cannot pay every opponent in full, each gets an equal share (integer
@@ -310,7 +310,7 @@ class PennyBadger(Game):
     # --- turn ends ---------------------------------------------------------------------------
 
     def finished(self, state: PennyState) -> bool:
-        """RULES.md: the bank holds 0, or at most one badger is left with savings."""
+        """docs/rules.md: the bank holds 0, or at most one badger is left with savings."""
         return state.bank == 0 or sum(1 for s in state.savings if s > 0) <= 1
 
     def end_turn(self, state: PennyState) -> PennyState:  # type: ignore[override]

@@ -1,11 +1,11 @@
-"""Pig Farm: the score calculator, rounds and the butcher roll (RULES.md, "Pig Farm").
+"""Pig Farm: the score calculator, rounds and the butcher roll (docs/rules.md, "Pig Farm").
 
 The companion does not track cards. At the end of a round the group tells it every seat's
 hand as a list of set sizes and a count of unmatched pigs; `farm_score` turns one hand into
 points with a breakdown the screen shows line by line. A `sell` event carries every seat's
 hand, so a whole round's scoring is one event (and one undo).
 
-Events (DESIGN.md, "Log format contract"; docs/log-format.md, "The `pig-farm` kind"):
+Events (docs/log-format.md, "The `pig-farm` kind"):
 - `{"type":"sell","hands":[{"sets":[3,3,2],"unmatched":1}, ...one per seat]}` by the
   current player, the seller: ends the round; every hand is scored and the totals add up.
 - `{"type":"butcher","die":"colors"|"shapes","face":F}`: the drawer's turn ends.
@@ -28,12 +28,12 @@ DEFAULT_TARGET = 500
 MIN_SELL_SETS = 3
 MIN_SET_SIZE = 2
 
-# Sets in hand -> base points (RULES.md, "Pig Farm"). Past 6 sets: +50 / -50 per further set.
+# Sets in hand -> base points (docs/rules.md, "Pig Farm"). Past 6 sets: +50 / -50 per further set.
 SELLER_TABLE: dict[int, int] = {3: 30, 4: 50, 5: 70, 6: 100}
 OTHER_TABLE: dict[int, int] = {0: 0, 1: 5, 2: 15, 3: 30, 4: 0, 5: -30, 6: -50}
 STEP_PAST_SIX = 50
 
-# The seller's bonuses (RULES.md, "Pig Farm": "Seller only").
+# The seller's bonuses (docs/rules.md, "Pig Farm": "Seller only").
 BONUS_THREE = 50  # each set of exactly 3
 BONUS_FOUR = 150  # each set of exactly 4
 BONUS_FIVE_UP = 250  # each set of 5 or more
@@ -114,7 +114,7 @@ def _whole(value: object, what: str) -> int:
 
 
 def farm_score(set_sizes: Sequence[int], unmatched: int, *, seller: bool) -> FarmScore:
-    """Score one hand (RULES.md, "Pig Farm").
+    """Score one hand (docs/rules.md, "Pig Farm").
 
     `set_sizes` lists the pigs in each set (4 alike is one set of 4); `unmatched` counts the
     pigs in no set. Refused with IllegalEvent: a set smaller than 2, a negative count, and a

@@ -1,4 +1,4 @@
-"""Rainbow Rush (RULES.md, "Rainbow Rush"): turn keeping plus the discard lock.
+"""Rainbow Rush (docs/rules.md, "Rainbow Rush"): turn keeping plus the discard lock.
 
 When a wild replaces a card in a rainbow, the replaced card goes on the discard pile and may
 not be picked up until two further turns have passed. `discard_lock` counts the turn ends

@@ -1,6 +1,6 @@
 """The shared table: seats, whose turn, direction, pending skips, eliminated seats.
 
-Pure functions over a frozen `Table` (RULES.md, "Common to all games"; DESIGN.md, "Turn
+Pure functions over a frozen `Table` (docs/rules.md, "Common to all games", "Turn
 semantics"). Seats are 0..n-1 clockwise; direction +1 is clockwise.
 """
 

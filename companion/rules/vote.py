@@ -1,4 +1,4 @@
-"""The rule vote (RULES.md, "Common to all games", "Rule vote"): pure counting, no state.
+"""The rule vote (docs/rules.md, "Common to all games", "Rule vote"): pure counting, no state.
 
 When a rule is unclear the group votes among two to four versions (A-D). Each player has one
 vote worth 1 point; most points wins. Only on a tie for most points does the deck owner's vote

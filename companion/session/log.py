@@ -1,4 +1,4 @@
-"""The JSON Lines game log: export a journal, read one back (DESIGN.md, "Log format").
+"""The JSON Lines game log: export a journal, read one back (docs/log-format.md).
 
 First line the header, then one event per line. Reading stops at the first bad line with a
 `LogFormatError` naming it; nothing after it is applied.

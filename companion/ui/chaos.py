@@ -1,5 +1,5 @@
 """The Chaos mode: whose turn, the called color, the Draw 4 stack and the Two Train, the
-"Chaos!" one-second call, round points and the dealer (RULES.md, "Chaos").
+"Chaos!" one-second call, round points and the dealer (docs/rules.md, "Chaos").
 
 Buttons on the home screen: NEXT ends the turn, ROLL starts the "Chaos!" call (Chaos uses no
 dice), OK (or hold OK) opens the menu of cards, UP/DOWN show the points.

@@ -1,5 +1,5 @@
 """Dice Factor screens: the roll-off, the two targets always on show, the 8-sided die's
-meaning, and the hand limits (RULES.md, "Dice Factor").
+meaning, and the hand limits (docs/rules.md, "Dice Factor").
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def win_menu(ctx: Context) -> Menu:
 
 class RollOff(Screen):
     """Who goes first: the companion rolls the 8-sided die for every player in turn, shows all
-    rolls and applies the tie rule (RULES.md, "Dice Factor"): the highest roll nobody else
+    rolls and applies the tie rule (docs/rules.md, "Dice Factor"): the highest roll nobody else
     rolled goes first; when every roll is shared, all roll again.
     """
 

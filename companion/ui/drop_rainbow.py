@@ -1,5 +1,5 @@
 """The Drop Rainbow mode: the top card, which colors would fail now, the cards at stake, and
-every player's colors collected (RULES.md, "Drop Rainbow").
+every player's colors collected (docs/rules.md, "Drop Rainbow").
 
 Home screen: OK = "I drew": say the new card's color; NEXT = bank the side cards (ends the
 turn); UP/DOWN = everyone's colors. Colors are always words or their letters, never colour.

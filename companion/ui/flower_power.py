@@ -1,5 +1,5 @@
 """Flower Power screens: the garden as five flowers with their petals, whose turn, the
-flowers each player has taken (RULES.md, "Flower Power").
+flowers each player has taken (docs/rules.md, "Flower Power").
 
 On the main screen UP/DOWN pick a flower (color) and OK enters how many petals of it the
 player just placed; NEXT ends the turn.

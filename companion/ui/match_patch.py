@@ -1,5 +1,5 @@
 """Match Patch screens: who goes first by mini-pips, whose turn, pairs per player
-(RULES.md, "Match Patch"). On the main screen UP records a pair for the current player.
+(docs/rules.md, "Match Patch"). On the main screen UP records a pair for the current player.
 """
 
 from __future__ import annotations

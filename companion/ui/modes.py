@@ -139,7 +139,7 @@ class FirstPlayer(Menu):
 
 
 def rule_vote(ctx: Context) -> Screen:
-    """The rule vote (RULES.md, "Common to all games"), offered in every game's menu."""
+    """The rule vote (docs/rules.md, "Common to all games"), offered in every game's menu."""
     from companion.ui.vote import start_vote
     return start_vote(ctx)
 

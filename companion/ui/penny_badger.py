@@ -526,7 +526,7 @@ class PennyEnd(Screen):
 
 class PennyMode(Mode):
     kind = "penny-badger"
-    # RULES.md: of the action cards only skip and reverse change the companion's state.
+    # docs/rules.md: of the action cards only skip and reverse change the companion's state.
     turn_actions = ("skip", "reverse")
     first_player_text = "Who gave the most pennies goes first:"
     house_rules_text = (

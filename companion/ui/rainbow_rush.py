@@ -1,5 +1,5 @@
 """Rainbow Rush screens: whose turn, and the discard lock after a wild replaced a card
-(RULES.md, "Rainbow Rush"). The lock counts down by itself as turns end.
+(docs/rules.md, "Rainbow Rush"). The lock counts down by itself as turns end.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rule vote screens, offered in every game's menu (RULES.md, "Common to all games").
+"""The rule vote screens, offered in every game's menu (docs/rules.md, "Common to all games").
 
 How many versions (2-4, named A-D), then one ballot per player in seat order, then the
 result. Counting is `companion.rules.vote.count`; nothing is journaled (docs/rules-readings.md).
