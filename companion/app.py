@@ -541,6 +541,14 @@ class App:
             return ok()
         return refused(400, f"unknown request {kind!r}")
 
+    def attach_web(self, web) -> None:
+        """Give the app its table web (companion.web.server.Web, started or not): snapshots
+        go to it from now on, and the menus offer "Table web"."""
+        self.web, self.publish = web, web.publish
+        if self.journal is None and isinstance(self.stack[0], StartScreen):
+            self.stack[0] = StartScreen(self.ctx())
+        self.publish_snapshot()
+
     def web_switch(self, on: bool) -> None:
         """The device menu's "Web on" / "Web off"."""
         if self.web is None:

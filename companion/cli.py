@@ -233,9 +233,8 @@ def _web(args, cfg, app, stack) -> str:
     web = Web(config=cfg, post=app.post, host=host, port=port,
               frame=lambda: app.last_frame, source=cfg.journal_path())
     web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))
-    app.web, app.publish = web, web.publish
+    app.attach_web(web)
     stack.callback(web.stop)
-    app.publish_snapshot()
     if args.no_web or not (w["enabled"] or args.web):
         return ""
     problem = web.start()

@@ -262,6 +262,43 @@ def check_journal(cfg: configmod.Config) -> Check:
     return _ok("journal", f"{path}: integrity ok, {games} game{'s' * (games != 1)}")
 
 
+def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
+    """Is the table web listening, and at which addresses? (The doctor usually runs with the
+    service stopped: then it is not, which is a pass, and the line says where it will be.)"""
+    import http.client
+    import json
+    from companion.web.guard import box_addresses
+
+    w = cfg["web"]
+    if not w["enabled"]:
+        return _skip("web", "off in the config ([web] enabled = false)")
+    host, port = w["host"], w["port"]
+    wild = host in ("0.0.0.0", "::")
+    shown = [a for a in (box_addresses(host) if wild else [host])
+             if not wild or a not in ("127.0.0.1", "::1")] or [host]
+    urls = ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
+    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    try:
+        conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+        try:
+            conn.request("GET", "/api/state")
+            resp = conn.getresponse()
+            body = resp.read(65536)
+        finally:
+            conn.close()
+    except ConnectionRefusedError:
+        return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
+                            f"when it runs: {urls}")
+    except (OSError, http.client.HTTPException) as e:
+        return _fail("web", f"{host}:{port} does not answer ({e})")
+    try:
+        int(json.loads(body)["seq"])
+    except (ValueError, KeyError, TypeError):
+        return _fail("web", f"port {port} is held by another program: the companion would run "
+                            "without the web (set [web] port)")
+    return _ok("web", f"listening on {host}:{port}: {urls}")
+
+
 # --- running them ---------------------------------------------------------------------------
 
 def run(argv: list[str] | None = None, *, factory: Any = None,
@@ -300,6 +337,7 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
                                "doctor ...")
     else:
         yield check_journal(cfg)
+    yield check_web(cfg)
 
 
 def _close(factory: Any) -> None:

@@ -31,8 +31,7 @@ class Served:
         self.app.dice = SoftwareDice(post=self.app.post, rng=random.Random(1))
         self.web = Web(config=config, post=self.app.post, host="127.0.0.1", port=0,
                        frame=lambda: self.app.last_frame, clock=clock, route_modules=())
-        self.app.web, self.app.publish = self.web, self.web.publish
-        self.app.publish_snapshot()
+        self.app.attach_web(self.web)
         assert self.web.start() == ""
         self.thread = threading.Thread(target=self.app.run, daemon=True)
         self.thread.start()

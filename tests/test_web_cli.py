@@ -1,0 +1,223 @@
+"""The table web around the API: `companion run --web/--no-web`, `companion doctor`'s line,
+and the device menu on the panel (Pair a phone, Forget all phones, Web on/off)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+
+import pytest
+
+from companion import config as configmod
+from companion.doctor import check_web
+from companion.inputs import Button
+from companion.ui import device
+from companion.web.server import Web
+
+from conftest import choose, press
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def web_config(port: int, *, enabled: bool = True) -> configmod.Config:
+    return configmod.Config(configmod.check({"web": {"host": "127.0.0.1", "port": port,
+                                                     "enabled": enabled}}))
+
+
+# --- companion run ----------------------------------------------------------------------------
+
+def run_companion(tmp_path, *args: str) -> subprocess.Popen:
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--input", "stdin",
+         "--ack", "--journal", str(tmp_path / "j.db"), "--config", str(tmp_path / "none.toml"),
+         *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=env)
+
+
+@pytest.fixture
+def no_config(tmp_path):
+    (tmp_path / "none.toml").write_text("")
+
+
+def test_run_with_web_prints_its_address_and_serves_the_game(tmp_path, no_config):
+    port = free_port()
+    p = run_companion(tmp_path, "--web", f"127.0.0.1:{port}")
+    try:
+        assert p.stdout.readline().strip() == f"web http://127.0.0.1:{port}/"
+        assert p.stdout.readline().strip() == "ready"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as r:
+            snap = json.loads(r.read())
+        assert snap["game"] is None and snap["seq"] >= 1
+    finally:
+        out, err = p.communicate("QUIT\n", timeout=30)
+    assert p.returncode == 0 and err == ""
+
+
+def test_a_port_in_use_is_one_line_and_the_companion_runs_on(tmp_path, no_config):
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", 0))
+    blocker.listen(1)
+    port = blocker.getsockname()[1]
+    try:
+        p = run_companion(tmp_path, "--web", f"127.0.0.1:{port}")
+        assert p.stdout.readline().strip() == "ready"
+        out, err = p.communicate("OK\n" * 5 + "QUIT\n", timeout=30)  # a game, who goes first
+    finally:
+        blocker.close()
+    assert p.returncode == 0
+    assert err.strip().count("\n") == 0 and "port is in use" in err and "without the web" in err
+    assert "ack append 1" in out
+
+
+def test_no_web_binds_nothing(tmp_path, no_config):
+    p = run_companion(tmp_path, "--no-web")
+    assert p.stdout.readline().strip() == "ready"
+    out, err = p.communicate("QUIT\n", timeout=30)
+    assert p.returncode == 0 and "web" not in out and err == ""
+
+
+def test_a_bad_web_option_is_a_usage_error(capsys):
+    from companion.cli import main
+    with pytest.raises(SystemExit) as e:
+        main(["run", "--web", "localhost:http"])
+    assert e.value.code == 2 and "HOST:PORT" in capsys.readouterr().err
+
+
+def test_the_config_checks_the_web_section():
+    with pytest.raises(configmod.ConfigError, match="web.port"):
+        configmod.check({"web": {"port": 70000}})
+    with pytest.raises(configmod.ConfigError, match="web.host"):
+        configmod.check({"web": {"host": ""}})
+    assert configmod.check({})["web"] == {"enabled": True, "host": "0.0.0.0", "port": 8080}
+
+
+# --- companion doctor -------------------------------------------------------------------------
+
+def test_doctor_says_where_the_web_listens(config):
+    port = free_port()
+    cfg = web_config(port)
+    line = check_web(cfg)
+    assert line.verdict == "SKIP" and "not listening on 127.0.0.1" in line.detail
+    web = Web(config=cfg, post=lambda item: None, host="127.0.0.1", port=port, route_modules=())
+    assert web.start() == ""
+    try:
+        line = check_web(cfg)
+        assert line.verdict == "OK" and f"http://127.0.0.1:{port}/" in line.detail
+    finally:
+        web.stop()
+    assert check_web(web_config(port, enabled=False)).verdict == "SKIP"
+
+
+def test_doctor_fails_when_another_program_holds_the_port():
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"<html>a printer</html>")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Other)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        line = check_web(web_config(server.server_address[1]))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert line.verdict == "FAIL" and "another program" in line.detail
+
+
+# --- the device menu --------------------------------------------------------------------------
+
+@pytest.fixture
+def web_app(make_app, config):
+    app = make_app()
+    web = Web(config=config, post=app.post, host="127.0.0.1", port=0,
+              frame=lambda: app.last_frame, route_modules=())
+    app.attach_web(web)
+    yield app
+    web.stop()
+
+
+def test_web_on_pair_forget_and_off_from_the_start_menu(web_app):
+    app = web_app
+    app.render()
+    choose(app, "Table web")
+    assert app.top.title == "Table web"
+    assert not app.top.items[0].enabled  # Pair a phone: the web is off
+    choose(app, "Web on")
+    assert app.web.running and app.toast[0].startswith("Web on: 127.0.0.1:")
+    choose(app, "Table web")
+    choose(app, "Pair a phone")
+    assert isinstance(app.top, device.PairScreen)
+    code = app.web.pairing.code()
+    assert app.web.pair_url(code) == f"HTTP://127.0.0.1:{app.web.port}/J/{code}"
+    # A phone pairs: the code is used, and the screen shows a new one.
+    assert app.web.pairing.attempt(code).ok
+    assert app.web.pairing.code() != code and app.web.pairing.phones == 1
+    press(app, Button.BACK)
+    choose(app, "Forget all phones")
+    press(app, Button.OK)
+    assert app.web.pairing.phones == 0 and app.toast[0] == "Forgot 1 phone"
+    choose(app, "Web off")
+    assert not app.web.running and app.toast[0] == "Web off"
+
+
+def test_the_game_menu_offers_the_table_web(web_app):
+    from companion.inputs import ButtonInput, Gesture
+    app = web_app
+    app.render()
+    choose(app, "New game")
+    choose(app, "Table")
+    press(app, Button.OK)  # players
+    app.handle(ButtonInput(Button.OK, Gesture.HOLD))
+    labels = [item.text(app.ctx()) for item in app.top.items]
+    assert "Table web" in labels
+
+
+def test_the_qr_code_is_drawn_pixel_exact_with_a_quiet_zone():
+    import segno
+    url = "HTTP://192.168.100.200:8080/J/482193"
+    img = device.qr_image(url)
+    qr = segno.make_qr(url, version=2, error="m", boost_error=False)
+    n = len(qr.matrix)
+    assert n == 25 and img.size[0] == img.size[1] <= 64
+    scale = 2
+    quiet = (img.size[0] // scale - n) // 2
+    assert quiet >= 2
+    px = img.load()
+    for y in range(img.size[1]):
+        for x in range(img.size[0]):
+            mx, my = x // scale - quiet, y // scale - quiet
+            dark = 0 <= mx < n and 0 <= my < n and qr.matrix[my][mx]
+            assert px[x, y] == (0 if dark else 1), (x, y)
+
+
+def test_the_pairing_screen_shows_the_code_and_refreshes_itself(web_app):
+    from companion.ui.screen import Context
+    app = web_app
+    assert app.web.start() == ""
+    ctx = Context(config=app.config, extra={"web": app.web})
+    screen = device.PairScreen()
+    first = screen.render(ctx).tobytes()
+    code = app.web.pairing.code()
+    assert screen.render(ctx).tobytes() == first  # the same code draws the same frame
+    wrong = f"{(int(code) + 1) % 10**6:06d}"
+    for _ in range(5):
+        app.web.pairing.attempt(wrong)  # voided: a new code, a new QR
+    assert app.web.pairing.code() != code and screen.render(ctx).tobytes() != first
+    assert screen.on_tick("pair", {}, ctx).token == "pair"  # the countdown keeps ticking
