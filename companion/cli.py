@@ -211,7 +211,9 @@ def cmd_run(args) -> int:
             if cfg["buzzer"]["enabled"]:
                 from companion.drivers.buzzer import Buzzer
                 app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
-        # Last: a failure above (no display, no pins) never leaves a port bound.
+        # Last: a failure above (no display, no pins) never leaves a port bound. The panel
+        # shows its first frame first: the web takes a quarter of a second to start.
+        app.render()
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
             term.footer = [*term.footer, f"Table web: {web_url}"]
