@@ -217,6 +217,8 @@ def cmd_run(args) -> int:
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
             term.footer = [*term.footer, f"Table web: {web_url}"]
+            display.last = None  # draw again, with the address under the panel
+            app.render()
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
         if args.ack:
