@@ -81,25 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("--game", type=int, help="game id (default: the unfinished or latest game)")
     exp.add_argument("--list", action="store_true", help="list the games in the journal")
     exp.add_argument("-o", "--output", help="file to write (default: stdout)")
+    exp.add_argument("--force", action="store_true",
+                     help="write a game whose rows no longer match their checksums (it was "
+                          "altered after it was recorded) and say on stderr what was altered")
     exp.set_defaults(func=cmd_export)
 
     rep = sub.add_parser("replay", help="fold a JSON Lines log and print the final state")
     rep.add_argument("file", help="the log (JSON Lines: header, then one event per line)")
     rep.add_argument("--json", action="store_true", help="print the state as JSON")
     rep.set_defaults(func=cmd_replay)
-
-    st = sub.add_parser("stats", help="per-player wins, win rates, scores and records")
-    _config_args(st)
-    st.add_argument("--json", action="store_true", help="print the figures as JSON "
-                                                        "(docs/stats.md)")
-    st.add_argument("--game", metavar="KIND", help="only this game kind (e.g. pig-farm)")
-    st.add_argument("--player", metavar="NAME", help="only this player's figures")
-    st.set_defaults(func=cmd_stats)
-
-    imp = sub.add_parser("import", help="add a game to the journal from a JSON Lines log")
-    imp.add_argument("file", help="the log (as `companion export` writes it)")
-    _config_args(imp)
-    imp.set_defaults(func=cmd_import)
 
     scr = sub.add_parser("screens", help="draw every screen as a PNG (for docs/screens)")
     scr.add_argument("outdir", nargs="?", default="docs/screens")
@@ -192,13 +182,11 @@ def cmd_run(args) -> int:
             from companion.drivers.keyboard import ScriptInput
             stack.enter_context(ScriptInput(sys.stdin, post=app.post))
         else:
-            from gpiozero import Device
+            import warnings
+            from gpiozero import PinFactoryFallback
             from companion.drivers.buttons import ButtonPanel
-            from companion.drivers.pins import choose
-            if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
-                choice = choose(cfg["gpio"]["pin_factory"])
-                logging.getLogger("companion").info("pin library: %s", choice.line())
-                Device.pin_factory = choice.factory  # shared by every pin; closed at exit
+            # gpiozero warns once per pin library it could not load; log it, do not print it.
+            warnings.simplefilter("ignore", PinFactoryFallback)
             b = cfg["buttons"]
             stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
                                             hold_time=b["hold_time"]))
@@ -211,14 +199,10 @@ def cmd_run(args) -> int:
             if cfg["buzzer"]["enabled"]:
                 from companion.drivers.buzzer import Buzzer
                 app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
-        # Last: a failure above (no display, no pins) never leaves a port bound. The panel
-        # shows its first frame first: the web takes a quarter of a second to start.
-        app.render()
+        # Last: a failure above (no display, no pins) never leaves a port bound.
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
             term.footer = [*term.footer, f"Table web: {web_url}"]
-            display.last = None  # draw again, with the address under the panel
-            app.render()
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
         if args.ack:
@@ -237,8 +221,9 @@ def _web(args, cfg, app, stack) -> str:
     web = Web(config=cfg, post=app.post, host=host, port=port,
               frame=lambda: app.last_frame, source=cfg.journal_path())
     web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))
-    app.attach_web(web)
+    app.web, app.publish = web, web.publish
     stack.callback(web.stop)
+    app.publish_snapshot()
     if args.no_web or not (w["enabled"] or args.web):
         return ""
     problem = web.start()
@@ -281,6 +266,7 @@ def _setup_logging(cfg, *, quiet: bool) -> None:
 
 def cmd_export(args) -> int:
     from companion.session import log as logmod
+    from companion.session.checksum import describe
     cfg = load_config(args)
     if not cfg.journal_path().exists():
         if args.list:
@@ -296,10 +282,14 @@ def cmd_export(args) -> int:
             return 0
         if not games:
             raise CompanionError(f"no games in {cfg.journal_path()}")
-        if args.game is not None:
-            journal = store.load(args.game)
-        else:
-            journal = store.resume() or store.load(games[-1].id)
+        journal = store.resume() if args.game is None else None
+        gid = args.game if args.game is not None else (
+            store.game_id(journal) if journal else games[-1].id)
+        altered = store.verify(gid)
+        if altered and not args.force:
+            raise CompanionError(f"{describe(altered)}: the game was altered after it was "
+                                 "recorded; companion export --force writes it anyway")
+        journal = journal or store.load(gid)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -308,6 +298,10 @@ def cmd_export(args) -> int:
             raise CompanionError(f"cannot write {args.output}: {e.strerror or e}") from None
     else:
         logmod.write(journal, sys.stdout)
+    for m in altered:
+        print(f"altered: {m}", file=sys.stderr)
+    if altered:
+        print(f"written anyway (--force): game {gid} is not as it was recorded", file=sys.stderr)
     return 0
 
 
@@ -318,53 +312,6 @@ def cmd_replay(args) -> int:
         print(json.dumps(journal.summary()))
     else:
         print(journal.game.text(journal.state, journal.header))
-    return 0
-
-
-def cmd_stats(args) -> int:
-    from companion import stats as statsmod
-    from companion.rules import GAMES
-    if args.game is not None and args.game not in GAMES:
-        print(f"companion: stats: --game: unknown game {args.game!r} "
-              f"(known: {', '.join(GAMES)})", file=sys.stderr)
-        return EXIT_USAGE
-    cfg = load_config(args)
-    if cfg.journal_path().exists():
-        with open_store(cfg, read_only=True) as store:  # stats never change the journal
-            records = statsmod.History(store).records()
-    else:
-        records = []
-    result = statsmod.compute(records, kind=args.game, player=args.player)
-    if args.player is not None and not result.players:
-        raise CompanionError(f"no finished games with a player called {args.player.strip()!r}")
-    if args.json:
-        print(json.dumps(result.to_json()))
-    else:
-        print(statsmod.text(result))
-    return 0
-
-
-def cmd_import(args) -> int:
-    from companion.session import log as logmod
-    from companion.session.store import AlreadyImported
-    from companion.stats import log_digest
-    journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
-    digest = log_digest(journal)
-    cfg = load_config(args)
-    with open_store(cfg) as store:
-        try:
-            gid = store.import_game(journal, digest)
-        except AlreadyImported as e:
-            print(f"{args.file}: {e}")
-            return 0
-    title, n = journal.game.title, len(journal.header.players)
-    if journal.state.over:
-        winners = " & ".join(journal.name(s) for s in journal.state.winners) or "no winner"
-        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
-              f"finished ({winners})")
-    else:
-        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
-              "unfinished: the start menu offers to resume it")
     return 0
 
 

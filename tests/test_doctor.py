@@ -136,7 +136,8 @@ def test_journal_integrity(tmp_path):
     db.parent.mkdir()
     Store(db).close()
     status, lines, _ = run(tmp_path)
-    assert status == 0 and lines["journal"] == f"OK    journal: {db}: integrity ok, 0 games"
+    assert status == 0 and lines["journal"] == (f"OK    journal: {db}: integrity ok, "
+                                                "checksums ok, 0 games")
     db.write_bytes(b"this is not sqlite" * 100)
     for suffix in ("-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)

@@ -132,3 +132,14 @@ def fill(db: sqlite3.Connection) -> int:
             n += 1
         db.execute("UPDATE games SET head=? WHERE id=?", (prev, gid))
     return n
+
+
+def describe(found: list[Mismatch], *, most: int = 3) -> str:
+    """The first mismatch in full, then where the next few are (one line for a message)."""
+    text = str(found[0])
+    rest = found[1:]
+    if rest:
+        text += f"; {len(rest)} more: " + "; ".join(f"game {m.game}, {m.where}"
+                                                  for m in rest[:most])
+        text += "; ..." if len(rest) > most else ""
+    return text

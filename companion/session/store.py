@@ -177,6 +177,9 @@ class Store:
         except _Damaged:
             db.close()
             raise
+        except UnicodeDecodeError:  # SQLite's own message quotes a damaged schema's bytes
+            db.close()
+            raise _Damaged("its schema is not readable text") from None
         except sqlite3.Error as e:
             db.close()
             if _is_damage(e):
