@@ -91,6 +91,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the state as JSON")
     rep.set_defaults(func=cmd_replay)
 
+    st = sub.add_parser("stats", help="per-player wins, win rates, scores and records")
+    _config_args(st)
+    st.add_argument("--json", action="store_true", help="print the figures as JSON "
+                                                        "(docs/stats.md)")
+    st.add_argument("--game", metavar="KIND", help="only this game kind (e.g. pig-farm)")
+    st.add_argument("--player", metavar="NAME", help="only this player's figures")
+    st.set_defaults(func=cmd_stats)
+
+    imp = sub.add_parser("import", help="add a game to the journal from a JSON Lines log")
+    imp.add_argument("file", help="the log (as `companion export` writes it)")
+    _config_args(imp)
+    imp.set_defaults(func=cmd_import)
+
     scr = sub.add_parser("screens", help="draw every screen as a PNG (for docs/screens)")
     scr.add_argument("outdir", nargs="?", default="docs/screens")
     scr.add_argument("--scale", type=_scale, default=4, help="pixels per panel pixel (1-16)")
@@ -182,11 +195,13 @@ def cmd_run(args) -> int:
             from companion.drivers.keyboard import ScriptInput
             stack.enter_context(ScriptInput(sys.stdin, post=app.post))
         else:
-            import warnings
-            from gpiozero import PinFactoryFallback
+            from gpiozero import Device
             from companion.drivers.buttons import ButtonPanel
-            # gpiozero warns once per pin library it could not load; log it, do not print it.
-            warnings.simplefilter("ignore", PinFactoryFallback)
+            from companion.drivers.pins import choose
+            if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
+                choice = choose(cfg["gpio"]["pin_factory"])
+                logging.getLogger("companion").info("pin library: %s", choice.line())
+                Device.pin_factory = choice.factory  # shared by every pin; closed at exit
             b = cfg["buttons"]
             stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
                                             hold_time=b["hold_time"]))
@@ -199,10 +214,14 @@ def cmd_run(args) -> int:
             if cfg["buzzer"]["enabled"]:
                 from companion.drivers.buzzer import Buzzer
                 app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
-        # Last: a failure above (no display, no pins) never leaves a port bound.
+        # Last: a failure above (no display, no pins) never leaves a port bound. The panel
+        # shows its first frame first: the web takes a quarter of a second to start.
+        app.render()
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
             term.footer = [*term.footer, f"Table web: {web_url}"]
+            display.last = None  # draw again, with the address under the panel
+            app.render()
         from companion.inputs import Quit
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
         if args.ack:
@@ -221,9 +240,8 @@ def _web(args, cfg, app, stack) -> str:
     web = Web(config=cfg, post=app.post, host=host, port=port,
               frame=lambda: app.last_frame, source=cfg.journal_path())
     web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))
-    app.web, app.publish = web, web.publish
+    app.attach_web(web)
     stack.callback(web.stop)
-    app.publish_snapshot()
     if args.no_web or not (w["enabled"] or args.web):
         return ""
     problem = web.start()
@@ -312,6 +330,53 @@ def cmd_replay(args) -> int:
         print(json.dumps(journal.summary()))
     else:
         print(journal.game.text(journal.state, journal.header))
+    return 0
+
+
+def cmd_stats(args) -> int:
+    from companion import stats as statsmod
+    from companion.rules import GAMES
+    if args.game is not None and args.game not in GAMES:
+        print(f"companion: stats: --game: unknown game {args.game!r} "
+              f"(known: {', '.join(GAMES)})", file=sys.stderr)
+        return EXIT_USAGE
+    cfg = load_config(args)
+    if cfg.journal_path().exists():
+        with open_store(cfg, read_only=True) as store:  # stats never change the journal
+            records = statsmod.History(store).records()
+    else:
+        records = []
+    result = statsmod.compute(records, kind=args.game, player=args.player)
+    if args.player is not None and not result.players:
+        raise CompanionError(f"no finished games with a player called {args.player.strip()!r}")
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(statsmod.text(result))
+    return 0
+
+
+def cmd_import(args) -> int:
+    from companion.session import log as logmod
+    from companion.session.store import AlreadyImported
+    from companion.stats import log_digest
+    journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
+    digest = log_digest(journal)
+    cfg = load_config(args)
+    with open_store(cfg) as store:
+        try:
+            gid = store.import_game(journal, digest)
+        except AlreadyImported as e:
+            print(f"{args.file}: {e}")
+            return 0
+    title, n = journal.game.title, len(journal.header.players)
+    if journal.state.over:
+        winners = " & ".join(journal.name(s) for s in journal.state.winners) or "no winner"
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              f"finished ({winners})")
+    else:
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              "unfinished: the start menu offers to resume it")
     return 0
 
 

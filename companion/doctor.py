@@ -16,7 +16,6 @@ import os
 import platform
 import sys
 import tempfile
-import warnings
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -29,7 +28,7 @@ from companion.wiring import header_pin
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
             "platformdirs")
-BOARD = ("lgpio", "RPi.GPIO", "smbus2")  # reported when present
+BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2")  # reported when present
 
 
 @dataclass(frozen=True)
@@ -82,38 +81,30 @@ def check_packages() -> Check:
     return _ok("packages", ", ".join(found))
 
 
-def pin_factory(factory: Any = None) -> tuple[Any, Check, bool]:
-    """gpiozero's pin factory: the one given, else the one gpiozero would pick (honouring
-    GPIOZERO_PIN_FACTORY). Fallbacks gpiozero warns about are reported, since they say why
-    the preferred library did not load. The bool says whether the caller must close it."""
+def pin_factory(factory: Any = None, configured: str = "") -> tuple[Any, Check, bool]:
+    """gpiozero's pin factory and why it is the one: the one given (a test's MockFactory),
+    else the one in use, else the one `companion run` would load (GPIOZERO_PIN_FACTORY, then
+    `[gpio] pin_factory`, then gpiozero's order; companion/drivers/pins.py). Libraries that
+    did not load are named, since they say why the preferred one is not in use. The bool says
+    whether the caller must close it."""
     from gpiozero import Device
 
-    source, owned = "given", False
-    if factory is None:
-        factory = Device.pin_factory
-        source = "in use"
-    if factory is None:
-        env = os.environ.get("GPIOZERO_PIN_FACTORY")
-        source = f"GPIOZERO_PIN_FACTORY={env}" if env else "gpiozero's choice"
-        owned = True
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                factory = Device._default_pin_factory()
-            except Exception as e:  # BadPinFactory, ImportError, ...: each says why
-                why = "; ".join(str(w.message) for w in caught) or str(e)
-                return None, _fail("pin library", f"none works ({why}). On a Pi: sudo apt-get "
-                                   "install python3-lgpio, and run from a writable "
-                                   "directory"), False
-        fallbacks = [str(w.message) for w in caught]
+    from companion.drivers.pins import choose, rpi_gpio_note
+
+    if factory is not None:
+        source, owned = "given", False
+    elif Device.pin_factory is not None:
+        factory, source, owned = Device.pin_factory, "in use", False
     else:
-        fallbacks = []
-    name = type(factory).__name__
-    detail = f"{name} ({source})"
-    if "Mock" in name:
+        try:
+            choice = choose(configured)
+        except CompanionError as e:
+            return None, _fail("pin library", f"{e}. On a Pi run from a writable directory "
+                                              "(lgpio makes a file there)"), False
+        factory, source, owned = choice.factory, choice.why, True
+    detail = f"{type(factory).__name__} ({source}){rpi_gpio_note(factory)}"
+    if "Mock" in type(factory).__name__:
         detail += ": mock pins, not the board's"
-    if fallbacks:
-        detail += "; " + "; ".join(fallbacks)
     return factory, _ok("pin library", detail), owned
 
 
@@ -278,6 +269,43 @@ def check_journal(cfg: configmod.Config) -> Check:
     return _ok("journal", f"{path}: integrity ok, {sums}, {games} game{'s' * (games != 1)}")
 
 
+def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
+    """Is the table web listening, and at which addresses? (The doctor usually runs with the
+    service stopped: then it is not, which is a pass, and the line says where it will be.)"""
+    import http.client
+    import json
+    from companion.web.guard import box_addresses
+
+    w = cfg["web"]
+    if not w["enabled"]:
+        return _skip("web", "off in the config ([web] enabled = false)")
+    host, port = w["host"], w["port"]
+    wild = host in ("0.0.0.0", "::")
+    shown = [a for a in (box_addresses(host) if wild else [host])
+             if not wild or a not in ("127.0.0.1", "::1")] or [host]
+    urls = ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
+    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    try:
+        conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+        try:
+            conn.request("GET", "/api/state")
+            resp = conn.getresponse()
+            body = resp.read(65536)
+        finally:
+            conn.close()
+    except ConnectionRefusedError:
+        return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
+                            f"when it runs: {urls}")
+    except (OSError, http.client.HTTPException) as e:
+        return _fail("web", f"{host}:{port} does not answer ({e})")
+    try:
+        int(json.loads(body)["seq"])
+    except (ValueError, KeyError, TypeError):
+        return _fail("web", f"port {port} is held by another program: the companion would run "
+                            "without the web (set [web] port)")
+    return _ok("web", f"listening on {host}:{port}: {urls}")
+
+
 # --- running them ---------------------------------------------------------------------------
 
 def run(argv: list[str] | None = None, *, factory: Any = None,
@@ -298,7 +326,7 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
         cfg = configmod.Config(configmod.check({}))
     if args.journal:
         cfg.data["storage"]["path"] = args.journal
-    factory, line, owned = pin_factory(factory)
+    factory, line, owned = pin_factory(factory, cfg["gpio"]["pin_factory"])
     yield line
     try:
         yield from check_pins(cfg, factory)
@@ -316,6 +344,7 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
                                "doctor ...")
     else:
         yield check_journal(cfg)
+    yield check_web(cfg)
 
 
 def _close(factory: Any) -> None:
