@@ -147,10 +147,13 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
     twin = TwinDisplay()
     app, store = new_app(tmp, "penny-badger", four, twin, Clock())
     app.render()
+    from companion.ui.penny_badger import Accusers, SettlementScreen
     for i in range(repeat):
-        for b in ["NEXT"] + ["DOWN"] * (1 + i % 3) + ["OK"]:
+        for b in ["NEXT"] + ["UP"] * (1 + i % 3) + ["OK"]:  # the turn screen, 1-3 cards
             step(app, b)
+        assert isinstance(app.top, Accusers), app.top  # (DOWN here measured a pass instead)
         add("claim", interaction(app, twin, ["OK"]))
+        assert isinstance(app.top, SettlementScreen), app.top
         step(app, "OK")  # back to the ledger
         step(app, "BACK", "hold")
     app.close(), store.close()

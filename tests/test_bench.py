@@ -26,4 +26,6 @@ def test_bench_prints_one_json_object_per_figure_and_counts_wire_bytes(capsys):
     assert by["bytes_turn_change_sh1106_stock"] == 1080
     for name in ("turn_change", "claim", "score_step"):
         assert 0 < by[f"bytes_{name}"] < by[f"bytes_{name}_stock"]
+        # The goal (docs/performance.md): under 40% of a stock frame. Exact byte counts.
+        assert by[f"bytes_{name}"] < 0.4 * by[f"bytes_{name}_stock"], name
     assert "figure" in out.splitlines()[-len(rows) - 1]  # the human table follows

@@ -15,9 +15,9 @@ from typing import Iterable, Sequence
 
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.rules.penny_badger import (MAX_CARDS, PennyState, best_catch, biggest_claim,
-                                          claim_words, clockwise_from, end_reason, net_line,
-                                          penalty, record_title, settle, transfer_lines,
+from companion.rules.penny_badger import (BANK, MAX_CARDS, PennyState, best_catch,
+                                          biggest_claim, claim_words, clockwise_from,
+                                          end_reason, net_line, penalty, record_title, settle,
                                           withdrawal)
 from companion.session.journal import Journal
 from companion.ui import draw
@@ -231,13 +231,52 @@ class TurnPicker(Screen):
         return None
 
 
+ROWS = 4  # rows of the accusers and settlement lists shown at once
+ROW_H = 12
+ROW_SIZE = 12
+
+
+def claim_title(who: str, cards: int) -> str:
+    """The title bar of the accusers and of the settlement after them: the same words on
+    both, so the bar stays put when the claim is settled (the panel is sent only what
+    changed)."""
+    return f"{who}: {claim_words(cards)}"
+
+
+def draw_rows(d, ctx: Context, top: int, rows: Sequence[tuple[str, bool | None, str]],
+              first: int, inverted: int) -> None:
+    """The accusers' list, also the settlement's: (label, box, right) rows of 12 px, row
+    `inverted` in a bar; `box` True/False draws a ticked/empty box before the label (None:
+    no box); `right` is right-aligned text (an amount). A scroll bar when they do not fit."""
+    for row, (label, box, right) in enumerate(rows[first:first + ROWS]):
+        i = first + row
+        y = top + row * ROW_H
+        sel = i == inverted
+        fill = 0 if sel else 1
+        if sel:
+            d.rectangle((0, y, draw.WIDTH - 5, y + ROW_H - 1), fill=1)
+        x = 3
+        if box is not None:
+            d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
+            x = 14
+        room = draw.WIDTH - 8 - x
+        if right:
+            rw = draw.text_size(right, ROW_SIZE)[0]
+            d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
+                   fill=fill, anchor="rm")
+            room = min(room, draw.WIDTH - 7 - rw - 4 - x)
+        d.text((x, y + ROW_H // 2), draw.clip(label, room, ROW_SIZE),
+               font=draw.font(ROW_SIZE), fill=fill, anchor="lm")
+    draw.scrollbar(d, top, draw.HEIGHT - 1, first, ROWS, len(rows))
+
+
 class Accusers(Screen):
     """Who challenges the claim: OK toggles a badger; the top line goes on ("No challenge"
     settles the claim at once; with accusers ticked it asks what the cards showed).
-    NEXT also goes on."""
+    NEXT also goes on. The settlement screen keeps this layout (`SettlementScreen`)."""
 
-    ROWS = 4
-    ROW_H = 12
+    ROWS = ROWS
+    ROW_H = ROW_H
 
     def __init__(self, cards: int) -> None:
         self.cards = cards
@@ -257,25 +296,12 @@ class Accusers(Screen):
     def draw_on(self, d, ctx: Context) -> None:
         who = ctx.name(ctx.state.table.current)
         opp = self.opponents(ctx)
-        rows = [self.go_label(ctx)] + [ctx.name(s) for s in opp]
-        top = draw.title_bar(d, f"Challenge {who}?", f"{len(self.chosen)}/{len(opp)}")
+        rows: list[tuple[str, bool | None, str]] = [(self.go_label(ctx), None, "")]
+        rows += [(ctx.name(s), s in self.chosen, "") for s in opp]
+        top = draw.title_bar(d, claim_title(who, self.cards), f"{len(self.chosen)}/{len(opp)}")
         first = min(max(0, self.cursor - self.ROWS + 2), max(0, len(rows) - self.ROWS))
         first = max(0, min(first, self.cursor))
-        for row, label in enumerate(rows[first:first + self.ROWS]):
-            i = first + row
-            y = top + row * self.ROW_H
-            sel = i == self.cursor
-            fill = 0 if sel else 1
-            if sel:
-                d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 1), fill=1)
-            x = 3
-            if i > 0:
-                ticked = opp[i - 1] in self.chosen
-                d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if ticked else 1 - fill)
-                x = 14
-            d.text((x, y + self.ROW_H // 2), draw.clip(label, draw.WIDTH - 8 - x, 12),
-                   font=draw.font(12), fill=fill, anchor="lm")
-        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(rows))
+        draw_rows(d, ctx, top, rows, first, self.cursor)
 
     def go(self, ctx: Context) -> Result:
         if not self.chosen:
@@ -354,64 +380,73 @@ class Reveal(Screen):
 # --- after a settlement: who paid whom --------------------------------------------------------
 
 
-class Lines(Screen):
-    """Lines of text at a readable size, UP/DOWN scroll."""
+def settlement_rows(state: PennyState, names: Sequence[str],
+                    ) -> tuple[str, str, list[tuple[str, bool | None, str]]]:
+    """The settlement in the accusers' layout: (title, title's right, rows).
 
-    ROWS = 4
-    ROW_H = 12
-    SIZE = 12
+    After a claim the title bar is the accusers' (the claim, the number of accusers) and the
+    badgers stay in the accusers' rows and order, their box as ticked, with what each one
+    paid (-) or got (+) on the right; the top row (the accusers' "No challenge" bar) says
+    what the claimant got. Then the bank and who is next, a scroll away with 4 badgers.
+    """
+    r = state.history[-1]
+    t = state.table
+    who = names[r.seat]
+    net = r.net()
+    mine = net.get(r.seat, 0)
+    out = set(r.eliminated)
+
+    def amount(seat: int) -> str:
+        text = f"{net[seat]:+d}" if net.get(seat) else ""
+        return (text + " out").strip() if seat in out else text
+
+    def either(long: str, short: str) -> str:  # the top row, unclipped with a long name
+        return long if draw.text_size(long, ROW_SIZE)[0] <= draw.WIDTH - 11 else short
+
+    if r.cards is None:
+        title, right = f"{who} passed", ""
+        rows: list[tuple[str, bool | None, str]] = [
+            (either(f"{who} {mine:+d} to bank", f"{who} {mine:+d}"), None,
+             "out" if r.seat in out else "")]
+    else:
+        before = [s for s in range(t.seats) if s != r.seat
+                  and (s not in t.eliminated or s in out)]
+        opp = clockwise_from(r.seat, before, t.seats)
+        title = claim_title(who, r.cards)
+        right = f"{len(r.challengers)}/{len(opp)}"
+        if not r.challengers:
+            head = either(f"{who} +{r.kept} from bank", f"{who} +{r.kept}") if r.kept \
+                else "The bank had nothing"
+        else:
+            head = f"{'TRUE' if r.truthful else 'BLUFF'}: {who} {mine:+d}"
+        rows = [(head, None, "out" if r.seat in out else "")]
+        rows += [(names[s], s in r.challengers, amount(s)) for s in opp]
+    bank = net.get(BANK, 0)
+    rows.append((f"Bank {bank:+d}, now {state.bank}" if bank else f"Bank: {state.bank}",
+                 None, ""))
+    rows.append(("Game over!" if state.over else f"Next: {names[t.current]}", None, ""))
+    return title, right, rows
+
+
+class SettlementScreen(Screen):
+    """The turn just settled, in the accusers' layout (`settlement_rows`): the title bar and
+    the badgers' rows stay where they were, so the panel is sent little more than the
+    amounts. UP/DOWN scroll. OK/BACK: the ledger, where the next badger is shown; NEXT:
+    straight on to the next badger's turn screen."""
 
     def __init__(self) -> None:
         self.first = 0
 
-    def title_and_lines(self, ctx: Context) -> tuple[str, str, list[str]]:
-        raise NotImplementedError
-
-    def wrapped(self, ctx: Context) -> tuple[str, str, list[str]]:
-        title, right, raw = self.title_and_lines(ctx)
-        out = [w for line in raw for w in wrap_list(line, draw.WIDTH - 6, self.SIZE)]
-        return title, right, out
-
     def draw_on(self, d, ctx: Context) -> None:
-        title, right, lines = self.wrapped(ctx)
-        top = draw.title_bar(d, title, right)
-        self.first = max(0, min(self.first, len(lines) - self.ROWS))
-        for row, line in enumerate(lines[self.first:self.first + self.ROWS]):
-            d.text((1, top + row * self.ROW_H + self.ROW_H // 2), line,
-                   font=draw.font(self.SIZE), fill=1, anchor="lm")
-        draw.scrollbar(d, top, draw.HEIGHT - 1, self.first, self.ROWS, len(lines))
-
-    def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first += 1  # clamped when drawn
-        return None
-
-
-class SettlementScreen(Lines):
-    """The transfers of the turn just settled. OK/BACK: the ledger, where the next badger is
-    shown; NEXT: straight on to the next badger's turn screen."""
-
-    def title_and_lines(self, ctx: Context) -> tuple[str, str, list[str]]:
         s: PennyState = ctx.state
         if not s.history:
-            return "Ledger", "", ["Nothing settled yet."]
-        r = s.history[-1]
-        names = ctx.journal.header.players
-        lines = transfer_lines(r, names)
-        if r.cards is None:
-            title, right = f"{names[r.seat]} passed", ""
-        else:
-            title = f"{names[r.seat]}: {claim_words(r.cards)}"
-            right = "BLUFF" if r.caught else ("TRUE" if r.challengers else "")
-            if not r.challengers:
-                lines.insert(0, "Not challenged")
-        if s.over:
-            lines.append("Game over!")
-        else:
-            lines.append(f"Next: {names[s.table.current]}")
-        return title, right, lines
+            top = draw.title_bar(d, "Ledger")
+            draw_rows(d, ctx, top, [("Nothing settled yet.", None, "")], 0, -1)
+            return
+        title, right, rows = settlement_rows(s, ctx.journal.header.players)
+        top = draw.title_bar(d, title, right)
+        self.first = max(0, min(self.first, len(rows) - ROWS))
+        draw_rows(d, ctx, top, rows, self.first, 0)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button in (Button.OK, Button.BACK):
@@ -420,7 +455,11 @@ class SettlementScreen(Lines):
             if ctx.state.over:
                 return Home()
             return [Home(), Push(TurnPicker())]
-        return super().on_press(button, ctx)
+        if button is Button.UP:
+            self.first = max(0, self.first - 1)
+        elif button is Button.DOWN:
+            self.first += 1  # clamped when drawn
+        return None
 
 
 def history_lines(state: PennyState, names: Sequence[str]) -> list[str]:
