@@ -110,11 +110,7 @@ class Web:
             self.loop = asyncio.get_running_loop()
             if self._snapshot is not None:
                 self.hub.set(self._snapshot)
-            watcher = asyncio.create_task(self._watch_exit())
-            try:
-                await self.server.serve(sockets=[sock])
-            finally:
-                watcher.cancel()
+            await self.server.serve(sockets=[sock])
 
         def run() -> None:
             try:
@@ -136,14 +132,15 @@ class Web:
             return f"web: the server on {self.host}:{self.port} did not start; running without the web"
         return ""
 
-    async def _watch_exit(self) -> None:
-        """End the event streams as soon as the server is asked to stop (they never end by
-        themselves, and uvicorn waits for open responses before it exits)."""
-        while not self.server.should_exit:
-            await asyncio.sleep(0.2)
-        self.hub.close()
-
     def stop(self) -> None:
+        loop = self.loop
+        if loop is not None:
+            # End the event streams first: they never end by themselves, and uvicorn waits
+            # for open responses before it exits.
+            try:
+                loop.call_soon_threadsafe(self.hub.close)
+            except RuntimeError:  # the loop has just closed
+                pass
         if self.server is not None:
             self.server.should_exit = True
         if self.thread is not None:

@@ -97,6 +97,9 @@ class Hub:
 
     def subscribe(self) -> Slot:
         slot = Slot()
+        if self.closed:  # stopping: the stream ends at once
+            slot.put(None)  # type: ignore[arg-type]
+            return slot
         self.slots.add(slot)
         if self.latest is not None:
             slot.put(self.latest)
