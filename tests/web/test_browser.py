@@ -145,7 +145,7 @@ def test_wrong_codes_lock_out(page, companion):
     wrong = f"{(int(right) + 1) % 10**6:06d}"
     for _ in range(4):
         page.goto(f"{c.url}/J/{wrong}")
-        expect(page.locator("#pair-status")).to_contain_text("wrong or has expired")
+        expect(page.locator("#pair-status")).to_contain_text("That code did not work: wrong code")
         assert "/J/" not in page.url
     page.goto(f"{c.url}/J/{wrong}")
     expect(page.locator("#pair-status")).to_contain_text("Too many wrong codes")

@@ -371,9 +371,8 @@
   function renderKind() {
     const info = kindInfo();
     if (!info) return;
-    document.getElementById("ng-house").textContent =
-      info.min_players + "-" + info.max_players + " players." +
-      ((info.house_rules || []).length ? "\n" + info.house_rules.join("\n") : "");
+    document.getElementById("ng-count").textContent = info.min_players + "-" + info.max_players + " players";
+    document.getElementById("ng-house").textContent = (info.house_rules || []).join("\n") || "Turns and dice.";
     const entries = Object.entries(info.rules || {});
     ngRules.replaceChildren(h("legend", {text: "House rules"}),
       ...(entries.length ? entries.map(([k, v]) => ruleField(k, v)) : [h("p", {class: "note", text: "none"})]));

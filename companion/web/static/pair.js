@@ -38,10 +38,10 @@
     let why = "";
     try { why = (await res.json()).error || ""; } catch (e) { /* not JSON */ }
     if (res.status === 429) {
-      fail("Too many wrong codes: pairing is locked for 30 seconds. Then use the new code the box shows." +
-           (why ? " (" + why + ")" : ""));
+      fail("Too many wrong codes: pairing is locked for 30 seconds. Then use the new code the box shows.");
     } else if (res.status === 403) {
-      fail("This code is wrong or has expired (codes work once, for 5 minutes)." + (why ? " (" + why + ")" : ""));
+      fail("That code did not work: " + (why || "it is wrong or has expired") +
+           ". A code works once, for 5 minutes.");
     } else {
       fail("Pairing failed: " + (why || ("HTTP " + res.status)));
     }

@@ -177,7 +177,7 @@ const Table = (function () {
     },
     columns: [["Cards", (s, st, k) => st.score_cards[k]],
               ["Colors", (s, st, k) => h("span", {class: "chips"},
-                (st.colors[k] || []).map((c) => chip(c, "")))]],
+                (st.colors[k] || []).map((c) => chip(c, c.charAt(0).toUpperCase())))]],
   };
   KINDS["dice-factor"] = {
     panel(s, st) {
@@ -252,14 +252,11 @@ const Table = (function () {
   function renderRoll(s) {
     const sec = document.getElementById("roll");
     const r = s.roll;
-    if (!s.game || !r || !r.dice) {
-      fill("roll", h("h2", {text: "Last roll"}), h("p", {class: "note", text: "No roll yet"}));
-      return;
-    }
+    sec.hidden = !s.game || !r || !r.dice;
+    if (sec.hidden) return;
     const who = typeof r.player === "number" ? s.players[r.player] : "";
     fill("roll", h("h2", {text: "Last roll" + (who ? " · " + who : "")}),
          h("div", {class: "dice"}, Object.entries(r.dice).map(([k, v]) => die(k, v))));
-    sec.hidden = false;
   }
 
   function renderHistory(s) {

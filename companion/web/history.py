@@ -1,0 +1,334 @@
+"""The table web's history pages: every game, one game, the statistics, and a backup.
+
+`routes(source)` (mounted by companion/web/server.py) takes the journal's path. The pages
+read it through their own read-only SQLite connection (`mode=ro`: this thread can never write,
+and the app thread stays the one writer). The figures are companion/stats.py's, cached per
+game by what identifies its content, so a page after a move replays only the game that moved.
+Charts are pygal SVG drawn here, inline, with no JavaScript.
+
+- GET /games               every game: kind, date, players, winner, length, link
+- GET /games/{id}          its history in words, the per-round table, a chart of the scores
+- GET /games/{id}.jsonl    the game as a log (`companion export --game ID`)
+- GET /stats[?game=KIND]   per-player tables, win rates, head-to-head, records, charts
+- GET /backup              a consistent copy of the journal (SQLite online backup API)
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.rules import GAMES
+from companion.session.store import Store
+from companion.stats import GameRecord, History, SCORING, compute, seat_scores
+
+HERE = Path(__file__).parent
+# The pages have no script; the charts' SVG carries its own <style>.
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer",
+           "Content-Security-Policy": "default-src 'none'; style-src 'self' 'unsafe-inline'; "
+                                      "img-src 'self' data:; frame-ancestors 'none'; "
+                                      "base-uri 'none'; form-action 'self'"}
+
+
+class Reader:
+    """The journal, read-only, with the Store's reading methods (same SQL, same decoding)."""
+
+    history_rows = Store.history_rows
+    active_events = Store.active_events
+    _imported_ids = Store._imported_ids
+    _load = staticmethod(Store._load)
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise CompanionError(f"there is no journal at {self.path} yet")
+        self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                  check_same_thread=False)
+
+    def load(self, game_id: int):
+        return self._load(self.db, game_id)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class Source:
+    """What the routes share: one read-only connection and one statistics cache, used by one
+    request at a time (Starlette runs these plain functions in its thread pool)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.lock = threading.Lock()
+        self._reader: Reader | None = None
+        self._history: History | None = None
+
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = Reader(self.path)
+            self._history = History(self._reader)
+        return self._reader
+
+    def records(self) -> list[GameRecord]:
+        self.reader()
+        assert self._history is not None
+        return self._history.records()
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+
+# --- words and numbers for the pages --------------------------------------------------------------
+
+def title(kind: str) -> str:
+    return GAMES[kind].title if kind in GAMES else kind
+
+
+def when(epoch: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch))
+
+
+def length(g: GameRecord) -> str:
+    events = f"{g.events} event{'s' * (g.events != 1)}"
+    if g.seconds is None:
+        return events
+    return f"{events}, {round(g.seconds / 60)} min"
+
+
+def winners(g: GameRecord) -> str:
+    if not g.finished:
+        return "playing" if g.status == "open" else "unfinished"
+    return " & ".join(g.players[w] for w in g.winners) or "no winner"
+
+
+def pct(rate: float | None) -> str:
+    return "–" if rate is None else f"{round(rate * 100)}%"
+
+
+def timeline(journal) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every event in words, and the score rows: the start, then after each event that
+    changed a score (event number, words, each seat's score). No rows for a kind that does
+    not score."""
+    kind = journal.header.game
+    words = [{"n": i + 1, "text": journal.describe(i)} for i in range(len(journal.events))]
+    if kind not in SCORING:
+        return words, []
+    last = _scores_any(kind, journal.states[0])
+    rows: list[dict[str, Any]] = [{"n": 0, "text": "Start", "scores": list(last or ())}]
+    for i in range(len(journal.events)):
+        now = _scores_any(kind, journal.states[i + 1])
+        if now is not None and now != last:
+            rows.append({"n": i + 1, "text": words[i]["text"], "scores": list(now)})
+            last = now
+    return words, rows
+
+
+def _scores_any(kind: str, state) -> tuple[int, ...] | None:
+    """The running score, also before the first round (Pig Farm, Chaos: all zero)."""
+    v = seat_scores(kind, state)
+    if v is None and hasattr(state, "scores"):
+        return tuple(state.scores)
+    return v
+
+
+# --- charts ---------------------------------------------------------------------------------------
+
+def _style():
+    from pygal.style import Style
+    return Style(background="#111417", plot_background="#111417", foreground="#f4f4f4",
+                 foreground_strong="#f4f4f4", foreground_subtle="#3a4048",
+                 font_family="DejaVu Sans, sans-serif", label_font_size=22,
+                 major_label_font_size=22, legend_font_size=24, title_font_size=26,
+                 value_font_size=22, tooltip_font_size=20,
+                 colors=("#ffd400", "#3ddc84", "#7fd4ff", "#ff5a5a", "#d98cff", "#ff8a00",
+                         "#f4f4f4", "#1f6fff", "#ff6fb5", "#a0e000", "#00c2b8", "#c9a36b",
+                         "#9aa0a6", "#e02424", "#4b3cc9", "#ffe01a"))
+
+
+def _config(**more: Any) -> dict[str, Any]:
+    return {"style": _style(), "js": [], "disable_xml_declaration": True, "width": 640,
+            "height": 460, "legend_at_bottom": True, "legend_at_bottom_columns": 2,
+            "truncate_legend": 14, "margin": 12, "spacing": 10, **more}
+
+
+def score_chart(kind: str, players: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """Each player's running score (or savings) through the game, as inline SVG."""
+    import pygal
+    name = SCORING[kind].name
+    chart = pygal.Line(**_config(title=f"{name.capitalize()} through the game",
+                                 x_title="event", show_minor_x_labels=False,
+                                 x_labels_major_count=6, dots_size=4,
+                                 show_dots=len(rows) <= 12))
+    chart.x_labels = ["start"] + [str(r["n"]) for r in rows[1:]]
+    for seat, player in enumerate(players):
+        chart.add(player, [r["scores"][seat] for r in rows])
+    return chart.render(is_unicode=True)
+
+
+def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
+    import pygal
+    chart = pygal.HorizontalBar(**_config(title="Win rate (%)", show_legend=False,
+                                          range=(0, 100), print_values=True,
+                                          height=max(200, 60 + 52 * len(players))))
+    names = list(players)[:16]
+    chart.x_labels = names
+    chart.add("win rate", [round((players[n]["win_rate"] or 0) * 100) for n in names])
+    return chart.render(is_unicode=True)
+
+
+def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
+    import pygal
+    names = list(players)[:16]
+    kinds = [k for k in GAMES if any(k in players[n]["by_game"] for n in names)]
+    chart = pygal.StackedBar(**_config(title="Wins by game", x_label_rotation=30))
+    chart.x_labels = names
+    for k in kinds:
+        chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
+    return chart.render(is_unicode=True)
+
+
+# --- the routes -----------------------------------------------------------------------------------
+
+def routes(source) -> list:
+    """Routes for the server; `source` is the journal database path (None: no journal)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from starlette.responses import HTMLResponse, PlainTextResponse, Response
+    from starlette.routing import Route
+
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), auto_reload=False)
+    env.filters["pct"] = pct
+    env.globals.update(title=title, when=when, length=length, winners=winners)
+    src = Source(source) if source is not None else None
+
+    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(env.get_template(name).render(**context), status_code=status,
+                            headers=HEADERS)
+
+    def missing(what: str) -> HTMLResponse:
+        return page("history_missing.html", status=404, what=what)
+
+    def records() -> list[GameRecord] | None:
+        if src is None or not src.path.is_file():
+            return None
+        with src.lock:
+            return src.records()
+
+    def games(request):
+        recs = records()
+        return page("history_games.html", games=list(reversed(recs or [])),
+                    no_journal=recs is None)
+
+    def game(request):
+        gid = request.path_params["game_id"]
+        if src is None or not src.path.is_file():
+            return missing(f"game {gid}")
+        with src.lock:
+            recs = {g.id: g for g in src.records()}
+            g = recs.get(gid)
+            if g is None:
+                return missing(f"game {gid}")
+            try:
+                journal = src.reader().load(gid)
+            except (CompanionError, ValueError, KeyError, TypeError):
+                return missing(f"a readable game {gid}")
+        words, rows = timeline(journal)
+        kind = g.kind
+        chart = score_chart(kind, g.players, rows) if len(rows) > 1 else ""
+        stats = compute(recs.values())
+        line = stats.history_line(g) if g.finished else ""
+        return page("history_game.html", g=g, words=words, rows=rows, chart=chart,
+                    score=SCORING[kind].name if kind in SCORING else "", line=line)
+
+    def game_log(request):
+        from companion.session import log as logmod
+        gid = request.path_params["game_id"]
+        if src is None or not src.path.is_file():
+            return PlainTextResponse("no such game", status_code=404)
+        with src.lock:
+            try:
+                journal = src.reader().load(gid)
+            except (CompanionError, ValueError, KeyError, TypeError):
+                return PlainTextResponse(f"no readable game {gid}", status_code=404)
+        body = "".join(line + "\n" for line in logmod.dump(journal))
+        return Response(body, media_type="application/x-ndjson", headers={
+            **HEADERS, "Content-Disposition":
+                f'attachment; filename="{journal.header.game}-{gid}.jsonl"'})
+
+    def stats_page(request):
+        kind = request.query_params.get("game") or None
+        if kind is not None and kind not in GAMES:
+            return missing(f"the game {kind!r}")
+        recs = records()
+        st = compute(recs or [], kind=kind)
+        charts = {}
+        if st.players:
+            charts = {"rates": win_rate_chart(st.players)}
+            if kind is None:
+                charts["kinds"] = wins_by_kind_chart(st.players)
+        kinds = [k for k in GAMES if k in compute(recs or []).totals["by_game"]]
+        return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
+                    scoring=SCORING.get(kind) if kind else None, no_journal=recs is None,
+                    record_rows=_record_rows(st))
+
+    def backup(request):
+        if src is None or not src.path.is_file():
+            return PlainTextResponse("no journal yet", status_code=404)
+        path = consistent_copy(src.path)
+        from starlette.background import BackgroundTask
+        from starlette.responses import FileResponse
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return FileResponse(path, media_type="application/vnd.sqlite3",
+                            filename=f"chroma-journal-{stamp}.db", headers=HEADERS,
+                            background=BackgroundTask(os.unlink, path))
+
+    return [
+        Route("/games", games),
+        Route("/games/{game_id:int}.jsonl", game_log),
+        Route("/games/{game_id:int}", game),
+        Route("/stats", stats_page),
+        Route("/backup", backup),
+    ]
+
+
+def _record_rows(st) -> list[dict[str, Any]]:
+    out = []
+    for label, key, unit in (("Biggest win", "biggest_margin", "margin"),
+                             ("Closest game", "closest_game", "margin"),
+                             ("Longest game", "longest_events", "events"),
+                             ("Longest in time", "longest_minutes", "minutes")):
+        r = st.records.get(key)
+        if r is None:
+            continue
+        value = f"by {r['margin']} ({r['score']})" if unit == "margin" else \
+            f"{r[unit]:g} {unit}"
+        out.append({"label": label, "value": value, **r})
+    return out
+
+
+def consistent_copy(path: Path) -> str:
+    """A copy of the journal as of one moment, made with SQLite's online backup API through a
+    read-only connection (never a raw copy of a live WAL database), as one plain file."""
+    fd, tmp = tempfile.mkstemp(prefix="chroma-backup-", suffix=".db")
+    os.close(fd)
+    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    dst = sqlite3.connect(tmp)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+    except sqlite3.Error:
+        dst.close()
+        os.unlink(tmp)
+        raise
+    finally:
+        src.close()
+    dst.close()
+    return tmp
