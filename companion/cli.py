@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     exp = sub.add_parser("export", help="write a game as a JSON Lines log")
     _config_args(exp)
-    exp.add_argument("--game", type=int, help="game id (default: the unfinished or latest game)")
+    exp.add_argument("--game", type=_game_id,
+                     help="game id (default: the unfinished or latest game)")
     exp.add_argument("--list", action="store_true", help="list the games in the journal")
     exp.add_argument("-o", "--output", help="file to write (default: stdout)")
     exp.add_argument("--force", action="store_true",
@@ -113,6 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("roll", help="roll dice from the command line: companion roll colors shapes")
     sub.add_parser("doctor", help="check the hardware, the config and the journal")
     return p
+
+
+def _game_id(text: str) -> int:
+    """A game number as `export --list` prints it (SQLite's ids are 64-bit: a longer number
+    would be an OverflowError deep in the store)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game number (companion export "
+                                         "--list shows them)")
+    return value
 
 
 def _scale(text: str) -> int:

@@ -19,3 +19,17 @@ def test_plain_pytest_finds_the_bench_package():
                           timeout=120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "ModuleNotFoundError" not in done.stdout
+
+
+def test_export_of_a_game_number_too_big_for_the_journal_is_a_usage_line(tmp_path, capsys):
+    # 2**64 overflowed SQLite's integer in the store: a traceback, exit 1.
+    from companion.cli import main
+
+    for bad in ("99999999999999999999", "0", "-3", "two"):
+        try:
+            code = main(["export", "--game", bad, "--journal", str(tmp_path / "j.db")])
+        except SystemExit as e:  # argparse: usage and the problem on stderr
+            code = e.code
+        err = capsys.readouterr().err
+        assert code == 2 and "Traceback" not in err
+        assert f"argument --game: {bad!r} is not a game number" in err
