@@ -399,6 +399,9 @@ def cmd_screens(args) -> int:
     cfg = load_config(args)
     try:
         written = write_all(Path(args.outdir), cfg, scale=args.scale)
+    except FileExistsError:  # mkdir's word for "a file is in the way"
+        raise CompanionError(f"cannot write the screens to {args.outdir}: it exists and is "
+                             "not a directory") from None
     except OSError as e:
         raise CompanionError(f"cannot write the screens to {args.outdir}: "
                              f"{e.strerror or e}") from None

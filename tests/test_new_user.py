@@ -33,3 +33,15 @@ def test_export_of_a_game_number_too_big_for_the_journal_is_a_usage_line(tmp_pat
         err = capsys.readouterr().err
         assert code == 2 and "Traceback" not in err
         assert f"argument --game: {bad!r} is not a game number" in err
+
+
+def test_screens_into_a_file_says_it_is_not_a_directory(tmp_path, capsys):
+    from companion.cli import main
+
+    target = tmp_path / "screens.png"
+    target.write_bytes(b"not a directory")
+    assert main(["screens", str(target)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"companion: cannot write the screens to {target}: it exists and is not a " \
+                  "directory"
+    assert target.read_bytes() == b"not a directory"
