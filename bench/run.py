@@ -226,7 +226,9 @@ def press_script(kind: str) -> list[str]:
             "BACK", "OK", "DOWN", "UP", "!BACK"]
 
 
-def bench_press_to_frame(tmp: Path, *, presses: int) -> None:
+def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "") -> None:
+    """`attach(app)`, when given, sets something up beside the app (bench/web.py: the web and
+    its SSE clients) and returns what stops it; the figures are then named with `suffix`."""
     from gpiozero.pins.mock import MockFactory
 
     from companion.app import run_safely
@@ -250,6 +252,7 @@ def bench_press_to_frame(tmp: Path, *, presses: int) -> None:
                 display.waiting = True
 
         app.handle = handle
+        detach = attach(app) if attach is not None else None
         clock = Clock()
         factory = MockFactory()
         cfg = load(None)
@@ -281,6 +284,8 @@ def bench_press_to_frame(tmp: Path, *, presses: int) -> None:
             done += 1
         app.post(Quit())
         thread.join(10)
+        if detach is not None:
+            detach()
         panel.close()
         store.close()
 
@@ -288,8 +293,11 @@ def bench_press_to_frame(tmp: Path, *, presses: int) -> None:
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
-    figure("press_to_frame_p50_ms", pct(handed, 50), "ms", None, f"{len(handed)} presses")
-    figure("press_to_frame_p99_ms", pct(handed, 99), "ms", 3.0, f"{len(handed)} presses")
+    note = f"{len(handed)} presses" + (", web on, 5 SSE clients" if attach else "")
+    figure("press_to_frame_p50_ms" + suffix, pct(handed, 50), "ms", None, note)
+    figure("press_to_frame_p99_ms" + suffix, pct(handed, 99), "ms", 3.0, note)
+    if attach is not None:
+        return
     figure("press_to_wire_p50_ms", pct(sent, 50), "ms", None, "to the end of the write")
     figure("press_to_wire_p99_ms", pct(sent, 99), "ms", None, "to the end of the write")
     for kind, xs in by_kind.items():
@@ -482,11 +490,16 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def bench_web(tmp: Path, figure, *, quick: bool) -> None:
+    from bench.web import bench_web as run_web
+    run_web(tmp, figure, bench_press_to_frame, quick=quick)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal (default: all)")
+                    help="bytes press startup idle journal web (default: all)")
     args = ap.parse_args(argv)
     q = args.quick
     parts: dict[str, Callable[[Path], None]] = {
@@ -495,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
         "startup": lambda t: bench_startup(t, runs=1 if q else 7),
         "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
         "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
+        "web": lambda t: bench_web(t, figure, quick=q),
     }
     with tempfile.TemporaryDirectory() as d:
         for name, fn in parts.items():

@@ -117,6 +117,7 @@ class App:
         self.web = None
         self.publish: Callable[[dict], None] | None = None
         self.web_seq = 0  # increases with every snapshot published
+        self.snapshot_due = False  # a change is not published yet (flush_snapshot)
         self.last_frame: tuple[int, Any] | None = None  # (frame number, PIL image) last shown
         if self.journal is not None:
             self._enter_game()
@@ -156,6 +157,7 @@ class App:
             # Draw once the burst is handled: inputs that queued meanwhile are taken first.
             if self.queue.empty():
                 self.render()
+                self.flush_snapshot()
 
     def close(self) -> None:
         self.timers.close()
@@ -312,14 +314,14 @@ class App:
                 self.store.reopen(self.parked)  # an imported game becomes the open one
                 self.journal, self.parked = self.parked, None
                 self._enter_game()
-                self.publish_snapshot()
+                self.snapshot_due = True
         elif isinstance(action, A.LeaveGame):
             left, self.journal = self.journal, None
             # A finished game gives way to an unfinished one `companion import` brought in.
             self.parked = (self.store.parked() if left is not None and left.state.over
                            else None) or left
             self.stack = [StartScreen(self.ctx())]
-            self.publish_snapshot()
+            self.snapshot_due = True
         elif isinstance(action, A.WebSwitch):
             self.web_switch(action.on)
         elif isinstance(action, A.ForgetPhones):
@@ -405,9 +407,16 @@ class App:
 
     def _committed(self, what: str, event: Any) -> None:
         self._stats = None
-        self.publish_snapshot()
+        self.snapshot_due = True
         if self.on_commit is not None:
             self.on_commit(what, len(self.journal.events), event)
+
+    def flush_snapshot(self) -> None:
+        """Publish the snapshot a change made due. Called after the frame is drawn, so the
+        web's work (building, encoding, sending) never delays the panel."""
+        if self.snapshot_due:
+            self.snapshot_due = False
+            self.publish_snapshot()
 
     def publish_snapshot(self) -> None:
         """Hand the web a snapshot of the game (after a commit, a new game, leave, resume)."""
@@ -427,7 +436,7 @@ class App:
         self.parked = None
         self._enter_game()
         self.stack.extend(self.mode.setup(self.ctx()))
-        self.publish_snapshot()
+        self.snapshot_due = True
         return True
 
     def _enter_game(self) -> None:
@@ -485,6 +494,9 @@ class App:
             if self.strict:
                 self._reply(req, result)
                 raise
+        self.flush_snapshot()  # the reply's seq is the snapshot with this change
+        if result.get("ok"):
+            result["seq"] = self.web_seq
         self._reply(req, result)
 
     @staticmethod

@@ -140,7 +140,7 @@ def _scale(text: str) -> int:
 
 
 def _hostport(text: str) -> tuple[str, int]:
-    from companion.web.server import parse_hostport
+    from companion.web.guard import parse_hostport  # light: asyncio & co. load later
     try:
         return parse_hostport(text)
     except ValueError as e:

@@ -25,6 +25,20 @@ class Refused(Exception):
         self.reason = reason
 
 
+def parse_hostport(text: str) -> tuple[str, int]:
+    """"HOST:PORT", ":PORT", "PORT" or "[::1]:PORT" -> (host, port); ValueError names it."""
+    t = text.strip()
+    host, port = "", t
+    if t.startswith("["):
+        host, _, rest = t[1:].partition("]")
+        port = rest.removeprefix(":")
+    elif ":" in t:
+        host, _, port = t.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)")
+    return host or "0.0.0.0", int(port)
+
+
 def lan_address() -> str:
     """The address of the interface that would carry traffic to the LAN, found by
     "connecting" a UDP socket (nothing is sent); 127.0.0.1 when there is no network."""

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from companion.inputs import WebRequest
 from companion.web import guard
+from companion.web.guard import parse_hostport  # noqa: F401  (for callers)
 from companion.web.pairing import Pairing
 from companion.web.snapshot import Hub, build
 
@@ -33,20 +34,6 @@ OPTIONAL_ROUTES: tuple[tuple[str, str], ...] = (
     ("companion.web.pages", "web"),
 )
 FRAME_SCALE = 4
-
-
-def parse_hostport(text: str) -> tuple[str, int]:
-    """"HOST:PORT", ":PORT", "PORT" or "[::1]:PORT" -> (host, port); ValueError names it."""
-    t = text.strip()
-    host, port = "", t
-    if t.startswith("["):
-        host, _, rest = t[1:].partition("]")
-        port = rest.removeprefix(":")
-    elif ":" in t:
-        host, _, port = t.rpartition(":")
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 0.0.0.0:8080)")
-    return host or "0.0.0.0", int(port)
 
 
 class Web:

@@ -1,0 +1,239 @@
+"""The table web's figures for `make bench` (issue 12), printed by bench/run.py as JSON lines.
+
+- web_snapshot_latency_p50/p99_ms: the real `companion run --web` process, a table game
+  resumed; a NEXT written to its stdin -> the snapshot with that event read by each of 5 SSE
+  clients (another process, so they do not share the companion's interpreter). Times are
+  CLOCK_MONOTONIC (time.perf_counter) in both processes.
+- press_to_frame_*_web5: bench/run.py's press-to-frame with a web attached to the app and 5
+  SSE clients connected (each commit builds and publishes a snapshot).
+- web_startup_ms: process start to the first frame with the web on; web_listening_ms: to the
+  `web URL` line (--ack), when phones can connect.
+- web_idle_cpu_percent / web_rss_mb: `companion run` with the web on and 3 SSE clients
+  connected, left alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A child process holding N event streams; prints "client seq events perf_counter" per event.
+CLIENTS = r"""
+import json, selectors, socket, sys, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+sel = selectors.DefaultSelector()
+for i in range(n):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    sel.register(s, selectors.EVENT_READ, [i, b""])
+print("connected", flush=True)
+while True:
+    for key, _ in sel.select():
+        data = key.fileobj.recv(65536)
+        if not data:
+            sys.exit(0)
+        t = time.perf_counter()
+        key.data[1] += data
+        *lines, key.data[1] = key.data[1].split(b"\n")
+        for line in lines:
+            if line.startswith(b"data:"):
+                snap = json.loads(line[5:])
+                print(key.data[0], snap["seq"], snap["events"], t, flush=True)
+"""
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Clients:
+    """N SSE clients in a child process; `wait_events(k)` blocks until all saw `events >= k`."""
+
+    def __init__(self, port: int, n: int) -> None:
+        self.n = n
+        self.proc = subprocess.Popen([sys.executable, "-c", CLIENTS, str(port), str(n)],
+                                     stdout=subprocess.PIPE, text=True)
+        if self.proc.stdout.readline().strip() != "connected":
+            raise RuntimeError("the SSE clients did not connect")
+        self.cond = threading.Condition()
+        self.seen: dict[int, tuple[int, float]] = {}  # client -> (events, first time seen)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            client, _seq, events, t = line.split()
+            with self.cond:
+                if int(events) != self.seen.get(int(client), (None,))[0]:
+                    self.seen[int(client)] = (int(events), float(t))
+                self.cond.notify_all()
+
+    def wait_events(self, k: int, timeout: float = 10.0) -> list[float]:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not (len(self.seen) == self.n and all(e >= k for e, _ in self.seen.values())):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(f"the clients did not see event {k}: {self.seen}")
+                self.cond.wait(left)
+            return [t for _, t in self.seen.values()]
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+
+
+def companion(tmp: Path, journal: Path, port: int, env: dict[str, str], *extra: str):
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--web",
+         f"127.0.0.1:{port}", "--journal", str(journal), *extra],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+        env=env, text=True)
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, presses: int,
+                  clients: int = 5) -> None:
+    port = free_port()
+    p = companion(tmp, journal, port, env, "--input", "stdin", "--ack")
+    try:
+        for line in p.stdout:
+            if line.startswith("ready"):
+                break
+        c = Clients(port, clients)
+        try:
+            import urllib.request
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state") as r:
+                events = json.loads(r.read())["events"]
+            c.wait_events(events)
+            lat: list[float] = []
+            for _ in range(presses):
+                events += 1
+                t0 = time.perf_counter()
+                p.stdin.write("NEXT\n")
+                p.stdin.flush()
+                lat += [(t - t0) * 1000 for t in c.wait_events(events)]
+                time.sleep(0.01)
+        finally:
+            c.close()
+    finally:
+        p.stdin.close()
+        p.wait(30)
+    note = f"{presses} presses x {clients} clients, companion run on stdin"
+    figure("web_snapshot_latency_p50_ms", pct(lat, 50), "ms", None, note)
+    figure("web_snapshot_latency_p99_ms", pct(lat, 99), "ms", 50.0, note)
+
+
+def attach_web(clients: int):
+    """For bench/run.py's press-to-frame: a web on the app with `clients` SSE streams."""
+    def attach(app):
+        from companion.web.server import Web
+        web = Web(config=app.config, post=app.post, host="127.0.0.1", port=0,
+                  frame=lambda: app.last_frame)
+        app.attach_web(web)
+        if web.start():
+            raise RuntimeError("the web did not start")
+        c = Clients(web.port, clients)
+        c.wait_events(0)
+
+        def stop() -> None:
+            c.close()
+            web.stop()
+        return stop
+    return attach
+
+
+def startup_once(journal: Path, env: dict[str, str]) -> tuple[float, float]:
+    from bench.run import STARTUP_CHILD
+    port = free_port()
+    t0 = time.perf_counter()
+    p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--web",
+                          f"127.0.0.1:{port}", "--ack", "--display", "dummy", "--input",
+                          "stdin", "--journal", str(journal)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    frame = listening = None
+    while frame is None or listening is None:
+        line = p.stdout.readline()
+        if not line:
+            break
+        if line.strip() == b"FRAME" and frame is None:
+            frame = time.perf_counter()
+        elif line.startswith(b"web ") and listening is None:
+            listening = time.perf_counter()
+    p.stdin.close()
+    p.wait(30)
+    if frame is None or listening is None:
+        raise RuntimeError("no first frame or no web line")
+    return (frame - t0) * 1000, (listening - t0) * 1000
+
+
+def bench_startup(tmp: Path, figure, journal: Path, env: dict[str, str], *, runs: int) -> None:
+    warm = {**env, "PYTHONPYCACHEPREFIX": str(tmp / "pycache")}
+    startup_once(journal, warm)  # fills the bytecode cache
+    runs_ = [startup_once(journal, warm) for _ in range(runs)]
+    figure("web_startup_ms", statistics.median(r[0] for r in runs_), "ms", 450.0,
+           f"median of {runs}, web on: to the first frame, bytecode cached")
+    figure("web_listening_ms", statistics.median(r[1] for r in runs_), "ms", None,
+           f"median of {runs}: to the `web URL` line (phones can connect)")
+
+
+def bench_idle(tmp: Path, figure, journal: Path, env: dict[str, str], *, seconds: float,
+               clients: int = 3) -> None:
+    from bench.run import proc_cpu_seconds, proc_rss_mb
+    port = free_port()
+    p = companion(tmp, journal, port, {**env, "GPIOZERO_PIN_FACTORY": "mock"})
+    c = None
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or p.poll() is not None:
+                    raise RuntimeError("companion run --web did not listen") from None
+                time.sleep(0.1)
+        c = Clients(port, clients)
+        c.wait_events(0)
+        time.sleep(1.0)
+        c0, t0 = proc_cpu_seconds(p.pid), time.monotonic()
+        time.sleep(seconds)
+        c1, t1 = proc_cpu_seconds(p.pid), time.monotonic()
+        rss = proc_rss_mb(p.pid)
+    finally:
+        if c is not None:
+            c.close()
+        p.terminate()
+        p.wait(30)
+    figure("web_idle_cpu_percent", (c1 - c0) / (t1 - t0) * 100, "%", 1.5,
+           f"{seconds:g} s, web on, {clients} SSE clients, mock pins")
+    figure("web_rss_mb", rss, "MB", 60.0, f"VmRSS, web on, {clients} SSE clients")
+
+
+def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
+    from bench.run import env_for, resumable_journal
+    journal = resumable_journal(tmp, 200)
+    env = env_for(tmp)
+    bench_latency(tmp, figure, journal, env, presses=20 if quick else 200)
+    bench_press_to_frame(tmp, presses=60 if quick else 1000, attach=attach_web(5),
+                         suffix="_web5")
+    bench_startup(tmp, figure, journal, env, runs=1 if quick else 7)
+    bench_idle(tmp, figure, journal, env, seconds=1.0 if quick else 10.0)
