@@ -45,3 +45,54 @@ def test_screens_into_a_file_says_it_is_not_a_directory(tmp_path, capsys):
     assert err == f"companion: cannot write the screens to {target}: it exists and is not a " \
                   "directory"
     assert target.read_bytes() == b"not a directory"
+
+
+def test_a_journal_path_at_another_programs_file_leaves_it_alone(tmp_path, capsys):
+    # It was taken for a damaged journal: renamed to hosts.damaged-... and a new database
+    # created in its place (pointed at /etc/passwd as root, that is the system's user list).
+    from companion.cli import main
+
+    other = tmp_path / "hosts"
+    text = b"127.0.0.1 localhost\n::1 localhost\n" * 40
+    other.write_bytes(text)
+    code = main(["run", "--no-web", "--display", "dummy", "--input", "stdin",
+                 "--journal", str(other)])
+    err = capsys.readouterr().err.strip()
+    assert code == 1
+    assert err == (f"companion: {other} is not a companion journal (not an SQLite database at "
+                   "all); it was left as it is")
+    assert other.read_bytes() == text and sorted(tmp_path.iterdir()) == [other]
+
+
+def test_a_journal_whose_header_is_damaged_is_still_set_aside(tmp_path):
+    import pytest
+
+    from companion.errors import JournalError
+    from companion.rules.game import Header
+    from companion.session.store import Store
+
+    path = tmp_path / "journal.db"
+    with Store(path) as st:
+        st.new_game(Header("table", ("Ann", "Ben")))
+    raw = path.read_bytes()
+    zeroed = bytes(16) + raw[16:]
+    one_bit = raw[:3] + bytes([raw[3] ^ 0x10]) + raw[4:]
+    wiped = b"\xa5" * 100 + raw[100:]
+    # Named as a database (journal.db): set aside whatever is left of it. Named otherwise:
+    # set aside while something of SQLite's header is left.
+    for n, bad in enumerate((zeroed, one_bit, wiped)):
+        for name in (f"j{n}.db", f"journal{n}") if bad is not wiped else (f"j{n}.db",):
+            target = tmp_path / name
+            target.write_bytes(bad)
+            with Store(target) as st:
+                assert "was damaged" in st.notice and st.games() == []
+            kept = [p for p in tmp_path.glob(f"{name}.damaged-*")
+                    if not p.name.endswith(("-wal", "-shm"))]
+            assert [p.read_bytes() for p in kept] == [bad]
+    # Not named as a database and nothing of SQLite's header left: not taken for a journal.
+    target = tmp_path / "wiped"
+    target.write_bytes(wiped)
+    with pytest.raises(JournalError, match="not a companion journal"):
+        Store(target)
+    assert target.read_bytes() == wiped
+    assert not list(tmp_path.glob("wiped.*"))

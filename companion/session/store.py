@@ -104,6 +104,31 @@ class _Damaged(Exception):
     check fails): the one case in which it is set aside."""
 
 
+_MAGIC = b"SQLite format 3\x00"
+
+
+def _sqlite_like(path: Path) -> bool:
+    """Whether a file SQLite refuses was an SQLite database before it was damaged: only then is
+    it set aside and replaced. Another program's file (`--journal /etc/hosts`) is not. A file
+    named as a database (journal.db) counts as one whatever is left in it; otherwise the
+    damage of a power cut or a bad card still leaves one of these: the header's magic text cut
+    short, a few bits off, or partly zeroed; or the header's fixed payload fractions (64, 32,
+    32 at offset 21)."""
+    if path.suffix.lower() in (".db", ".sqlite", ".sqlite3"):  # named as a database: it was one
+        return True
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return False
+    magic = head[:16]
+    if _MAGIC.startswith(magic) or head[21:24] == b"\x40\x20\x20":
+        return True
+    if all(b in (m, 0) for b, m in zip(magic, _MAGIC)):
+        return True
+    return sum(bin(b ^ m).count("1") for b, m in zip(magic, _MAGIC)) <= 8
+
+
 def _is_damage(e: sqlite3.Error) -> bool:
     name = getattr(e, "sqlite_errorname", "") or ""
     return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
@@ -133,6 +158,9 @@ class Store:
         except _Damaged as e:
             if read_only:
                 raise JournalError(f"the journal {self.path} is damaged ({e})") from None
+            if not _sqlite_like(self.path):  # e.g. --journal pointed at another program's file
+                raise JournalError(f"{self.path} is not a companion journal (not an SQLite "
+                                   "database at all); it was left as it is") from None
             aside = self._set_aside()
             self.notice = (f"The journal {self.path.name} was damaged ({e}); it was kept as "
                            f"{aside.name} and a new one started.")
