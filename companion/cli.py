@@ -22,12 +22,15 @@ EXIT_USAGE = 2
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["roll"]:
-        from companion import rollcli
-        return rollcli.main(argv[1:])
-    if argv[:1] == ["doctor"]:
-        from companion import doctor
-        return doctor.main(argv[1:])
+    try:  # Ctrl-C while the roller or the doctor waits: a quiet stop, as for `run`
+        if argv[:1] == ["roll"]:
+            from companion import rollcli
+            return rollcli.main(argv[1:])
+        if argv[:1] == ["doctor"]:
+            from companion import doctor
+            return doctor.main(argv[1:])
+    except KeyboardInterrupt:
+        return 130
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):

@@ -96,3 +96,17 @@ def test_a_journal_whose_header_is_damaged_is_still_set_aside(tmp_path):
         Store(target)
     assert target.read_bytes() == wiped
     assert not list(tmp_path.glob("wiped.*"))
+
+
+def test_ctrl_c_while_roll_or_doctor_waits_is_a_quiet_stop(monkeypatch, capsys):
+    from companion import doctor, rollcli
+    from companion.cli import main
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rollcli, "roll", interrupted)  # waiting for the roller's answer
+    monkeypatch.setattr(doctor, "check_roller", interrupted)  # waiting for HELLO
+    assert main(["roll", "--port", "/dev/ttyACM9", "d8"]) == 130
+    assert main(["doctor", "--journal", "/nonexistent/j.db"]) == 130
+    assert "Traceback" not in capsys.readouterr().err
