@@ -557,6 +557,8 @@ class App:
         """Give the app its table web (companion.web.server.Web, started or not): snapshots
         go to it from now on, and the menus offer "Table web"."""
         self.web, self.publish = web, web.publish
+        # A code used or voided by wrong tries: redraw the pairing screen (and say so).
+        web.pairing.on_change = lambda note: self.post(Notice(note) if note else Tick("web"))
         if self.journal is None and isinstance(self.stack[0], StartScreen):
             self.stack[0] = StartScreen(self.ctx())
         self.publish_snapshot()

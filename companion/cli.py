@@ -250,13 +250,11 @@ def cmd_run(args) -> int:
 
 def _web(args, cfg, app, stack) -> str:
     """Set up the table web for `app` and start it unless switched off; its address or ""."""
-    from companion.inputs import Notice, Tick
     from companion.web.server import Web
     w = cfg["web"]
     host, port = args.web or ("127.0.0.1" if args.emulator else w["host"], w["port"])
     web = Web(config=cfg, post=app.post, host=host, port=port,
               frame=lambda: app.last_frame, source=cfg.journal_path())
-    web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))
     app.attach_web(web)
     stack.callback(web.stop)
     if args.no_web or not (w["enabled"] or args.web):

@@ -221,3 +221,17 @@ def test_the_pairing_screen_shows_the_code_and_refreshes_itself(web_app):
         app.web.pairing.attempt(wrong)  # voided: a new code, a new QR
     assert app.web.pairing.code() != code and screen.render(ctx).tobytes() != first
     assert screen.on_tick("pair", {}, ctx).token == "pair"  # the countdown keeps ticking
+
+
+def test_a_phone_pairing_redraws_the_panel_and_says_so(web_app):
+    from conftest import drain
+    app = web_app
+    assert app.web.start() == ""
+    app.render()
+    choose(app, "Table web")
+    choose(app, "Pair a phone")
+    before = app.last_frame[1].tobytes()
+    assert app.web.pairing.attempt(app.web.pairing.code()).ok  # as the web thread does
+    drain(app)
+    app.render()
+    assert app.toast[0] == "Phone paired" and app.last_frame[1].tobytes() != before
