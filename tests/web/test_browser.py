@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture
-from companion.web.shots import pair
+from companion.web.shots import DEMOS, pair
 
 pytestmark = pytest.mark.slow
 
@@ -168,3 +168,137 @@ def test_page_reconnects_after_a_restart_and_shows_what_changed(page, companion)
     expect(page.locator("#who")).to_have_text("Cy", timeout=15000)
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     assert page.evaluate("window.notReloaded") is True
+
+
+def _kind_facts(snap: dict) -> list[str]:
+    """Texts the live page must show for this snapshot: each kind's own summary fields."""
+    st, game = snap["state"], snap["game"]
+    facts = [snap["players"][st["current"]]]
+    if "scores" in st:
+        facts += [str(v) for v in st["scores"]]
+    if game == "penny-badger":
+        facts += [str(st["bank"])] + [str(v) for k, v in enumerate(st["savings"])
+                                      if k not in st["eliminated"]]
+    if game == "pig-farm":
+        facts += [str(p) for row in st["round_points"] for p in row] + [st["last_butcher"]["verdict"]]
+    if game == "chaos":
+        facts += [st["color"], str(st["draw_stack"]), str(st["train"])]
+    if game == "drop-rainbow":
+        facts += [st["top"], *st["side"], *(str(n) for n in st["score_cards"])]
+    if game == "dice-factor":
+        facts += [v for v in st["targets"].values() if v] + [str(n) for n in st["hand_limits"]]
+    if game == "flower-power":
+        facts += [f"{n}/5" for n in st["garden"].values()]
+    if game == "rainbow-rush":
+        facts += [str(st["discard_lock"])]
+    if snap["roll"]:
+        facts += [str(v) for v in snap["roll"]["dice"].values()]
+    facts += [e["text"] for e in snap["history"]]
+    return facts
+
+
+@pytest.mark.parametrize("kind", list(DEMOS))
+def test_every_kind_shows_its_whole_game(page, companion, kind):
+    players, rules, events = DEMOS[kind]
+    c = companion(kind, players, rules, events)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(c.url + "/")
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    snap = state(c)
+    assert snap["events"] == len(events)
+    expect(page.locator("#who")).to_have_text(players[snap["state"]["current"]])
+    text = page.locator("#board").inner_text().lower()
+    missing = [f for f in _kind_facts(snap) if f.lower() not in text]
+    assert not missing and not errors, (missing, errors)
+    expect(page.locator("#frame-img")).to_have_attribute("src", snap["frame"])
+
+
+def test_phone_form_error_is_one_line_and_undo_redo_work(page, companion):
+    c = companion("pig-farm", NAMES, {"target": 500})
+    pair(page, c)
+    sell = page.locator("form[data-form=sell]")
+    sell.locator("input[name=sets0]").fill("2 2")  # a seller needs 3 sets: the engine says so
+    sell.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_contain_text("at least 3 sets")
+    assert state(c)["events"] == 0
+    sell.locator("input[name=sets0]").fill("3 3 2")
+    sell.locator("input[name=sets1]").fill("2 2")
+    sell.locator("input[name=unmatched1]").fill("1")
+    sell.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Ben")
+    expect(page.locator("#error")).to_be_hidden()
+    totals = state(c)["state"]["scores"]
+    assert totals[0] == 230 and totals[1] == 15
+    expect(page.locator("#players tbody tr").first).to_contain_text("230")
+    page.click("#undo")
+    expect(page.locator("#who")).to_have_text("Ann")
+    expect(page.locator("#redo")).to_be_enabled()
+    page.click("#redo")
+    expect(page.locator("#who")).to_have_text("Ben")
+    assert state(c)["state"]["scores"] == totals
+
+
+def _act(page, kind: str) -> None:
+    """One of the kind's own actions, done with the phone's form (not button sequences)."""
+    acts = page.locator("#actions")
+    if kind == "table":
+        acts.get_by_role("button", name="Reverse", exact=True).click()
+    elif kind == "dice-factor":
+        f = acts.locator("form[data-form=roll_off]")
+        for k, v in enumerate((3, 8, 5, 2)):
+            f.locator(f"input[name=roll{k}]").fill(str(v))
+        f.locator("button[type=submit]").click()
+    elif kind == "flower-power":
+        f = acts.locator("form[data-form=petals]")
+        f.locator("select[name=color]").select_option("yellow")
+        f.locator("select[name=count]").select_option("3")
+        f.locator("button[type=submit]").click()
+    elif kind == "match-patch":
+        f = acts.locator("form[data-form=pips]")
+        for k, v in enumerate((12, 15, 9, 3)):
+            f.locator(f"input[name=pips{k}]").fill(str(v))
+        f.locator("button[type=submit]").click()
+    elif kind == "penny-badger":
+        acts.get_by_role("button", name="Pass (1 penny to the bank)").click()
+    elif kind == "pig-farm":
+        f = acts.locator("form[data-form=butcher]")
+        f.locator("select[name=die]").select_option("shapes")
+        f.locator("select[name=face]").select_option("star")
+        f.locator("input[name=deal]").check()
+        f.locator("select[name=player]").select_option("2")
+        f.locator("button[type=submit]").click()
+    elif kind == "rainbow-rush":
+        acts.get_by_role("button", name="Wild replaced a card").click()
+    elif kind == "chaos":
+        f = acts.locator("form[data-form=color]")
+        f.locator("select[name=color]").select_option("blue")
+        f.get_by_role("button", name="Draw 4").click()
+    elif kind == "drop-rainbow":
+        f = acts.locator("form[data-form=reveal]")
+        f.locator("select[name=color]").select_option("green")
+        f.locator("button[type=submit]").click()
+
+
+EXPECTED = {
+    "table": lambda st: st["direction"] == -1,
+    "dice-factor": lambda st: st["current"] == 1,
+    "flower-power": lambda st: st["garden"]["yellow"] == 3,
+    "match-patch": lambda st: st["current"] == 1,
+    "penny-badger": lambda st: st["bank"] == 101 and st["savings"][0] == 19,
+    "pig-farm": lambda st: st["last_butcher"]["player"] == 2 and st["last_butcher"]["deal"],
+    "rainbow-rush": lambda st: st["discard_lock"] == 2,
+    "chaos": lambda st: st["color"] == "blue" and st["draw_stack"] == 4,
+    "drop-rainbow": lambda st: st["top"] == "green",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EXPECTED))
+def test_each_kind_has_its_own_action_form_on_the_phone(page, companion, kind):
+    c = companion(kind, NAMES)
+    pair(page, c)
+    assert "[object" not in page.locator("#actions").inner_text()
+    _act(page, kind)
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("#error")).to_be_hidden()
+    assert EXPECTED[kind](state(c)["state"])

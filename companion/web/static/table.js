@@ -21,7 +21,7 @@ const Table = (function () {
       else if (k.includes("-") || k === "for" || k === "list" || k === "role") el.setAttribute(k, v);
       else el[k] = v;
     }
-    for (const kid of kids.flat()) {
+    for (const kid of kids.flat(Infinity)) {
       if (kid === null || kid === undefined || kid === false) continue;
       el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
     }
@@ -106,6 +106,9 @@ const Table = (function () {
       sub.push(h("span", {class: "dir", "data-dir": cw ? "cw" : "ccw",
                           text: cw ? "↻ clockwise" : "↺ counter-clockwise"}));
       sub.push(h("span", {class: "next", text: "next: " + s.players[upcoming(s, st)]}));
+      if (st.draw_stack) {
+        sub.push(h("span", {class: "skips", text: "owes " + st.draw_stack + " cards (Draw 4)"}));
+      }
       if (st.pending_skips) {
         sub.push(h("span", {class: "skips",
                             text: st.pending_skips + (st.pending_skips > 1 ? " skips" : " skip") + " pending"}));

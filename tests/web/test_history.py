@@ -1,0 +1,201 @@
+"""The history pages (issue 13, item 5): /games, /games/{id}, its log, /stats and /backup, over
+HTTP and, for /stats and a game page, in a real browser."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import urllib.error
+import urllib.request
+
+import pytest
+
+from companion.rules.game import Header
+from companion.session import log as logmod
+from companion.session.store import Store
+
+pytestmark = pytest.mark.slow
+
+PIG = [  # Ann 230, Ben 15, Cy 5; then Ben 180, Cy 30: totals 230 / 195 / 35, Ann wins
+    {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [2, 2]},
+                               {"sets": [2]}]},
+    {"type": "roll", "dice": {"d8": 3}},
+    {"type": "sell", "hands": [{"sets": []}, {"sets": [4, 2, 2], "unmatched": 1},
+                               {"sets": [2, 2, 2]}]},
+    {"type": "end"}]
+
+
+@pytest.fixture
+def served(tmp_path, companion):
+    """Three games in the journal (a finished Pig Farm, a finished Chaos, a Table game in
+    progress, the open one), then the companion with its web."""
+    with Store(tmp_path / "journal.db") as s:
+        j = s.new_game(Header("pig-farm", ("Ann", "Ben", "Cy")))
+        for e in PIG:
+            j.append(e)
+        j = s.new_game(Header("chaos", ("ben ", "Cy", "Dee")))
+        for e in ({"type": "round_points", "points": [0, 300, 100]},
+                  {"type": "round_points", "points": [50, 250, 0]}):
+            j.append(e)
+        j = s.new_game(Header("table", ("Ann", "Dee")))
+        j.append({"type": "next"})
+    return companion()
+
+
+def get(c, path: str) -> tuple[int, str, bytes]:
+    try:
+        with urllib.request.urlopen(c.url + path, timeout=10) as r:
+            return r.status, r.headers.get("content-type", ""), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("content-type", ""), e.read()
+
+
+def test_games_lists_every_game_newest_first(served):
+    status, ctype, body = get(served, "/games")
+    html = body.decode()
+    assert status == 200 and ctype.startswith("text/html")
+    assert html.index('href="/games/3"') < html.index('href="/games/2"') < \
+        html.index('href="/games/1"')
+    assert "Pig Farm" in html and "Chaos" in html and "playing" in html
+    assert "Ann, Ben, Cy" in html and "4 events" in html
+
+
+def test_game_log_is_the_export(served, tmp_path):
+    status, ctype, body = get(served, "/games/1.jsonl")
+    assert status == 200 and ctype.startswith("application/x-ndjson")
+    with Store(tmp_path / "journal.db", read_only=True) as s:
+        expected = "".join(line + "\n" for line in logmod.dump(s.load(1)))
+    assert body.decode() == expected
+    assert logmod.read(body.decode().splitlines()).state.winners == (0,)
+
+
+def test_missing_pages_are_404_pages(served):
+    assert get(served, "/games/99")[0] == 404
+    assert get(served, "/games/99.jsonl")[0] == 404
+    status, _, body = get(served, "/stats?game=poker")
+    assert status == 404 and b"Not found" in body
+
+
+def test_backup_is_a_consistent_copy(served, tmp_path):
+    status, ctype, body = get(served, "/backup")
+    assert status == 200 and ctype == "application/vnd.sqlite3"
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(body)
+    db = sqlite3.connect(copy)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+        # The open game's events are still in the live journal's WAL: the copy has them.
+        assert db.execute("SELECT COUNT(*) FROM events WHERE status='active'").fetchone()[0] \
+            == len(PIG) + 2 + 1
+    finally:
+        db.close()
+    with Store(copy, read_only=True) as s:  # a journal the companion opens as it is
+        assert [g.events for g in s.games()] == [len(PIG), 2, 1]
+        assert not s.verify(1)
+
+
+def test_the_web_cannot_write_the_journal(tmp_path):
+    from companion.web.history import Reader
+    with Store(tmp_path / "j.db") as s:
+        s.new_game(Header("table", ("Ann", "Ben")))
+    r = Reader(tmp_path / "j.db")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            r.db.execute("DELETE FROM games")
+    finally:
+        r.close()
+
+
+def test_stats_page_after_a_move_on_the_box(served):
+    """A game that ends on the box shows up on the next page view (cache keyed by content)."""
+    from companion.inputs import Button, ButtonInput, Gesture
+    html = get(served, "/stats")[2].decode()
+    assert "2 finished games, 1 unfinished" in html
+    served.app.post(ButtonInput(Button.OK, Gesture.HOLD))  # menu of the open table game
+    for _ in range(30):  # down to "End game", then yes
+        served.app.post(ButtonInput(Button.UP, Gesture.PRESS))
+    import time
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if served.app.top.title == "Menu":
+            break
+        time.sleep(0.05)
+    menu = served.app.top
+    labels = [i.text(served.app.ctx()) for i in menu.items]
+    for _ in range((labels.index("End game") - menu.cursor) % len(labels)):
+        served.app.post(ButtonInput(Button.DOWN, Gesture.PRESS))
+    served.app.post(ButtonInput(Button.OK, Gesture.PRESS))
+    served.app.post(ButtonInput(Button.OK, Gesture.PRESS))  # "End this game?" yes
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and not served.app.journal.state.over:
+        time.sleep(0.05)
+    assert served.app.journal.state.over
+    assert "3 finished games" in get(served, "/stats")[2].decode()
+
+
+# --- in the browser -------------------------------------------------------------------------------
+
+def expect(locator):
+    from playwright.sync_api import expect as pw_expect
+    return pw_expect(locator)
+
+
+def _watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def test_stats_page_in_the_browser(page, served):
+    errors = _watch_errors(page)
+    page.goto(served.url + "/stats")
+    expect(page.locator("h1")).to_have_text("All games")
+    rows = page.locator("#players-table tbody tr")
+    expect(rows).to_have_count(4)  # Ann, Ben (and "ben "), Cy, Dee
+    # Ben: Pig Farm lost, Chaos won (fewest points): 1 of 2; Ann 1 of 1.
+    expect(rows.nth(0)).to_contain_text("Ann")
+    expect(rows.nth(0)).to_contain_text("100%")
+    expect(rows.nth(1)).to_contain_text("Ben")
+    expect(rows.nth(1)).to_contain_text("50%")
+    expect(page.locator("#rates-chart svg")).to_have_count(1)
+    expect(page.locator("#kinds-chart svg")).to_have_count(1)
+    # Ben lost to Ann (Pig Farm), beat Cy and Dee (Chaos); Cy and Ben both lost the Pig Farm.
+    expect(page.locator("#head-to-head tbody tr").nth(1).locator("td")).to_have_text(
+        ["0–1", "·", "1–0", "1–0"])
+    expect(page.locator("#records")).to_contain_text("by 50 (total)")  # Chaos: 100 - 50
+    page.click("#records a >> nth=0")
+    expect(page).to_have_url(served.url + "/games/2")
+    page.goto(served.url + "/stats?game=pig-farm")
+    expect(page.locator("#players-table thead")).to_contain_text("best round")
+    expect(page.locator("#players-table tbody tr").first).to_contain_text("230")
+    # Readable on a phone: nothing wider than the screen, body text at 16 px or more.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.note')).fontSize)") >= 16
+    assert errors == []  # no CSP violation, no script error
+
+
+def test_game_page_in_the_browser(page, served):
+    errors = _watch_errors(page)
+    page.goto(served.url + "/games")
+    page.click('a[href="/games/1"]')
+    expect(page.locator("h1")).to_contain_text("Pig Farm")
+    expect(page.locator(".result")).to_have_text("Won by Ann")
+    expect(page.locator(".history-line")).to_have_text("Ann's 1st Pig Farm win in 1 game")
+    expect(page.locator("#events li")).to_have_count(len(PIG))
+    expect(page.locator("#events li").first).to_contain_text("Ann sold the farm")
+    scores = page.locator("#rounds .score-row")
+    expect(scores).to_have_count(3)  # the start and two rounds
+    expect(scores.nth(2).locator("td")).to_have_text(["3", "230", "195", "35"])
+    chart = page.locator("#chart svg")
+    expect(chart).to_have_count(1)
+    expect(page.locator("#chart .legend li")).to_have_text(["Ann", "Ben", "Cy"])
+    with page.expect_download() as dl:
+        page.click('a[href="/games/1.jsonl"]')
+    lines = open(dl.value.path()).read().splitlines()
+    assert json.loads(lines[0])["players"] == ["Ann", "Ben", "Cy"] and len(lines) == 1 + len(PIG)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert errors == []
