@@ -50,22 +50,29 @@ def _real(value: Any) -> Any:
 
 
 def _hash(kind: bytes, *fields: Any) -> bytes:
-    h = hashlib.sha256(b"chroma-journal/" + kind + b"\0")
-    for f in fields:
-        h.update(_field(f))
-    return h.digest()
+    return hashlib.sha256(b"chroma-journal/" + kind + b"\0" +
+                          b"".join(map(_field, fields))).digest()
+
+
+def _row(game_id: int, seq: Any, body: bytes, at: Any) -> bytes:
+    """The fields a row's `chain` and `sum` share, encoded once."""
+    return _field(game_id) + _field(seq) + _field(body) + _field(_real(at))
 
 
 def seed(game_id: int, header: bytes, created: Any) -> bytes:
     return _hash(b"game", game_id, _real(created), header)
 
 
-def link(prev: bytes | None, game_id: int, seq: Any, body: bytes, at: Any) -> bytes:
-    return _hash(b"chain", prev, game_id, seq, body, _real(at))
+def link(prev: bytes | None, game_id: int, seq: Any, body: bytes, at: Any, *,
+         row: bytes | None = None) -> bytes:
+    row = row if row is not None else _row(game_id, seq, body, at)
+    return hashlib.sha256(b"chroma-journal/chain\0" + _field(prev) + row).digest()
 
 
-def row_sum(game_id: int, seq: Any, body: bytes, at: Any, status: Any) -> bytes:
-    return _hash(b"row", game_id, seq, body, _real(at), status)
+def row_sum(game_id: int, seq: Any, body: bytes, at: Any, status: Any, *,
+            row: bytes | None = None) -> bytes:
+    row = row if row is not None else _row(game_id, seq, body, at)
+    return hashlib.sha256(b"chroma-journal/row\0" + row + _field(status)).digest()
 
 
 @dataclass(frozen=True)
@@ -94,16 +101,16 @@ def verify(db: sqlite3.Connection, game_id: int) -> list[Mismatch]:
     rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, chain, sum FROM events "
                       "WHERE game_id=? ORDER BY row", (game_id,)).fetchall()
     for row, seq, body, at, status, chain, stored_sum in rows:
-        where = f"row {row} (event {seq})"
-        if stored_sum != row_sum(game_id, seq, body, at, status):
+        fields = _row(game_id, seq, body, at)
+        if stored_sum != row_sum(game_id, seq, body, at, status, row=fields):
             was = [s for s in STATUSES if s != status and
-                   stored_sum == row_sum(game_id, seq, body, at, s)]
+                   stored_sum == row_sum(game_id, seq, body, at, s, row=fields)]
             why = (f"its status was changed from {was[0]!r} to {status!r}" if was
                    else "the row was changed")
-            found.append(Mismatch(game_id, where, why))
-        elif chain != link(prev, game_id, seq, body, at):
-            found.append(Mismatch(game_id, where, "a row before it was removed, or rows were "
-                                                  "moved"))
+            found.append(Mismatch(game_id, f"row {row} (event {seq})", why))
+        elif chain != link(prev, game_id, seq, body, at, row=fields):
+            found.append(Mismatch(game_id, f"row {row} (event {seq})",
+                                  "a row before it was removed, or rows were moved"))
         prev = chain
     if head != prev:
         chains = [r[5] for r in rows]
