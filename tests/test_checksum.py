@@ -302,3 +302,16 @@ def test_an_upgrade_that_cannot_make_its_backup_changes_nothing(tmp_path, monkey
     assert db.execute("PRAGMA user_version").fetchone() == (1,)
     assert "chain" not in {r[1] for r in db.execute("PRAGMA table_info(events)")}
     db.close()
+
+
+def test_the_app_starts_without_the_altered_game_and_says_which_row(make_app, tmp_path):
+    from companion.ui.start import StartScreen
+    from companion.ui.screen import TextScreen
+
+    path = tmp_path / "journal.db"
+    played(path)
+    edit(path, "UPDATE events SET body='{\"type\": \"skip\"}' WHERE seq=2")
+    app = make_app(path=path)
+    assert app.journal is None  # not resumed, though it would still replay
+    assert isinstance(app.top, TextScreen) and isinstance(app.stack[0], StartScreen)
+    assert "game 1, row 3 (event 2): checksum does not match" in " ".join(app.top.raw)
