@@ -464,3 +464,17 @@ def test_host_port_parsing():
     assert parse_hostport("[::1]:8080") == ("::1", 8080)
     with pytest.raises(ValueError):
         parse_hostport("localhost:http")
+
+
+def test_host_names_and_the_box_addresses():
+    from companion.web import guard
+    assert guard.host_name("192.168.1.20:8080") == "192.168.1.20"
+    assert guard.host_name("[::1]:8080") == "::1"
+    assert guard.host_name("Box.Local") == "box.local"
+    addresses = guard.box_addresses("0.0.0.0")
+    assert addresses[0] == guard.lan_address() and "127.0.0.1" in addresses
+    allowed = guard.allowed_hosts(addresses)
+    assert {"localhost", "127.0.0.1", "::1"} <= allowed
+    assert socket.gethostname().lower() + ".local" in allowed or \
+        socket.gethostname().lower().split(".")[0] + ".local" in allowed
+    assert "evil.example" not in allowed

@@ -52,7 +52,9 @@ def address_screen(ctx: Context) -> Screen:
     if not web.running:
         lines = ["The web is off.", "Web on (in this menu) starts it."]
     else:
-        lines = [*(u.removeprefix("http://").rstrip("/") for u in web.urls),
+        shown = [u.removeprefix("http://").rstrip("/") for u in web.urls]
+        outside = [u for u in shown if not u.startswith(("127.", "[::1]"))]
+        lines = [*(outside or shown),
                  "Open it on a phone or a TV.",
                  "Watching needs nothing; control needs Pair a phone."]
     return TextScreen("Table web", lines)

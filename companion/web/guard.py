@@ -52,16 +52,38 @@ def lan_address() -> str:
         s.close()
 
 
+def interface_addresses() -> list[str]:
+    """The IPv4 address of every network interface (Linux: SIOCGIFADDR), without asking DNS
+    (which may hang on a table with no network); [] where that is not available."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:
+        return []
+    out = []
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _, name in socket.if_nameindex():
+            try:
+                raw = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))
+            except OSError:  # an interface without an IPv4 address
+                continue
+            out.append(socket.inet_ntoa(raw[20:24]))
+    except OSError:
+        pass
+    finally:
+        s.close()
+    return out
+
+
 def box_addresses(host: str) -> list[str]:
-    """The addresses a browser may use to reach the box when it listens on `host`."""
+    """The addresses a browser may use to reach the box when it listens on `host`: the LAN
+    address first (the one to show), then every interface's, then loopback."""
     out: list[str] = []
     if host not in ("0.0.0.0", "::", ""):
         out.append(host)
     out.append(lan_address())
-    try:
-        out += socket.gethostbyname_ex(socket.gethostname())[2]
-    except OSError:
-        pass
+    out += interface_addresses()
     out += ["127.0.0.1", "::1"]
     return list(dict.fromkeys(out))
 
