@@ -202,15 +202,28 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     page.screenshot(path=str(target), full_page=label == "phone")
                     written.append(target)
                     page.close()
+                written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
                 if kind == "penny-badger":
                     written += _control_shots(browser, c, out)
         browser.close()
     return written
 
 
+def _actions_shot(browser, c: Companion, target: Path) -> Path:
+    """The kind's own action forms on a paired phone."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    pair(page, c)
+    page.wait_for_selector("#actions h3")
+    page.locator("#actions").screenshot(path=str(target))
+    context.close()
+    return target
+
+
 def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     written = []
-    page = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
     page.goto(f"{c.url}/J/000000")  # a wrong code: the pairing page says so
     page.wait_for_selector(".pair-status[data-state=error]")
     page.screenshot(path=str(out / "pairing-wrong-code-phone.png"))
@@ -226,7 +239,7 @@ def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     page.wait_for_selector("#ng-kind option", state="attached")
     page.locator("#new-game").screenshot(path=str(out / "new-game-phone.png"))
     written.append(out / "new-game-phone.png")
-    page.close()
+    context.close()
     unpaired = browser.new_page(viewport=PHONE, device_scale_factor=1)
     unpaired.goto(c.url + "/control")
     unpaired.wait_for_selector("#pair-box:not([hidden])")
