@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from conftest import choose, press
+from tests.conftest import choose, press
 
 from companion import cli
 from companion.inputs import Button, Gesture

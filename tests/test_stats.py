@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from companion import cli, stats as statsmod
 from companion.rules.game import Header
 from companion.session.store import Store
-from conftest import FakeClock, choose, press
+from tests.conftest import FakeClock, choose, press
 
 
 def play(store: Store, clock: FakeClock, header: Header, events: list[dict], *,
@@ -64,7 +64,7 @@ def test_hand_computed_players(journal):
     assert st_.totals == {"finished": 4, "unfinished": 1,
                           "by_game": {"pig-farm": 1, "match-patch": 1, "chaos": 1, "table": 1}}
     p = st_.players
-    assert list(p) == ["Ann", "Ben", "Dee", "Cy"]  # most wins, then most played, then name
+    assert list(p) == ["Ann", "Ben", "Dee", "Cy"]  # most wins, best rate, most played, name
     ann = p["Ann"]  # shown as first written; " ann " and "ANN" are her
     assert (ann["played"], ann["won"], ann["win_rate"]) == (3, 2, 0.667)
     assert ann["by_game"]["pig-farm"] == {

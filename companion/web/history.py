@@ -16,6 +16,7 @@ Charts are pygal SVG drawn here, inline, with no JavaScript.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import tempfile
 import threading
@@ -29,6 +30,7 @@ from companion.session.store import Store
 from companion.stats import GameRecord, History, SCORING, compute, seat_scores
 
 HERE = Path(__file__).parent
+SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S)
 # The pages have no script; the charts' SVG carries its own <style>.
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer",
@@ -141,47 +143,74 @@ def _scores_any(kind: str, state) -> tuple[int, ...] | None:
 
 # --- charts ---------------------------------------------------------------------------------------
 
+COLORS = ("#ffd400", "#3ddc84", "#7fd4ff", "#ff5a5a", "#d98cff", "#ff8a00", "#f4f4f4",
+          "#1f6fff", "#ff6fb5", "#a0e000", "#00c2b8", "#c9a36b", "#9aa0a6", "#e02424",
+          "#4b3cc9", "#ffe01a")
+
+
+def legend(names) -> list[dict[str, str]]:
+    """The charts' legend, drawn by the page in big text (pygal's own, at these font sizes,
+    is cut off below its first row)."""
+    return [{"name": n, "color": COLORS[i % len(COLORS)]} for i, n in enumerate(names)]
+
+
 def _style():
     from pygal.style import Style
     return Style(background="#111417", plot_background="#111417", foreground="#f4f4f4",
                  foreground_strong="#f4f4f4", foreground_subtle="#3a4048",
-                 font_family="DejaVu Sans, sans-serif", label_font_size=22,
-                 major_label_font_size=22, legend_font_size=24, title_font_size=26,
-                 value_font_size=22, tooltip_font_size=20,
-                 colors=("#ffd400", "#3ddc84", "#7fd4ff", "#ff5a5a", "#d98cff", "#ff8a00",
-                         "#f4f4f4", "#1f6fff", "#ff6fb5", "#a0e000", "#00c2b8", "#c9a36b",
-                         "#9aa0a6", "#e02424", "#4b3cc9", "#ffe01a"))
+                 font_family="DejaVu Sans, sans-serif", label_font_size=26,
+                 major_label_font_size=26, legend_font_size=28, title_font_size=30,
+                 value_font_size=26, tooltip_font_size=24,
+                 colors=COLORS)
 
 
 def _config(**more: Any) -> dict[str, Any]:
-    return {"style": _style(), "js": [], "disable_xml_declaration": True, "width": 640,
-            "height": 460, "legend_at_bottom": True, "legend_at_bottom_columns": 2,
-            "truncate_legend": 14, "margin": 12, "spacing": 10, **more}
+    # Drawn 480 wide and scaled to the phone's ~330 pixels: the 26-30 px fonts read as 18-20.
+    return {"style": _style(), "js": [], "disable_xml_declaration": True, "width": 480,
+            "height": 420, "show_legend": False, "margin": 12, "spacing": 10, **more}
 
 
 def score_chart(kind: str, players: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     """Each player's running score (or savings) through the game, as inline SVG."""
     import pygal
     name = SCORING[kind].name
+    values = [v for r in rows for v in r["scores"]]
     chart = pygal.Line(**_config(title=f"{name.capitalize()} through the game",
                                  x_title="event", show_minor_x_labels=False,
-                                 x_labels_major_count=6, dots_size=4,
-                                 show_dots=len(rows) <= 12))
-    chart.x_labels = ["start"] + [str(r["n"]) for r in rows[1:]]
+                                 x_labels_major_count=5, truncate_label=-1, dots_size=4,
+                                 show_dots=len(rows) <= 12,
+                                 y_labels=ticks(min(values), max(values))))
+    chart.x_labels = [str(r["n"]) for r in rows]
     for seat, player in enumerate(players):
         chart.add(player, [r["scores"][seat] for r in rows])
-    return chart.render(is_unicode=True)
+    return _svg(chart)
+
+
+def _svg(chart) -> str:
+    """The chart as inline SVG without pygal's config <script> (always added, even with no
+    JavaScript to read it): the pages run no script."""
+    return SCRIPT.sub("", chart.render(is_unicode=True))
+
+
+def ticks(lo: float, hi: float, *, count: int = 5) -> list[int]:
+    """About `count` round numbers from `lo` to `hi` (a phone has room for few labels)."""
+    lo, hi = min(0, lo), max(hi, lo + 1)
+    raw = (hi - lo) / (count - 1)
+    step = next(s * 10 ** e for e in range(0, 9) for s in (1, 2, 5) if s * 10 ** e >= raw)
+    first = int(lo // step) * step
+    return list(range(first, int(hi) + step, step))
 
 
 def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
     import pygal
-    chart = pygal.HorizontalBar(**_config(title="Win rate (%)", show_legend=False,
+    chart = pygal.HorizontalBar(**_config(title="Win rate (%)",
                                           range=(0, 100), print_values=True,
-                                          height=max(200, 60 + 52 * len(players))))
+                                          y_labels=[0, 25, 50, 75, 100], margin_right=30,
+                                          height=max(220, 80 + 46 * min(16, len(players)))))
     names = list(players)[:16]
     chart.x_labels = names
     chart.add("win rate", [round((players[n]["win_rate"] or 0) * 100) for n in names])
-    return chart.render(is_unicode=True)
+    return _svg(chart)
 
 
 def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
@@ -192,7 +221,7 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     chart.x_labels = names
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
-    return chart.render(is_unicode=True)
+    return _svg(chart)
 
 
 # --- the routes -----------------------------------------------------------------------------------
@@ -246,6 +275,7 @@ def routes(source) -> list:
         stats = compute(recs.values())
         line = stats.history_line(g) if g.finished else ""
         return page("history_game.html", g=g, words=words, rows=rows, chart=chart,
+                    legend=legend(g.players),
                     score=SCORING[kind].name if kind in SCORING else "", line=line)
 
     def game_log(request):
@@ -274,9 +304,14 @@ def routes(source) -> list:
             charts = {"rates": win_rate_chart(st.players)}
             if kind is None:
                 charts["kinds"] = wins_by_kind_chart(st.players)
+                charts["kinds_legend"] = legend(
+                    title(k) for k in GAMES if any(k in p["by_game"]
+                                                   for p in list(st.players.values())[:16]))
         kinds = [k for k in GAMES if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=SCORING.get(kind) if kind else None, no_journal=recs is None,
+                    extra_labels={"best_round": "best round", "biggest_claim": "top claim",
+                                  "best_catch": "top catch"},
                     record_rows=_record_rows(st))
 
     def backup(request):

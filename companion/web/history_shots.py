@@ -18,6 +18,18 @@ PAGES = (("history-games", "/games"), ("history-game-pig-farm", "/games/{pig}"),
          ("history-stats-pig-farm", "/stats?game=pig-farm"))
 
 
+class _Clock:
+    """Event times a game apart: 20-70 seconds between events, from a fixed evening."""
+
+    def __init__(self) -> None:
+        self.t = 1_763_830_800.0  # 2025-11-22 17:00 UTC
+        self.rng = random.Random(9)
+
+    def __call__(self) -> float:
+        self.t += self.rng.uniform(20, 70)
+        return self.t
+
+
 def seed(journal: Path) -> dict[str, int]:
     """Sample games into `journal`; the ids of one Pig Farm and one Penny Badger game."""
     from companion.session import sample
@@ -25,7 +37,8 @@ def seed(journal: Path) -> dict[str, int]:
     rng = random.Random(5)
     ids: dict[str, int] = {}
     names = ("Ann", "Ben", "Cy", "Dee", "Eve")
-    with Store(journal) as store:
+    clock = _Clock()
+    with Store(journal, clock=clock) as store:
         for i, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
                                   "pig-farm", "flower-power", "penny-badger", "pig-farm",
                                   "table", "chaos")):

@@ -169,8 +169,9 @@ def test_stats_page_in_the_browser(page, served):
     page.click("#records a >> nth=0")
     expect(page).to_have_url(served.url + "/games/2")
     page.goto(served.url + "/stats?game=pig-farm")
-    expect(page.locator("#players-table thead")).to_contain_text("best round")
-    expect(page.locator("#players-table tbody tr").first).to_contain_text("230")
+    expect(page.locator("#scores-table thead")).to_contain_text("best round")
+    expect(page.locator("#scores-table tbody tr").first.locator("td")).to_have_text(
+        ["Ann", "230", "230", "230"])
     # Readable on a phone: nothing wider than the screen, body text at 16 px or more.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert page.evaluate(
