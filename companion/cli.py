@@ -311,7 +311,8 @@ def cmd_export(args) -> int:
             for g in games:
                 kind, players = ((g.header.game, f"{len(g.header.players)} players")
                                  if g.header else ("?", "unreadable header"))
-                print(f"{g.id}\t{kind}\t{players}\t{g.events} events")
+                altered = "\tchecksum does not match" if store.verify(g.id) else ""
+                print(f"{g.id}\t{kind}\t{players}\t{g.events} events{altered}")
             return 0
         if not games:
             raise CompanionError(f"no games in {cfg.journal_path()}")

@@ -184,6 +184,8 @@ def test_export_fails_on_an_altered_game_unless_forced(tmp_path, capsys):
     assert "altered: game 1, row 3 (event 2): checksum does not match" in err
     assert "written anyway" in err
     assert out.read_text().splitlines()[3] == '{"type": "skip"}'  # the log as it is now
+    assert cli.main(["export", "--journal", str(path), "--list"]) == 0
+    assert capsys.readouterr().out.endswith("\t5 events\tchecksum does not match\n")
 
 
 def test_a_locked_journal_gives_up_well_before_five_seconds(tmp_path):
@@ -315,3 +317,59 @@ def test_the_app_starts_without_the_altered_game_and_says_which_row(make_app, tm
     assert app.journal is None  # not resumed, though it would still replay
     assert isinstance(app.top, TextScreen) and isinstance(app.stack[0], StartScreen)
     assert "game 1, row 3 (event 2): checksum does not match" in " ".join(app.top.raw)
+
+
+MUTATIONS = st.sampled_from(["body", "status", "seq", "at", "delete", "swap", "game", "header"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(moves=st.lists(st.sampled_from(["next", "skip", "reverse", "undo", "redo"]), min_size=1,
+                      max_size=15),
+       mutation=MUTATIONS, pick=st.integers(0, 10**6), other=st.integers(0, 10**6))
+def test_any_single_change_to_the_rows_is_caught(tmp_path_factory, moves, mutation, pick, other):
+    path = tmp_path_factory.mktemp("j") / "j.db"
+    with Store(path, clock=iter(range(10**6)).__next__) as s:
+        j = s.new_game(HEADER)
+        for m in moves:
+            if m == "undo" and j.can_undo:
+                j.undo()
+            elif m == "redo" and j.can_redo:
+                j.redo()
+            elif m not in ("undo", "redo"):
+                j.append({"type": m})
+        rows = [r for r, in s.db.execute("SELECT row FROM events ORDER BY row")]
+    if not rows:
+        rows = [None]
+    row = rows[pick % len(rows)]
+    db = sqlite3.connect(path)
+    if mutation == "header":
+        db.execute("UPDATE games SET header=replace(header, 'Ann', 'Anne')")
+    elif row is None:
+        return  # nothing was recorded: only the header can change
+    elif mutation == "body":
+        body = db.execute("SELECT body FROM events WHERE row=?", (row,)).fetchone()[0]
+        new = '{"type": "skip"}' if body != '{"type": "skip"}' else '{"type": "next"}'
+        db.execute("UPDATE events SET body=? WHERE row=?", (new, row))
+    elif mutation == "status":
+        status = db.execute("SELECT status FROM events WHERE row=?", (row,)).fetchone()[0]
+        others = [x for x in ("active", "undone", "dropped") if x != status]
+        db.execute("UPDATE events SET status=? WHERE row=?", (others[other % 2], row))
+    elif mutation == "seq":
+        db.execute("UPDATE events SET seq=seq+1 WHERE row=?", (row,))
+    elif mutation == "at":
+        db.execute("UPDATE events SET at=at+0.5 WHERE row=?", (row,))
+    elif mutation == "delete":
+        db.execute("DELETE FROM events WHERE row=?", (row,))
+    elif mutation == "game":
+        db.execute("INSERT INTO games(header, created) SELECT header, created FROM games")
+        db.execute("UPDATE events SET game_id=2 WHERE row=?", (row,))
+    elif mutation == "swap":
+        second = rows[other % len(rows)]
+        if second == row:
+            return
+        db.execute("UPDATE events SET row=-1 WHERE row=?", (row,))
+        db.execute("UPDATE events SET row=? WHERE row=?", (row, second))
+        db.execute("UPDATE events SET row=? WHERE row=-1", (second,))
+    db.commit()
+    db.close()
+    assert findings(path), f"{mutation} of row {row} went unnoticed"
