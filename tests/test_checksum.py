@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import sqlite3
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -295,11 +296,13 @@ def test_an_upgrade_that_cannot_make_its_backup_changes_nothing(tmp_path, monkey
     old_journal(path).close()
 
     def no_room(self, target, *, db=None):
+        Path(target).write_bytes(b"SQLite format 3\0")  # half made when the disk filled up
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Store, "backup_to", no_room)
     with pytest.raises(JournalError, match="backup copy .* could not be made .*nothing was"):
         Store(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (1,)
     assert "chain" not in {r[1] for r in db.execute("PRAGMA table_info(events)")}

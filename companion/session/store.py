@@ -249,6 +249,8 @@ class Store:
         try:
             self.backup_to(backup, db=db)
         except (OSError, sqlite3.Error) as e:
+            for suffix in ("", "-journal", "-wal", "-shm"):  # no half-made copy left behind
+                Path(str(backup) + suffix).unlink(missing_ok=True)
             raise JournalError(f"cannot upgrade the journal {self.path}: the backup copy "
                                f"{backup.name} could not be made ({e}); nothing was changed"
                                ) from None
