@@ -239,8 +239,13 @@ def cmd_run(args) -> int:
             term.footer = [*term.footer, f"Table web: {web_url}"]
             display.last = None  # draw again, with the address under the panel
             app.render()
-        from companion.inputs import Quit
+        from companion.inputs import Quit, Tick
         signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
+        if display_kind == "terminal" and hasattr(signal, "SIGWINCH"):
+            def redraw(*_) -> None:  # a resized window: the same frame again, for its new size
+                display.last = None
+                app.post(Tick("resize"))
+            signal.signal(signal.SIGWINCH, redraw)
         if args.ack:
             app.render()  # the first frame, so that "ready" means the panel shows something
             print("ready", flush=True)

@@ -110,3 +110,54 @@ def test_ctrl_c_while_roll_or_doctor_waits_is_a_quiet_stop(monkeypatch, capsys):
     assert main(["roll", "--port", "/dev/ttyACM9", "d8"]) == 130
     assert main(["doctor", "--journal", "/nonexistent/j.db"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_emulator_redraws_when_the_window_grows(tmp_path):
+    # A terminal too small shows the size it needs; made bigger, the panel must come back at
+    # once, not at the next press that happens to change the frame.
+    import fcntl
+    import os
+    import select
+    import signal
+    import struct
+    import termios
+    import time
+
+    def resize(fd: int, cols: int, rows: int) -> None:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def read_until(fd: int, text: str, seconds: float = 20.0) -> str:
+        out, end = b"", time.monotonic() + seconds
+        while text.encode() not in out and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    break
+        return out.decode("utf-8", "replace")
+
+    config = tmp_path / "config.toml"
+    config.write_text('[roller]\nport = "none"\n')
+    master, slave = os.openpty()
+    resize(master, 60, 20)  # the emulator starts in a 60x20 terminal
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    child = subprocess.Popen([str(Path(sys.executable).parent / "companion"), "run",
+                              "--emulator", "--no-web", "--journal", str(tmp_path / "j.db"),
+                              "--config", str(config)],
+                             stdin=slave, stdout=slave, stderr=slave, env=env,
+                             start_new_session=True)
+    os.close(slave)
+    try:
+        assert "at least 66x18" in read_until(master, "at least 66x18")
+        while select.select([master], [], [], 1.0)[0]:  # until the start-up frames are drawn
+            os.read(master, 65536)
+        resize(master, 80, 24)
+        child.send_signal(signal.SIGWINCH)  # as the terminal does when its window grows
+        assert "┌" + "─" * 64 + "┐" in read_until(master, "┌" + "─" * 64 + "┐")
+        os.write(master, b"q")
+        assert child.wait(timeout=20) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.close(master)
