@@ -250,6 +250,7 @@ const Table = (function () {
         }));
     });
     fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+    sec.style.setProperty("--rows", String(Math.max(6, s.players.length)));  // the TV fits them all
   }
 
   function renderRoll(s) {
