@@ -495,11 +495,16 @@ def bench_web(tmp: Path, figure, *, quick: bool) -> None:
     run_web(tmp, figure, bench_press_to_frame, quick=quick)
 
 
+def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
+    from bench.stats import bench_stats as run_stats
+    run_stats(tmp, figure, quick=quick)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal web (default: all)")
+                    help="bytes press startup idle journal web stats (default: all)")
     args = ap.parse_args(argv)
     q = args.quick
     parts: dict[str, Callable[[Path], None]] = {
@@ -509,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
         "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
         "web": lambda t: bench_web(t, figure, quick=q),
+        "stats": lambda t: bench_stats(t, figure, quick=q),
     }
     with tempfile.TemporaryDirectory() as d:
         for name, fn in parts.items():

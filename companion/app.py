@@ -401,7 +401,7 @@ class App:
         if self._stats is None:
             from companion.stats import History
             if self._history is None:
-                self._history = History(self.store)
+                self._history = History(self.store, save=True)
             self._stats = self._history.stats()
         return self._stats
 

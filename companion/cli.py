@@ -390,6 +390,8 @@ def cmd_import(args) -> int:
         except AlreadyImported as e:
             print(f"{args.file}: {e}")
             return 0
+        from companion.stats import History
+        History(store, save=True).records()  # its statistics record, saved like the box's
     title, n = journal.game.title, len(journal.header.players)
     if journal.state.over:
         winners = " & ".join(journal.name(s) for s in journal.state.winners) or "no winner"

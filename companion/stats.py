@@ -5,6 +5,8 @@ the kind's extra figures, read from the final state of a replay. `compute` folds
 per-player figures, head-to-head counts and records; `History` keeps the records of a store
 cached by what identifies each game's content (its active event count and last row), so only
 games that changed since the last call are replayed, and nothing is computed at start-up.
+The app thread also saves each finished game's record in the journal (table `game_stats`), so
+that a restart does not replay them all.
 
 Names are compared ignoring case and surrounding spaces and shown as first written. Only
 finished games count toward played and won; a shared win counts for each winner; a game the
@@ -13,13 +15,17 @@ group ended with no winner counts as played. docs/stats.md documents every field
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, JournalError
 from companion.rules import GAMES
 from companion.rules.game import Header, State
+
+log = logging.getLogger(__name__)
 
 
 # --- what each kind scores -----------------------------------------------------------------
@@ -301,15 +307,43 @@ def _records(finished: list[GameRecord]) -> dict[str, Any]:
 
 # --- from the journal, cached ----------------------------------------------------------------
 
+SUMMARY_VERSION = 1  # of the saved records: a change in what a record holds bumps it
+
+
+def summary_key(row) -> str:
+    """What identifies a game's content for a saved record: its active events (count and last
+    row: an append adds a row, an undo lowers the count, a redo restores both), its header
+    and whether it was imported; the status (open, closed) does not change the record."""
+    digest = hashlib.sha1(bytes(row.header)).hexdigest()[:16]
+    return f"{SUMMARY_VERSION}:{row.events}:{row.last_row}:{digest}:{int(row.imported)}"
+
+
+def record_to_json(r: GameRecord) -> dict[str, Any]:
+    return {"kind": r.kind, "players": list(r.players), "created": r.created,
+            "finished": r.finished, "winners": list(r.winners), "events": r.events,
+            "seconds": r.seconds, "scores": None if r.scores is None else list(r.scores),
+            "extras": {k: list(v) for k, v in r.extras.items()}, "imported": r.imported}
+
+
+def record_from_json(game_id: int, status: str, d: dict[str, Any]) -> GameRecord:
+    return GameRecord(game_id, d["kind"], tuple(d["players"]), d["created"], d["finished"],
+                      tuple(d["winners"]), d["events"], d["seconds"],
+                      None if d["scores"] is None else tuple(d["scores"]),
+                      {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"])
+
+
 class History:
     """The journal's game records, replayed only when a game changed since the last call.
 
-    Each game is keyed by (status, active events, last row): an append adds a row, an undo
-    lowers the count, a redo of the same event restores both (and the same final state).
-    Games that no longer replay are counted in `unreadable` and left out."""
+    In memory each game is keyed by (status, `summary_key`). A finished game's record is also
+    saved in the journal (`game_stats`, when `save`: the app thread and `companion import`
+    only, never a read-only reader) and read back by every later History, so a thousand
+    finished games are not replayed again after a restart. Games that no longer replay are
+    counted in `unreadable` and left out."""
 
-    def __init__(self, store) -> None:
+    def __init__(self, store, *, save: bool = False) -> None:
         self.store = store
+        self.save = save
         self._cache: dict[int, tuple[tuple, GameRecord | None]] = {}
         self.unreadable: list[int] = []
 
@@ -317,12 +351,28 @@ class History:
         out = []
         self.unreadable = []
         seen = set()
+        saved: dict[int, tuple[str, bytes]] | None = None
+        fresh: list[tuple[int, str, str]] = []
         for row in self.store.history_rows():
             seen.add(row.id)
-            k = (row.status, row.events, row.last_row, row.header)
+            skey = summary_key(row)
+            k = (row.status, skey)
             cached = self._cache.get(row.id)
             if cached is None or cached[0] != k:
-                cached = (k, self._replay(row))
+                if saved is None:
+                    saved = self.store.summaries()
+                record = None
+                if row.id in saved and saved[row.id][0] == skey:
+                    try:
+                        record = record_from_json(row.id, row.status,
+                                                  json.loads(saved[row.id][1]))
+                    except (ValueError, KeyError, TypeError):
+                        record = None  # a damaged saved record: replay the game instead
+                if record is None:
+                    record = self._replay(row)
+                    if record is not None and record.finished and self.save:
+                        fresh.append((row.id, skey, json.dumps(record_to_json(record))))
+                cached = (k, record)
                 self._cache[row.id] = cached
             if cached[1] is None:
                 self.unreadable.append(row.id)
@@ -330,6 +380,11 @@ class History:
                 out.append(cached[1])
         for gone in set(self._cache) - seen:
             del self._cache[gone]
+        if fresh:
+            try:
+                self.store.save_summaries(fresh)
+            except JournalError as e:  # only a cache: the figures are right without it
+                log.warning("statistics records not saved: %s", e)
         return out
 
     def stats(self, *, kind: str | None = None, player: str | None = None) -> Stats:
@@ -408,8 +463,6 @@ def log_digest(journal) -> str:
     """The SHA-256 of a game's normalised log (the header with the rules' defaults filled in,
     then the events, each as JSON with sorted keys and no spaces), so the same game imported
     twice, whatever its spacing or key order, is recognised."""
-    import hashlib
-
     h = hashlib.sha256()
     for obj in (journal.header.to_json(), *journal.events):
         h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode() + b"\n")

@@ -129,6 +129,37 @@ def test_cache_replays_only_what_changed(journal, monkeypatch):
         assert calls == [5, 5]
 
 
+def test_saved_records_spare_a_restart_the_replays(journal, monkeypatch):
+    with Store(journal, read_only=True) as s:  # a read-only History never saves
+        statsmod.History(s).records()
+        assert s.summaries() == {}
+    with Store(journal) as s:
+        first = statsmod.History(s, save=True).stats()
+        assert sorted(s.summaries()) == [1, 2, 3, 4]  # the finished games only
+    with Store(journal) as s:
+        again = statsmod.History(s)
+        monkeypatch.setattr(again, "_replay", lambda row: pytest.fail(f"replayed {row.id}")
+                            if row.id != 5 else statsmod.History._replay(again, row))
+        assert again.stats().to_json() == first.to_json()
+        # A finished game taken back (undo of its end) no longer matches its saved record.
+        s.db.execute("UPDATE games SET status='open' WHERE id=4")
+        s.db.execute("UPDATE games SET status='closed' WHERE id=5")
+        j = s.resume()
+        j.undo()
+        replayed = []
+        monkeypatch.setattr(again, "_replay", lambda row: replayed.append(row.id) or
+                            statsmod.History._replay(again, row))
+        # 4 changed; 5 changed status and, unfinished, has no saved record.
+        assert again.stats().totals["finished"] == 3 and replayed == [4, 5]
+
+
+def test_a_damaged_saved_record_is_replayed(journal):
+    with Store(journal) as s:
+        statsmod.History(s, save=True).records()
+        s.db.execute("UPDATE game_stats SET record='{oops' WHERE game_id=1")
+        assert statsmod.History(s).stats().players["Ann"]["won"] == 2
+
+
 def test_unreadable_game_is_left_out(journal):
     with Store(journal) as s:
         s.db.execute("UPDATE events SET body='{\"type\": \"nope\"}' WHERE game_id=3")
@@ -244,3 +275,14 @@ def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
     app.ctx().stats()
     app.ctx().stats()
     assert calls == [1]
+
+
+def test_bench_journal_is_all_finished_and_saved(tmp_path):
+    """bench/stats.py's journal (its plumbing, not its speed)."""
+    from bench.stats import build
+    build(tmp_path / "b.db", games=14, events=40)
+    with Store(tmp_path / "b.db") as s:
+        assert [g.events for g in s.games()] == [40] * 14
+        st_ = statsmod.History(s, save=True).stats()
+        assert st_.totals["finished"] == 14 and len(s.summaries()) == 14
+        assert s.verify(1) == []  # written with checksums, like play

@@ -67,6 +67,17 @@ CREATE TABLE IF NOT EXISTS imports (
 )"""
 
 
+# Each finished game's statistics record (companion/stats.py), saved by the app thread when it
+# first computes it, keyed by what identifies the game's content: a cache, so that statistics
+# over a thousand games do not replay them all. Created on the first save.
+SUMMARIES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_stats (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    key TEXT NOT NULL,
+    record TEXT NOT NULL
+)"""
+
+
 class AlreadyImported(JournalError):
     """This log is already in the journal (`companion import` of the same log twice)."""
 
@@ -415,6 +426,20 @@ class Store:
         return [b for b, in self.db.execute(
             "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='active' "
             "ORDER BY seq", (game_id,))]
+
+    def summaries(self) -> dict[int, tuple[str, bytes]]:
+        """The saved statistics records: game id -> (key, record JSON)."""
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name='game_stats'").fetchone():
+            return {}
+        return {gid: (key, record) for gid, key, record in self.db.execute(
+            "SELECT game_id, key, CAST(record AS BLOB) FROM game_stats")}
+
+    def save_summaries(self, items: list[tuple[int, str, str]]) -> None:
+        """Save (game id, key, record JSON) statistics records, in one transaction."""
+        with self._tx() as db:
+            db.execute(SUMMARIES_SCHEMA)
+            db.executemany("INSERT OR REPLACE INTO game_stats(game_id, key, record) "
+                           "VALUES (?, ?, ?)", items)
 
     def _imported_ids(self) -> dict[int, str]:
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name='imports'").fetchone():
