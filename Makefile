@@ -49,9 +49,11 @@ soak: $(STAMP)
 screens: $(STAMP)
 	$(BIN)/companion screens docs/screens
 
-# Phone and TV screenshots of the table web for every game kind (docs/web/), with chromium.
+# Phone and TV screenshots of the table web for every game kind, and of the history pages
+# (docs/web/), with chromium.
 web-shots: $(STAMP) browser
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.web.shots docs/web
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.web.history_shots docs/web
 
 clean:
 	rm -rf $(VENV) build *.egg-info
