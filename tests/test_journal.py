@@ -147,7 +147,8 @@ def test_a_game_that_no_longer_replays_is_kept_but_not_resumed(tmp_path):
     db.commit()
     db.close()
     with Store(path) as s:
-        assert "Could not replay game 2" in s.notice and "unknown event type 'fly'" in s.notice
+        assert "Not resumed: game 2 no longer replays" in s.notice
+        assert "unknown event type 'fly'" in s.notice
         assert s.resume() is None
         assert [g.id for g in s.games()] == [1, 2]
         assert s.load(1).events == [{"type": "skip"}]
@@ -260,5 +261,5 @@ def test_a_row_that_is_not_utf8_breaks_its_game_not_the_start(tmp_path):
     db.commit()
     db.close()
     with Store(path) as s:
-        assert "Could not replay game 1" in s.notice and s.resume() is None
+        assert "Not resumed: game 1 no longer replays" in s.notice and s.resume() is None
         assert [(g.id, g.header) for g in s.games()] == [(1, None)]

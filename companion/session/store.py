@@ -239,7 +239,7 @@ class Store:
             try:
                 self._load(db, gid)
             except (CompanionError, ValueError, KeyError, TypeError) as e:
-                why = f"game {gid} ({e})"
+                why = f"game {gid} no longer replays ({e})"
             if not why and self.schema >= 2:
                 # A changed row may still replay, as a different game: not resumed either.
                 found = checksum.verify(db, gid)
@@ -249,8 +249,8 @@ class Store:
                 if not self.read_only:
                     db.execute("UPDATE games SET status='broken' WHERE id=?", (gid,))
         if broken:
-            self.notice = ("Could not replay " + "; ".join(broken) + ". It is kept in the "
-                           "journal (companion export --list) but not resumed.")
+            self.notice = ("Not resumed: " + "; ".join(broken) + ". It is kept in the "
+                           "journal (companion export --list).")
 
     def _upgrade(self, db: sqlite3.Connection) -> None:
         """Schema 1 -> 2: a backup copy first, then every game and row gets its checksums,
