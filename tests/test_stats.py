@@ -286,3 +286,29 @@ def test_bench_journal_is_all_finished_and_saved(tmp_path):
         st_ = statsmod.History(s, save=True).stats()
         assert st_.totals["finished"] == 14 and len(s.summaries()) == 14
         assert s.verify(1) == []  # written with checksums, like play
+
+
+def test_records_screen_pages_sixteen_players(config):
+    from companion.inputs import Button
+    from companion.ui.records import RecordsScreen
+    from companion.ui.screen import Context
+    names = [f"P{i:02d}" for i in range(16)]
+    games = [statsmod.GameRecord(i + 1, "match-patch", tuple(names), 0.0, True, (i,), 10,
+                                 None, None) for i in range(16)]
+    games.append(statsmod.GameRecord(17, "match-patch", tuple(names), 0.0, True, (3,), 10,
+                                     None, None))
+    stats = statsmod.compute(games)
+    ctx = Context(config=config, stats=lambda: stats)
+    screen = RecordsScreen(ctx)
+    assert screen.kind == "match-patch" and screen.pages(ctx) == 4
+    assert screen.rows(ctx)[0] == ("P03", 2, 17, round(2 / 17, 3))  # most wins first
+    seen = []
+    for _ in range(5):  # DOWN stops at the last page
+        screen.render(ctx)
+        seen.append(screen.page)
+        screen.on_press(Button.DOWN, ctx)
+    assert seen == [0, 1, 2, 3, 3]
+    screen.on_press(Button.UP, ctx)
+    assert screen.page == 2
+    screen.on_press(Button.OK, ctx)  # the next choice: all games, first page
+    assert (screen.kind, screen.page) == ("", 0)
