@@ -49,6 +49,9 @@ def routes(web: Web) -> list[Route]:
 
         async def stream():
             try:
+                if web.hub.latest is None:  # nothing published yet: still one on connect
+                    snap = web.initial_snapshot()
+                    yield {"data": json.dumps(snap), "id": str(snap["seq"])}
                 while True:
                     item = await slot.get()
                     if item is None:
