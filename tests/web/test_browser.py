@@ -302,3 +302,46 @@ def test_each_kind_has_its_own_action_form_on_the_phone(page, companion, kind):
     expect(page.locator("#history li")).to_have_count(1)
     expect(page.locator("#error")).to_be_hidden()
     assert EXPECTED[kind](state(c)["state"])
+
+
+def test_hold_back_from_the_phone_undoes(page, companion):
+    c = companion("table", NAMES)
+    pair(page, c)
+    page.click("button.press[data-button=NEXT]")
+    expect(page.locator("#who")).to_have_text("Ben")
+    page.click("button.press[data-button='HOLD BACK']")
+    expect(page.locator("#who")).to_have_text("Ann")
+    assert state(c)["events"] == 0 and state(c)["can_redo"] is True
+
+
+def test_roster_and_a_new_game_with_house_rules_from_the_phone(page, companion):
+    c = companion()  # no game yet: the start menu
+    page.goto(c.url + "/")
+    expect(page.locator("#who")).to_have_text("No game yet")
+    pair(page, c)
+    page.click("#roster summary")
+    page.fill("#roster-text", "Zoe\nYan\nzoe")
+    page.click("#roster-form button[type=submit]")
+    expect(page.locator("#error")).to_contain_text("has zoe twice")
+    status = page.evaluate("""async () => (await fetch('/api/roster', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({names: ['Ann', 'ANN']})})).status""")
+    assert status == 400  # the box checks it too
+    page.fill("#roster-text", "Zoe\nYan\nXia")
+    page.click("#roster-form button[type=submit]")
+    expect(page.locator("#ng-roster button")).to_have_count(3)
+    with urllib.request.urlopen(c.url + "/api/roster", timeout=5) as r:
+        assert json.loads(r.read())["names"] == ["Zoe", "Yan", "Xia"]
+    page.click("#new-game summary")
+    page.select_option("#ng-kind", "pig-farm")
+    for name in ("Xia", "Zoe", "Yan"):  # picked from the roster, in this seat order
+        page.click(f"#ng-roster button:text-is('+ {name}')")
+    expect(page.locator("#ng-players input")).to_have_count(3)
+    page.fill("#rule-target", "off")
+    page.select_option("#ng-first", "1")
+    page.click("#new-game-form button[type=submit]")
+    expect(page.locator("#who")).to_have_text("Zoe")
+    snap = state(c)
+    assert snap["game"] == "pig-farm" and snap["players"] == ["Xia", "Zoe", "Yan"]
+    assert snap["state"]["target"] is None and snap["state"]["current"] == 1
+    expect(page.locator("#game")).to_contain_text("open-ended")

@@ -343,8 +343,14 @@ const Table = (function () {
     get snapshot() { return snap; },
     onRender(fn) { listeners.push(fn); if (snap) fn(snap); },
     refreshFrame() {
-      const img = document.getElementById("frame-img");
-      if (img && snap && snap.frame) img.src = snap.frame + (snap.frame.includes("?") ? "&" : "?") + "t=" + Date.now();
+      // After a press the box draws once its queue is empty: fetch now and once more a moment
+      // later, so a press that changed only the screen (a menu) shows too.
+      const load = () => {
+        const img = document.getElementById("frame-img");
+        if (img && snap && snap.frame) img.src = snap.frame + (snap.frame.includes("?") ? "&" : "?") + "t=" + Date.now();
+      };
+      load();
+      setTimeout(load, 300);
     },
   };
 })();
