@@ -89,7 +89,9 @@ class Pairing:
                 self._wrong += 1
                 if self._wrong >= MAX_WRONG:
                     self._locked_until = now + LOCKOUT
-                    self._new_code(now)  # void it: the panel shows a new one
+                    # Void it. The panel draws a new one if it is showing the pairing screen;
+                    # otherwise there is no code at all to guess until someone opens it.
+                    self._code, self._wrong = "", 0
                     result = Attempt(False, error="too many wrong codes: wait 30 s, then use "
                                      "the new code on the panel", retry_after=LOCKOUT)
                     note = "Wrong codes: new code"
