@@ -478,3 +478,19 @@ def test_host_names_and_the_box_addresses():
     assert socket.gethostname().lower() + ".local" in allowed or \
         socket.gethostname().lower().split(".")[0] + ".local" in allowed
     assert "evil.example" not in allowed
+
+
+def test_closed_streams_leave_no_mailbox_behind(served):
+    import time
+    streams = [Events(served.web.port) for _ in range(3)]
+    for ev in streams:
+        ev.next()
+    assert len(served.web.hub.slots) == 3
+    for ev in streams:
+        ev.close()
+    served.pair()
+    deadline = time.monotonic() + 10  # a wait, not a speed check: the disconnects are noticed
+    while served.web.hub.slots and time.monotonic() < deadline:
+        served.post("/api/press", {"button": "DOWN"})
+        time.sleep(0.05)
+    assert not served.web.hub.slots
