@@ -139,7 +139,9 @@ class App:
             j = self.parked
             resume = f"{j.game.title} ({len(j.header.players)})"
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, resume=resume, stats=self.stats,
+                       dice_note=self.dice_note, resume=resume,
+                       # No statistics in the first frame: never computed at start-up.
+                       stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {})
 
     @property
@@ -149,6 +151,8 @@ class App:
     def run(self) -> None:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
+        if self.journal is not None and self.journal.state.over:
+            self.post(Tick("redraw"))  # now the end screen's line of history
         while True:
             item = self.queue.get()
             if isinstance(item, Quit):

@@ -277,6 +277,24 @@ def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
     assert calls == [1]
 
 
+def test_a_game_over_at_start_up_gets_its_line_after_the_first_frame(make_app, tmp_path,
+                                                                      monkeypatch):
+    import companion.stats as S
+    with Store(tmp_path / "journal.db") as s:
+        j = s.new_game(Header("match-patch", ("Ann", "Ben")))
+        j.append({"type": "pair", "player": 1})
+        j.append({"type": "end"})
+    calls = []
+    real = S.compute
+    monkeypatch.setattr(S, "compute", lambda *a, **k: calls.append(1) or real(*a, **k))
+    app = make_app()
+    assert app.ctx().stats is None  # the end screen's first frame: no statistics yet
+    app.render()
+    assert calls == []
+    from companion.ui.records import end_line
+    assert end_line(app.ctx()) == "1st win in 1 game" and calls == [1]
+
+
 def test_bench_journal_is_all_finished_and_saved(tmp_path):
     """bench/stats.py's journal (its plumbing, not its speed)."""
     from bench.stats import build
