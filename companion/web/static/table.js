@@ -89,12 +89,14 @@ const Table = (function () {
     const st = s.state || {};
     const who = document.getElementById("who");
     const sub = [];
-    document.getElementById("kind").textContent = s.game ? (s.title || s.game) : "Chroma Table";
+    document.getElementById("kind").textContent = s.game ? (s.title || s.game) + (st.over ? " · game over" : "")
+                                                         : "Chroma Table";
     const turn = document.getElementById("turn");
     turn.dataset.state = !s.game ? "idle" : st.over ? "over" : "playing";
     if (!s.game) {
       who.textContent = "No game yet";
-      sub.push(h("span", {text: "Start one on the box" + (TV ? "" : " or from a paired phone")}));
+      sub.push(h("span", {text: s.resume ? "Resume " + s.resume + " on the box, or start a new game"
+                                          : "Start one on the box" + (TV ? "" : " or from a paired phone")}));
     } else if (st.over) {
       const w = st.winners || [];
       who.textContent = w.length ? names(s, w) : "Game over";
