@@ -1,13 +1,14 @@
 """Which of gpiozero's pin libraries ("pin factories") drives the buttons, and why.
 
-The order of say, first match wins:
+Who chooses, the first that names one wins:
 
 1. `GPIOZERO_PIN_FACTORY` in the environment (gpiozero's own switch: a systemd drop-in, or
    `GPIOZERO_PIN_FACTORY=mock companion run` to try the box without a board);
 2. `[gpio] pin_factory` in the config;
 3. gpiozero's own order: lgpio, then rpigpio (the RPi.GPIO API: on Raspberry Pi OS the
    `python3-rpi-lgpio` package, which runs on lgpio and so on a Pi 5 too), then pigpio, then
-   native. Each library that does not load is a reason, reported by `companion doctor`.
+   native. Each library that does not load gives its reason, which `companion doctor`
+   reports.
 
 `choose()` loads the factory and says which and why; `companion run` installs it as gpiozero's
 `Device.pin_factory`, so every button, the encoder and the buzzer share it.
