@@ -188,6 +188,8 @@ def _check_value(dotted: str, value: Any, default: Any) -> Any:
         ok = isinstance(value, type(default))
     if not ok:
         raise ConfigError(dotted, f"must be {_type_name(default)}, not {value!r}")
+    if isinstance(value, str) and "\x00" in value:  # no path, port or command can hold one
+        raise ConfigError(dotted, f"{value!r} contains a NUL character (\\u0000)")
     return value
 
 

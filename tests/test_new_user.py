@@ -161,3 +161,18 @@ def test_the_emulator_redraws_when_the_window_grows(tmp_path):
             child.kill()
             child.wait()
         os.close(master)
+
+
+def test_a_nul_character_in_a_config_text_is_a_config_error(tmp_path, capsys):
+    # "\u0000" is valid TOML; as a journal path it was a ValueError traceback at start-up.
+    from companion.cli import main
+
+    for section, key in (("storage", "path"), ("roller", "port"), ("power", "command")):
+        cfg = tmp_path / f"{key}.toml"
+        cfg.write_text(f'[{section}]\n{key} = "/tmp/a\\u0000b"\n')
+        code = main(["run", "--no-web", "--display", "dummy", "--input", "stdin",
+                     "--config", str(cfg)])
+        err = capsys.readouterr().err.strip()
+        assert code == 2, err
+        assert err == (f"companion: config: {section}.{key}: '/tmp/a\\x00b' contains a NUL "
+                       "character (\\u0000)")
