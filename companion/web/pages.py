@@ -39,7 +39,8 @@ def routes(web) -> list:
                "Referrer-Policy": "no-referrer",
                "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                           "style-src 'self'; script-src 'self'; "
-                                          "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+                                          "frame-ancestors 'none'; base-uri 'none'; "
+                                          "form-action 'self'"}
 
     def page(name: str, **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(**context)

@@ -76,7 +76,8 @@ def _claim_from_phone(page, c) -> None:
     expect(page.locator("#error")).to_be_hidden()
 
 
-def test_pair_then_new_game_and_challenged_claim_from_phone_equals_buttons(page, browser, companion):
+def test_pair_then_new_game_and_challenged_claim_from_phone_equals_buttons(page, browser,
+                                                                          companion):
     phone = companion(journal="phone")
     _claim_from_phone(page, phone)
     by_phone = state(phone)
@@ -110,7 +111,8 @@ def test_unpaired_and_cross_origin_posts_are_refused_and_change_nothing(page, br
     expect(page.locator("#who")).to_have_text("Ann")
     # Unpaired, same origin: refused.
     status = page.evaluate("""async () => (await fetch('/api/press', {method: 'POST',
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({button: 'NEXT'})})).status""")
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({button: 'NEXT'})})).status""")
     assert status in (401, 403)
     # A paired browser, but the request comes from another site: 403.
     pair(page, c)
@@ -180,7 +182,8 @@ def _kind_facts(snap: dict) -> list[str]:
         facts += [str(st["bank"])] + [str(v) for k, v in enumerate(st["savings"])
                                       if k not in st["eliminated"]]
     if game == "pig-farm":
-        facts += [str(p) for row in st["round_points"] for p in row] + [st["last_butcher"]["verdict"]]
+        facts += [str(p) for row in st["round_points"] for p in row]
+        facts.append(st["last_butcher"]["verdict"])
     if game == "chaos":
         facts += [st["color"], str(st["draw_stack"]), str(st["train"])]
     if game == "drop-rainbow":
