@@ -348,3 +348,15 @@ def test_roster_and_a_new_game_with_house_rules_from_the_phone(page, companion):
     assert snap["game"] == "pig-farm" and snap["players"] == ["Xia", "Zoe", "Yan"]
     assert snap["state"]["target"] is None and snap["state"]["current"] == 1
     expect(page.locator("#game")).to_contain_text("open-ended")
+
+
+def test_names_are_shown_as_text_never_as_html(page, companion):
+    hostile = "<img src=x onerror=alert(1)>"[:16]
+    c = companion("penny-badger", [hostile, "Ben"])
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(c.url + "/")
+    expect(page.locator("#who")).to_have_text(hostile)
+    assert page.locator("#board img").count() == 1  # only the box's frame
+    expect(page.locator("#players tbody tr").first.locator("td.name")).to_contain_text(hostile)
+    assert not dialogs
