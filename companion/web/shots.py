@@ -249,14 +249,67 @@ def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     return written
 
 
+def measure(*, presses: int = 60) -> dict[str, Any]:
+    """Page weight, page-ready time and press-to-page latency on a phone page (a Table game;
+    presses alternate NEXT and HOLD BACK on the box's input queue, each one a committed change)."""
+    import statistics
+    import tempfile
+    import time
+    import urllib.request
+    from playwright.sync_api import sync_playwright
+    from companion.inputs import Button, ButtonInput, Gesture
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (apt-get install chromium)")
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        c = Companion(Path(tmp) / "measure.db")
+        c.seed("table", *DEMOS["table"])
+        with c:
+            for path in ("/", "/static/table.js", "/static/control.js", "/static/table.css"):
+                with urllib.request.urlopen(c.url + path, timeout=5) as r:
+                    out[f"bytes {path}"] = len(r.read())
+            browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+            page = browser.new_page(viewport=PHONE)
+            page.goto(c.url + "/")
+            page.wait_for_selector("#conn[data-state=live]")
+            out["dom_ready_ms"] = round(page.evaluate(
+                "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"), 1)
+            lat = []
+            for i in range(presses):
+                seq = int(page.evaluate("() => document.body.dataset.seq"))
+                t = time.perf_counter()
+                c.app.post(ButtonInput(Button.BACK if i % 2 else Button.NEXT,
+                                       Gesture.HOLD if i % 2 else Gesture.PRESS))
+                page.wait_for_function(f"() => +document.body.dataset.seq > {seq}",
+                                       polling="raf")
+                lat.append((time.perf_counter() - t) * 1000)
+            browser.close()
+    lat.sort()
+    out.update({"press_to_page_ms_p50": round(statistics.median(lat), 1),
+                "press_to_page_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1),
+                "press_to_page_ms_max": round(lat[-1], 1), "presses": presses})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m companion.web.shots",
                                  description="screenshots of the table web into a folder")
     ap.add_argument("out", nargs="?", default="docs/web", type=Path)
     ap.add_argument("--kind", action="append", choices=list(DEMOS),
                     help="only this game kind (repeatable)")
+    ap.add_argument("--measure", action="store_true",
+                    help="print the page weight and press-to-page latency (JSON) instead")
     args = ap.parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.measure:
+        import json
+        try:
+            print(json.dumps(measure()))
+        except RuntimeError as e:
+            print(f"web-shots: {e}", file=sys.stderr)
+            return 1
+        return 0
     try:
         for path in shoot(args.out, kinds=args.kind):
             print(path)
