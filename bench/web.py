@@ -15,8 +15,6 @@
 from __future__ import annotations
 
 import json
-import os
-import selectors
 import socket
 import statistics
 import subprocess

@@ -5,7 +5,6 @@ change is a `WebRequest` on the app's queue, done by the app thread like a butto
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from typing import TYPE_CHECKING, Any
