@@ -494,3 +494,25 @@ def test_closed_streams_leave_no_mailbox_behind(served):
         served.post("/api/press", {"button": "DOWN"})
         time.sleep(0.05)
     assert not served.web.hub.slots
+
+
+def test_extra_routes_mount_after_the_api(config):
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    async def hello(request):
+        return PlainTextResponse("hello")
+
+    web = Web(config=config, post=lambda item: None, host="127.0.0.1", port=0, route_modules=(),
+              extra_routes=[Route("/hello", hello)])
+    assert web.start() == ""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
+        conn.request("GET", "/hello")
+        assert conn.getresponse().read() == b"hello"
+        conn.request("GET", "/nowhere")
+        resp = conn.getresponse()
+        assert resp.status == 404 and json.loads(resp.read()) == {"error": "no such page"}
+        conn.close()
+    finally:
+        web.stop()

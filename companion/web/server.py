@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import errno
 import importlib
 import io
 import logging
@@ -19,6 +20,7 @@ import threading
 import time
 from typing import Any, Callable
 
+from companion.errors import IllegalEvent
 from companion.inputs import WebRequest
 from companion.web import guard
 from companion.web.guard import parse_hostport  # noqa: F401  (for callers)
@@ -27,8 +29,8 @@ from companion.web.snapshot import Hub, build
 
 log = logging.getLogger(__name__)
 
-# Route modules mounted when present: (module, how it is called). H2's pages take the Web,
-# the history pages take the journal database path.
+# Route modules mounted when present: (module, what its `routes()` takes). The pages take
+# the Web itself; the history pages take the journal database path.
 OPTIONAL_ROUTES: tuple[tuple[str, str], ...] = (
     ("companion.web.history", "source"),
     ("companion.web.pages", "web"),
@@ -37,10 +39,13 @@ FRAME_SCALE = 4
 
 
 class Web:
+    """The table web of one companion: its server thread, its pairing and its snapshots."""
+
     def __init__(self, *, config, post: Callable[[object], None], host: str = "127.0.0.1",
                  port: int = 8080, frame: Callable[[], Any] = lambda: None,
                  source: Any = None, clock: Callable[[], float] = time.monotonic,
-                 route_modules: tuple[tuple[str, str], ...] = OPTIONAL_ROUTES) -> None:
+                 route_modules: tuple[tuple[str, str], ...] = OPTIONAL_ROUTES,
+                 extra_routes: list | None = None) -> None:
         self.config = config
         self.post = post
         self.host = host
@@ -49,6 +54,7 @@ class Web:
         self.source = source  # what the history pages read (the journal database path)
         self.pairing = Pairing(clock=clock)
         self.route_modules = route_modules
+        self.extra_routes = list(extra_routes or [])  # mounted last (tests, tools)
         self.hub = Hub()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.server = None
@@ -77,15 +83,15 @@ class Web:
             sock.listen(64)
         except OSError as e:
             sock.close()
-            why = "the port is in use" if e.errno in (98, 48) else (e.strerror or str(e))
+            why = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
             return f"web: cannot listen on {self.host}:{self.port} ({why}); running without the web"
         self.port = sock.getsockname()[1]
         self.addresses = guard.box_addresses(self.host) if self.host in ("0.0.0.0", "::") \
             else [self.host]
-        self.allowed_hosts = guard.allowed_hosts([*self.addresses, self.host])
+        self.allowed_hosts = guard.allowed_hosts(self.addresses)
 
         import uvicorn
-        app = build_app(self)
+        app = build_app(self, extra=self.extra_routes)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none", http="h11",
                                 loop="asyncio", server_header=False)
@@ -200,7 +206,7 @@ class Web:
         for kind, g in GAMES.items():
             try:
                 rules = g.check_rules(self.config.house_rules(kind))
-            except Exception:
+            except IllegalEvent:  # the config was checked at load; this is only a guard
                 rules = dict(g.default_rules)
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
