@@ -20,8 +20,11 @@ def _unavailable(why: str):
     pytest.skip(why)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
+    """One chromium for the browser tests of this folder. Package scope: Playwright's sync API
+    keeps an event loop running in this thread while it is open, which would break the
+    asyncio.run() of tests elsewhere, so it closes before they run."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
