@@ -212,9 +212,10 @@ const Table = (function () {
   };
   KINDS["rainbow-rush"] = {
     panel(s, st) {
-      return [st.discard_lock
-        ? stat("discard locked: turn ends to go", st.discard_lock, "huge alert")
-        : stat("discard pile", "free", "huge")];
+      const n = st.discard_lock;
+      return [n ? stat("the replaced card may not be picked up: " + n + " turn end" + (n > 1 ? "s" : "") +
+                       " to go", "discard locked", "alert")
+                : stat("no lock: the discard pile may be picked up", "discard free")];
     },
     columns: [],
   };
