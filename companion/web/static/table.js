@@ -142,7 +142,9 @@ const Table = (function () {
       }
       if ((st.round_points || []).length) {
         const head = h("tr", {}, h("th", {text: "Round"}), s.players.map((n) => h("th", {text: n})));
-        const rows = st.round_points.map((pts, r) => h("tr", {},
+        // The TV has no scrolling: its table keeps the last rounds (the totals count them all).
+        const first = TV ? Math.max(0, st.round_points.length - 5) : 0;
+        const rows = st.round_points.slice(first).map((pts, i) => [pts, i + first]).map(([pts, r]) => h("tr", {},
           h("td", {text: String(r + 1)}),
           pts.map((p, k) => h("td", {class: st.sellers && st.sellers[r] === k ? "seller" : "",
                                      title: st.sellers && st.sellers[r] === k ? "sold the farm" : "",
@@ -151,7 +153,8 @@ const Table = (function () {
                         st.scores.map((p) => h("th", {text: String(p)})));
         kids.push(h("div", {class: "scroll"}, h("table", {class: "rounds"},
           h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))));
-        kids.push(h("p", {class: "note", text: "▸ sold the farm that round"}));
+        kids.push(h("p", {class: "note", text: "▸ sold the farm that round" +
+                        (first ? "; rounds 1-" + first + " are in the totals" : "")}));
       }
       return kids;
     },
@@ -231,6 +234,7 @@ const Table = (function () {
     sec.hidden = !kind;
     if (!kind) return;
     fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, kind.panel(s, st)));
+    sec.style.setProperty("--cols", String(s.players.length + 1));  // the TV's round table fits
   }
 
   function renderPlayers(s) {
