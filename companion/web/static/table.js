@@ -109,7 +109,8 @@ const Table = (function () {
                           text: cw ? "↻ clockwise" : "↺ counter-clockwise"}));
       sub.push(h("span", {class: "next", text: "next: " + s.players[upcoming(s, st)]}));
       if (st.draw_stack) {
-        sub.push(h("span", {class: "skips", text: "owes " + st.draw_stack + " cards (Draw 4)"}));
+        sub.push(h("span", {class: "skips",
+                            text: s.players[st.current] + " owes " + st.draw_stack + " cards (Draw 4)"}));
       }
       if (st.pending_skips) {
         sub.push(h("span", {class: "skips",
