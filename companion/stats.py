@@ -114,15 +114,18 @@ class GameRecord:
         return g.title if g else self.kind
 
     def margin(self) -> int | None:
-        """How far the winners were ahead of the best other seat (None without a score, a
-        winner or a loser)."""
+        """How far the winners were ahead of the best other seat on the kind's score (None
+        without a score, a winner or a loser, and None when a winner was behind on the
+        score: Drop Rainbow's seven colours win at once, whatever the cards)."""
         if self.scores is None or not self.winners or len(self.winners) == len(self.players):
             return None
         lowest = SCORING[self.kind].lowest
-        win = self.scores[self.winners[0]]
+        wins = [self.scores[w] for w in self.winners]
+        win = max(wins) if lowest else min(wins)  # the winner nearest the others
         others = [v for s, v in enumerate(self.scores) if s not in self.winners]
         runner = min(others) if lowest else max(others)
-        return runner - win if lowest else win - runner
+        m = runner - win if lowest else win - runner
+        return m if m >= 0 else None
 
 
 def record_of(game_id: int, header: Header, state: State, *, events: int, created: float,
@@ -177,6 +180,11 @@ class Stats:
     players: dict[str, dict[str, Any]]  # display name -> figures
     records: dict[str, Any]
     totals: dict[str, Any]
+    names: dict[str, str] = field(default_factory=dict)  # key(name) -> as first written
+
+    def shown(self, name: str) -> str:
+        """A name as the player's first game wrote it (the same with or without a filter)."""
+        return self.names.get(key(name), name.strip())
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.totals, "players": self.players, "records": self.records}
@@ -199,11 +207,15 @@ class Stats:
             n = sum(1 for g in self.games if g.finished and g.kind == record.kind
                     and g.id <= record.id)
             return f"{_ordinal(n)} {kind}game here"
+        # Counted up to this game: a later game does not change what this one was.
+        upto = [g for g in self.games
+                if g.finished and g.kind == record.kind and g.id <= record.id]
         parts = []
         for seat in record.winners:
-            name = record.players[seat].strip()
-            k = (self.player(name) or {}).get("by_game", {}).get(record.kind, {})
-            parts.append((name, k.get("won", 0), k.get("played", 0)))
+            k = key(record.players[seat])
+            played = [g for g in upto if k in {key(n) for n in g.players}]
+            won = sum(1 for g in played if k in {key(g.players[w]) for w in g.winners})
+            parts.append((self.shown(record.players[seat]), won, len(played)))
         if len(parts) == 1:
             name, won, played = parts[0]
             who = "" if short else f"{name}'s "
@@ -217,13 +229,18 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
             player: str | None = None) -> Stats:
     """Per-player figures, head-to-head and records over `games` (optionally one kind; with
     `player`, only that player's figures are listed, the records stay the group's)."""
-    games = sorted((g for g in games if kind is None or g.kind == kind), key=lambda g: g.id)
+    games = sorted(games, key=lambda g: g.id)
+    names: dict[str, str] = {}  # over every game, so a filter does not change a name
+    for g in games:
+        for n in g.players:
+            names.setdefault(key(n), n.strip())
+    games = [g for g in games if kind is None or g.kind == kind]
     people: dict[str, _Player] = {}
     finished = [g for g in games if g.finished]
     for g in finished:
         keys = [key(n) for n in g.players]
-        for seat, name in enumerate(g.players):
-            p = people.setdefault(keys[seat], _Player(name.strip()))
+        for seat in range(len(g.players)):
+            p = people.setdefault(keys[seat], _Player(names[keys[seat]]))
             won = seat in g.winners
             p.played += 1
             p.won += won
@@ -278,15 +295,14 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
         by_kind[g.kind] = by_kind.get(g.kind, 0) + 1
     totals = {"finished": len(finished), "unfinished": len(games) - len(finished),
               "by_game": by_kind}
-    return Stats(games, players, _records(finished), totals)
+    return Stats(games, players, _records(finished, names), totals, names)
 
 
-def _game_ref(g: GameRecord) -> dict[str, Any]:
-    return {"game": g.id, "kind": g.kind, "players": list(g.players),
-            "winners": [g.players[w] for w in g.winners]}
+def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any]:
+    def _game_ref(g: GameRecord) -> dict[str, Any]:
+        return {"game": g.id, "kind": g.kind, "players": [names[key(n)] for n in g.players],
+                "winners": [names[key(g.players[w])] for w in g.winners]}
 
-
-def _records(finished: list[GameRecord]) -> dict[str, Any]:
     margins = [(m, g) for g in finished if (m := g.margin()) is not None]
     out: dict[str, Any] = {"biggest_margin": None, "closest_game": None,
                            "longest_events": None, "longest_minutes": None}

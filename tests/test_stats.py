@@ -107,9 +107,49 @@ def test_history_line(journal):
     g1, g2, g3, g4 = st_.games[:4]
     assert st_.history_line(g1) == "Ann's 1st Pig Farm win in 1 game"
     assert st_.history_line(g3, short=True) == "1st win in 1 game"
-    assert st_.history_line(g2) == "ann's 1st & Ben's 1st Match Patch win"
+    # G2 wrote " ann ", but Ann is shown as her first game wrote her.
+    assert st_.history_line(g2) == "Ann's 1st & Ben's 1st Match Patch win"
     assert st_.history_line(g4) == "1st Table game here"
     assert st_.history_line(st_.games[4]) == ""  # unfinished
+
+
+def test_history_line_counts_up_to_its_own_game(journal):
+    """A game's line is what it was when it ended: later games do not change it."""
+    clock = FakeClock(1_800_000_000.0)
+    with Store(journal, clock=clock) as s:
+        for pairs in ([1, 0, 0], [0, 0, 1], [1, 0, 0]):  # Ann wins, Dee wins, Ann wins
+            play(s, clock, Header("match-patch", ("Ann", "Ben", "Dee")),
+                 [{"type": "pair", "player": seat} for seat, n in enumerate(pairs) if n]
+                 + [{"type": "end"}])
+    st_ = figures(journal)
+    by_id = {g.id: g for g in st_.games}
+    assert st_.history_line(by_id[2]) == "Ann's 1st & Ben's 1st Match Patch win"
+    assert st_.history_line(by_id[6]) == "Ann's 2nd Match Patch win in 2 games"
+    assert st_.history_line(by_id[7], short=True) == "1st win in 3 games"  # Dee
+    assert st_.history_line(by_id[8]) == "Ann's 3rd Match Patch win in 4 games"
+    assert st_.history_line(by_id[4]) == "1st Table game here"
+
+
+def test_names_are_shown_as_first_written_whatever_the_filter(journal):
+    """Ann is "Ann" in G1 and " ann " in G2: a filter to Match Patch keeps "Ann", in the
+    players and in the records (docs/stats.md)."""
+    only = figures(journal, kind="match-patch")
+    assert set(only.players) == {"Ann", "Ben", "Dee"}
+    assert only.records["closest_game"]["players"] == ["Ann", "Ben", "Dee"]
+    assert only.records["closest_game"]["winners"] == ["Ann", "Ben"]
+
+
+def test_a_winner_behind_on_the_score_has_no_margin():
+    """Drop Rainbow: seven colours win at once, with fewer cards than another seat
+    (docs/rules.md): no negative "closest game"."""
+    rainbow = statsmod.GameRecord(1, "drop-rainbow", ("Ann", "Ben"), 0.0, True, (1,), 20, 60.0,
+                                  (13, 9))
+    cards = statsmod.GameRecord(2, "drop-rainbow", ("Ann", "Ben"), 0.0, True, (0,), 20, 60.0,
+                                (10, 9))
+    assert rainbow.margin() is None and cards.margin() == 1
+    r = statsmod.compute([rainbow, cards]).records
+    assert (r["closest_game"]["game"], r["closest_game"]["margin"]) == (2, 1)
+    assert r["biggest_margin"]["game"] == 2
 
 
 def test_cache_replays_only_what_changed(journal, monkeypatch):
@@ -205,6 +245,8 @@ def test_wins_and_seats_add_up(games):
             assert (h["games"], h["won"], h["lost"]) == (mirror["games"], mirror["lost"],
                                                          mirror["won"])
     assert len(st_.players) == len({statsmod.key(n) for g in finished for n in g.players})
+    for rec in ("biggest_margin", "closest_game"):
+        assert st_.records[rec] is None or st_.records[rec]["margin"] >= 0
 
 
 # --- the command --------------------------------------------------------------------------------
