@@ -385,6 +385,8 @@ def cmd_import(args) -> int:
     digest = log_digest(journal)
     cfg = load_config(args)
     with open_store(cfg) as store:
+        if store.notice:  # a damaged journal was set aside: say so before anything else
+            print(f"companion: {store.notice}", file=sys.stderr)
         try:
             gid = store.import_game(journal, digest)
         except AlreadyImported as e:

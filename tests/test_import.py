@@ -75,6 +75,39 @@ def test_importing_twice_adds_nothing(tmp_path, capsys):
     assert dump_db(db) == before
 
 
+def test_a_game_played_here_and_exported_is_not_imported_again(tmp_path, capsys):
+    """Restoring history from exports: a game the box played itself is recognised by its
+    header and events, though it was never imported."""
+    db = tmp_path / "j.db"
+    with Store(db) as s:
+        j = s.new_game(Header("penny-badger", ("Ann", "Ben", "Cy")))
+        for e in [*PENNY, {"type": "end"}]:
+            j.append(e)
+        j.undo()  # an undone event is not part of the game
+        j.append({"type": "end"})
+    exported = tmp_path / "game.jsonl"
+    assert cli.main(["export", "--journal", str(db), "-o", str(exported)]) == 0
+    before = dump_db(db)
+    capsys.readouterr()
+    assert cli.main(["import", str(exported), "--journal", str(db)]) == 0
+    assert "already in the journal as game 1; nothing added" in capsys.readouterr().out
+    assert dump_db(db) == before
+    # One event fewer is another game.
+    shorter = make_log(tmp_path, PENNY)
+    assert cli.main(["import", shorter, "--journal", str(db)]) == 0
+    assert "imported game 2" in capsys.readouterr().out
+
+
+def test_import_onto_a_damaged_journal_says_it_was_set_aside(tmp_path, capsys):
+    db = tmp_path / "j.db"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    assert cli.main(["import", make_log(tmp_path, PENNY), "--journal", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert "was damaged" in captured.err and "a new one started" in captured.err
+    assert "imported game 1" in captured.out
+    assert list(tmp_path.glob("j.db.damaged-*"))
+
+
 def test_an_illegal_line_is_refused_and_nothing_is_written(tmp_path, capsys):
     db = tmp_path / "j.db"
     with Store(db) as s:

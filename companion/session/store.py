@@ -463,6 +463,9 @@ class Store:
             row = db.execute("SELECT game_id FROM imports WHERE digest=?", (digest,)).fetchone()
             if row is not None:
                 raise AlreadyImported(row[0])
+            same = self._same_game(db, journal)
+            if same is not None:
+                raise AlreadyImported(same)
             gid = self._insert_game(db, journal.header,
                                     "closed" if journal.state.over else "parked")
             sink = _GameSink(self, gid)
@@ -471,6 +474,27 @@ class Store:
             db.execute("INSERT INTO imports(game_id, digest, imported) VALUES (?, ?, ?)",
                        (gid, digest, self.clock()))
         return gid
+
+    @staticmethod
+    def _same_game(db: sqlite3.Connection, journal: Journal) -> int | None:
+        """A game already here with this log's header and active events (one played on this
+        box and exported, say), compared as JSON values: key order and spacing aside."""
+        header = journal.header.to_json()
+        n = len(journal.events)
+        for gid, text in db.execute("SELECT id, CAST(header AS BLOB) FROM games ORDER BY id"):
+            try:
+                if json.loads(text) != header:
+                    continue
+            except ValueError:  # a damaged header is not this game
+                continue
+            bodies = db.execute("SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+                                "status='active' ORDER BY seq", (gid,)).fetchall()
+            try:
+                if len(bodies) == n and [json.loads(b) for b, in bodies] == journal.events:
+                    return gid
+            except ValueError:
+                continue
+        return None
 
     def parked(self) -> Journal | None:
         """The latest parked game (an unfinished import) that still replays, with its sink."""
