@@ -202,13 +202,24 @@ def ticks(lo: float, hi: float, *, count: int = 5) -> list[int]:
     return list(range(first, int(hi) + step, step))
 
 
+CHART_PLAYERS = 16  # a chart has room for this many; the tables list everyone
+
+
+def _top(title: str, players: dict[str, dict[str, Any]]) -> str:
+    """A chart's title, saying so when it leaves players out (they are in most-wins order)."""
+    if len(players) > CHART_PLAYERS:
+        return f"{title}, the {CHART_PLAYERS} with most wins"
+    return title
+
+
 def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
     import pygal
-    chart = pygal.HorizontalBar(**_config(title="Win rate (%)",
+    chart = pygal.HorizontalBar(**_config(title=_top("Win rate (%)", players),
                                           range=(0, 100), print_values=True,
                                           y_labels=[0, 25, 50, 75, 100], margin_right=30,
-                                          height=max(220, 80 + 46 * min(16, len(players)))))
-    names = list(players)[:16]
+                                          height=max(220, 80 + 46 * min(CHART_PLAYERS,
+                                                                        len(players)))))
+    names = list(players)[:CHART_PLAYERS]
     chart.x_labels = names
     chart.add("win rate", [round((players[n]["win_rate"] or 0) * 100) for n in names])
     return _svg(chart)
@@ -216,9 +227,9 @@ def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
 
 def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     import pygal
-    names = list(players)[:16]
+    names = list(players)[:CHART_PLAYERS]
     kinds = [k for k in GAMES if any(k in players[n]["by_game"] for n in names)]
-    chart = pygal.StackedBar(**_config(title="Wins by game", x_label_rotation=30))
+    chart = pygal.StackedBar(**_config(title=_top("Wins by game", players), x_label_rotation=30))
     chart.x_labels = names
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
@@ -305,9 +316,9 @@ def routes(source) -> list:
             charts = {"rates": win_rate_chart(st.players)}
             if kind is None:
                 charts["kinds"] = wins_by_kind_chart(st.players)
+                shown = list(st.players.values())[:CHART_PLAYERS]
                 charts["kinds_legend"] = legend(
-                    title(k) for k in GAMES if any(k in p["by_game"]
-                                                   for p in list(st.players.values())[:16]))
+                    title(k) for k in GAMES if any(k in p["by_game"] for p in shown))
         kinds = [k for k in GAMES if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=SCORING.get(kind) if kind else None, no_journal=recs is None,
