@@ -109,6 +109,9 @@ class App:
         self.parked: Journal | None = None  # the game "Resume" brings back from the start menu
         if self.journal is None:  # an unfinished game brought in by `companion import`
             self.parked = store.parked()
+        from companion.session import roster
+        names = roster.load(store)  # the names a phone keeps for new games (None: never set)
+        self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
         self._history = None  # companion.stats.History, made on the first stats() call
         self._stats = None  # its figures, until the next committed change
         self.stack: list[Screen] = []
@@ -118,6 +121,8 @@ class App:
         self.publish: Callable[[dict], None] | None = None
         self.web_seq = 0  # increases with every snapshot published
         self.snapshot_due = False  # a change is not published yet (flush_snapshot)
+        self.answering = False  # handling a WebRequest (on_web)
+        self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
         self.last_frame: tuple[int, Any] | None = None  # (frame number, PIL image) last shown
         if self.journal is not None:
             self._enter_game()
@@ -142,7 +147,8 @@ class App:
                        dice_note=self.dice_note, resume=resume,
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
-                       extra={"web": self.web} if self.web is not None else {})
+                       extra={"web": self.web} if self.web is not None else {},
+                       roster=self.roster)
 
     @property
     def top(self) -> Screen:
@@ -484,6 +490,9 @@ class App:
 
     def on_web(self, req: WebRequest) -> None:
         """Do what a paired browser asked (companion/web/api.py checked its shape) and answer."""
+        if req.reply is not None and not req.reply.set_running_or_notify_cancel():
+            return  # the browser was told "nothing changed" (Web.ask gave up waiting)
+        self.answering = True
         try:
             result = self.web_request(req.kind, req.payload)
         except IllegalEvent as e:
@@ -498,10 +507,15 @@ class App:
             if self.strict:
                 self._reply(req, result)
                 raise
+        finally:
+            self.answering = False
         self.flush_snapshot()  # the reply's seq is the snapshot with this change
         if result.get("ok"):
             result["seq"] = self.web_seq
         self._reply(req, result)
+        if self.web_off_due:  # "Web off" chosen from a phone: it has its answer, now stop
+            self.web_off_due = False
+            self.web.stop()
 
     @staticmethod
     def _reply(req: WebRequest, result: dict) -> None:
@@ -523,12 +537,12 @@ class App:
             self.on_button(ButtonInput(Button(p["button"]), gesture))
             return ok()
         if kind == "roster":
-            from companion.session import roster
-            return ok(names=roster.load(self.store) or self.config.names)
+            return ok(names=self.ctx().names)
         if kind == "roster-set":
             from companion.session import roster
             roster.save(self.store, p["names"])
-            return ok(names=list(p["names"]))
+            self.roster = tuple(p["names"])
+            return ok(names=list(self.roster))
         if kind == "new-game":
             from companion.session.journal import game_for
             from companion.rules.game import Header
@@ -572,7 +586,10 @@ class App:
         if self.web is None:
             return
         if not on:
-            self.web.stop()
+            if self.answering:  # stopping now would wait on the very request being answered
+                self.web_off_due = True
+            else:
+                self.web.stop()
             self.show_toast("Web off")
             return
         problem = self.web.start()

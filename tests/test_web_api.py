@@ -272,6 +272,15 @@ def test_a_malformed_code_is_400(served):
         assert status == 400 and "6 digits" in data["error"]
 
 
+def test_a_code_of_other_scripts_digits_is_400_not_a_crash(served):
+    """A regex digit class matches Arabic-Indic digits too; compare_digest then raised
+    TypeError (a 500)."""
+    for code in ("\u0665\u0665\u0662\u0661\u0667\u0663", "\uff11" * 6):
+        status, data, _ = served.request("POST", "/api/pair", {"code": code})
+        assert status == 400 and "6 digits" in data["error"], code
+    assert served.web.pairing.attempt("\u0661" * 6).error  # the pairing itself never raises
+
+
 def test_forget_all_phones_unpairs(served):
     served.pair()
     assert served.get("/api/me") == {"paired": True}
@@ -338,6 +347,7 @@ def test_bad_bodies_are_4xx_with_one_line_and_change_nothing(served):
         (json.dumps({"button": "x" * 5000}).encode(), 413, "too large"),
         (json.dumps({"button": "JUMP"}).encode(), 400, "button must be one of"),
         (json.dumps({"button": "NEXT", "extra": 1}).encode(), 400, "unknown field"),
+        (b'{"button":' + b"[" * 1900 + b"]" * 1900 + b"}", 400, "nested too deeply"),
     ]
     for raw, status_wanted, words in cases:
         status, data, _ = served.request("POST", "/api/press", raw=raw)
@@ -345,7 +355,10 @@ def test_bad_bodies_are_4xx_with_one_line_and_change_nothing(served):
         assert "\n" not in data["error"] and "Traceback" not in data["error"]
     for body, words in [({"names": ["Ann", "ann"]}, "twice"), ({"names": [""]}, "1-16"),
                         ({"names": ["x" * 17]}, "1-16"), ({"names": "Ann"}, "list"),
-                        ({"names": ["A\x07"]}, "cannot be shown")]:
+                        ({"names": ["A\x07"]}, "cannot be shown"),
+                        ({"names": ["\u674e\u5c0f\u9f99"]}, "cannot show '\u674e'"),
+                        ({"names": ["\u05e9\u05e8\u05d4"]}, "cannot show"),
+                        ({"names": ["a\u0301", "\u00e1"]}, "twice")]:
         status, data = served.post("/api/roster", body)
         assert status == 400 and words in data["error"], body
     assert state_of(served) == before
@@ -386,6 +399,18 @@ def test_the_roster_is_kept_in_the_journal(served, tmp_path):
     from companion.session import roster
     with Store(tmp_path / "journal.db") as again:
         assert roster.load(again) == ["Zoë", "Ann Lee", "Bo"]
+
+
+def test_an_emptied_roster_stays_empty_and_the_panel_seats_the_roster(served):
+    served.pair()
+    assert served.post("/api/roster", {"names": []}) == (200, {"ok": True, "seq": 1,
+                                                               "names": []})
+    assert served.get("/api/roster")["names"] == []  # not the config's names again
+    assert served.post("/api/roster", {"names": ["Zoë", "Bo", "Cy"]})[0] == 200
+    assert served.app.ctx().names == ["Zoë", "Bo", "Cy"]
+    from companion.ui.start import choose_players
+    entry = choose_players(served.app.ctx(), "table")
+    assert entry.describe(4) == "Zoë, Bo, Cy, P1"
 
 
 def test_new_game_from_the_phone_closes_the_old_one_with_rules_and_first_player(served):
@@ -515,4 +540,89 @@ def test_extra_routes_mount_after_the_api(config):
         assert resp.status == 404 and json.loads(resp.read()) == {"error": "no such page"}
         conn.close()
     finally:
+        web.stop()
+
+
+def test_a_request_the_app_never_took_is_503_and_never_done(config, clock):
+    """The app thread stalled (a slow SD card): the phone hears "nothing changed", and the
+    request, cancelled, is skipped when the app gets to it."""
+    import companion.web.server as server
+    from companion.inputs import WebRequest
+    taken: list[WebRequest] = []
+    web = Web(config=config, post=taken.append, host="127.0.0.1", port=0, clock=clock,
+              route_modules=())
+    old = server.REPLY_TIMEOUT
+    server.REPLY_TIMEOUT = 0.2
+    try:
+        assert web.start() == ""
+        s = Served.__new__(Served)
+        s.web, s.origin, s.cookie = web, f"http://127.0.0.1:{web.port}", ""
+        code = web.pairing.code()
+        s.pair()
+        assert web.pairing.code() != code
+        status, data = s.post("/api/press", {"button": "NEXT"})
+        assert status == 503 and "nothing changed" in data["error"]
+        assert len(taken) == 1 and taken[0].reply.cancelled()
+    finally:
+        server.REPLY_TIMEOUT = old
+        web.stop()
+
+
+def test_a_cancelled_request_is_skipped_by_the_app(served):
+    import concurrent.futures
+    from companion.inputs import WebRequest
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    before = state_of(served)
+    reply: concurrent.futures.Future = concurrent.futures.Future()
+    reply.cancel()
+    served.app.post(WebRequest("press", {"button": "NEXT", "hold": False}, reply))
+    assert served.get("/api/roster")  # a round trip through the app's queue, after it
+    assert state_of(served) == before
+
+
+def test_web_off_from_the_phone_answers_then_stops(served):
+    """Choosing Web off through /api/press: the phone gets its JSON answer, then the server
+    stops (it used to wait on that very request: a plain-text 500 after a second)."""
+    served.pair()
+    served.post("/api/press", {"button": "HOLD OK"})  # the menu, then Table web > Web off
+    from companion.ui.screen import Menu
+    menu = served.app.top
+    assert isinstance(menu, Menu)
+    texts = [i.text(served.app.ctx()) for i in menu.items]
+    for _ in range(texts.index("Table web")):
+        assert served.post("/api/press", {"button": "DOWN"})[0] == 200
+    assert served.post("/api/press", {"button": "OK"})[0] == 200
+    texts = [i.text(served.app.ctx()) for i in served.app.top.items]
+    for _ in range(texts.index("Web off")):
+        assert served.post("/api/press", {"button": "DOWN"})[0] == 200
+    status, data = served.post("/api/press", {"button": "OK"})
+    assert status == 200 and data["ok"] is True
+    served.web.thread is None or served.web.thread.join(5)
+    assert not served.web.running
+
+
+def test_past_the_connection_limit_the_answer_is_503(config, clock, monkeypatch):
+    import companion.web.server as server
+    monkeypatch.setattr(server, "MAX_CONNECTIONS", 3)
+    web = Web(config=config, post=lambda item: None, host="127.0.0.1", port=0, clock=clock,
+              route_modules=())
+    assert web.start() == ""
+    streams = []
+    try:
+        streams = [Events(web.port) for _ in range(2)]
+        conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
+        for _ in range(3):
+            conn.request("GET", "/api/state")
+            resp = conn.getresponse()
+            resp.read()
+            if resp.status == 503:
+                break
+            conn.close()
+            streams.append(Events(web.port))
+        assert resp.status == 503
+        conn.close()
+    finally:
+        for e in streams:
+            e.close()
         web.stop()

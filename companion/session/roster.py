@@ -11,12 +11,12 @@ import sqlite3
 TABLE = "CREATE TABLE IF NOT EXISTS roster (pos INTEGER PRIMARY KEY, name TEXT NOT NULL)"
 
 
-def load(store) -> list[str]:
-    """The names in order ([] when none were ever set)."""
+def load(store) -> list[str] | None:
+    """The names in order: None when a phone never set them ([] when it emptied them)."""
     try:
         rows = store.db.execute("SELECT name FROM roster ORDER BY pos").fetchall()
     except sqlite3.OperationalError:  # no roster table yet
-        return []
+        return None
     return [n for n, in rows]
 
 

@@ -75,6 +75,29 @@ def text_size(text: str, size: int) -> tuple[int, int]:
     return right, bottom - top
 
 
+@lru_cache(maxsize=1024)
+def _glyph(ch: str) -> bytes:
+    img = Image.new("1", (24, 24))
+    ImageDraw.Draw(img).text((4, 4), ch, font=font(SMALL), fill=1)
+    return img.tobytes()
+
+
+def undrawable(s: str) -> str:
+    """The first character of `s` the panel cannot show, or "": one the font has no glyph
+    for (it would be drawn as the font's empty box), or one written right to left (the
+    panel's layout, name beside number, is left to right, and whether Pillow shapes such
+    text depends on how it was built)."""
+    import unicodedata
+    for ch in s:
+        if ch.isspace():
+            continue
+        if unicodedata.bidirectional(ch) in ("R", "AL"):
+            return ch
+        if _glyph(ch) == _glyph("\U0010fffd"):  # a private-use code point: the empty box
+            return ch
+    return ""
+
+
 @lru_cache(maxsize=4096)
 def fit(text: str, width: int, height: int, *, largest: int = 40, smallest: int = SMALL) -> int:
     """The largest font size at which `text` fits the box (at least `smallest`)."""

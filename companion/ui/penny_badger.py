@@ -646,7 +646,7 @@ def penny_gallery(mode: PennyMode, config) -> Iterable[tuple[str, Journal, list[
     yield "ledger-8", j8, [Ledger(mode)]
     # Sixteen badgers: pages of nine.
     from companion.ui.start import default_names
-    j16 = Journal(Header("penny-badger", default_names(config, 16)))
+    j16 = Journal(Header("penny-badger", default_names(config.names, 16)))
     for e in ({"type": "claim", "cards": 4, "challengers": [3], "truthful": False},
               {"type": "pass"}, {"type": "claim", "cards": 2, "challengers": []}):
         j16.append(e)

@@ -35,6 +35,12 @@ class Context:
     # and kept until the journal changes; None where there is no journal (screenshots).
     stats: Callable[[], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    roster: tuple[str, ...] | None = None  # the names a phone keeps (None: never set)
+
+    @property
+    def names(self) -> list[str]:
+        """The names a new game's seats get: the phone's roster, else the config's."""
+        return list(self.roster) if self.roster is not None else self.config.names
 
     @property
     def state(self) -> Any:

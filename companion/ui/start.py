@@ -9,8 +9,9 @@ from companion.ui.actions import NewGame, Push, ResumeGame
 from companion.ui.screen import Context, Item, Menu, NumberEntry, Screen
 
 
-def default_names(config, n: int) -> tuple[str, ...]:
-    names = list(config.names[:n])
+def default_names(names: list[str], n: int) -> tuple[str, ...]:
+    """The first `n` of `names`, then P1, P2, ... for seats past them."""
+    names = list(names[:n])
     k = 1
     while len(names) < n:
         candidate = f"P{k}"
@@ -58,11 +59,11 @@ def choose_players(ctx: Context, kind: str) -> NumberEntry:
     start = min(max(4, g.min_players), g.max_players)
 
     def done(n: int):
-        header = Header(kind, default_names(ctx.config, n), 0, ctx.config.house_rules(kind))
+        header = Header(kind, default_names(ctx.names, n), 0, ctx.config.house_rules(kind))
         return NewGame(header)
 
     return NumberEntry(f"{g.title}: players", value=start, lo=g.min_players, hi=g.max_players,
-                       done=done, describe=lambda n: ", ".join(default_names(ctx.config, n)))
+                       done=done, describe=lambda n: ", ".join(default_names(ctx.names, n)))
 
 
 def records_screen(ctx: Context) -> Screen:

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 COOKIE = "companion_session"
 COOKIE_AGE = 30 * 24 * 3600  # seconds; the session itself lives until a restart or "Forget"
 PING = 15  # seconds between SSE keep-alive comments
-REPLY_TIMEOUT = 5.0  # seconds the app thread has to answer a request (else 503)
 BUTTONS = [b.value for b in Button]
 
 
@@ -83,7 +82,7 @@ def routes(web: Web) -> list[Route]:
         except Refused as e:
             return error(e.status, e.reason)
         code = body.get("code")
-        if not isinstance(code, str) or not re.fullmatch(r"\d{6}", code.strip()):
+        if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code.strip()):
             return error(400, "code must be the 6 digits shown on the box")
         result = web.pairing.attempt(code.strip())
         if result.retry_after > 0:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 import socket
+import unicodedata
 from typing import Any, Iterable
+
+from companion.ui.draw import undrawable
 
 MAX_BODY = 4096  # bytes: the largest request (a new game of 16 named players) is ~1 KiB
 
@@ -139,6 +142,8 @@ async def read_json(request, *, limit: int = MAX_BODY) -> dict[str, Any]:
         raise Refused(400, "body is not UTF-8 text") from None
     except ValueError as e:
         raise Refused(400, f"body is not valid JSON ({e.msg} at character {e.pos})") from None
+    except RecursionError:  # "[[[[...]]]]" within the size limit
+        raise Refused(400, "body is nested too deeply") from None
     if not isinstance(data, dict):
         raise Refused(400, "body must be a JSON object, e.g. {\"button\": \"NEXT\"}")
     return data
@@ -155,11 +160,15 @@ def check_names(names: Any, *, field: str = "names", lo: int = 0, hi: int = 64) 
     for n in names:
         if not isinstance(n, str):
             raise Refused(400, f"{field}: {n!r} is not text")
-        n = " ".join(n.split())
+        # One spelling per look: "a" + combining acute and "á" are the same name.
+        n = unicodedata.normalize("NFC", " ".join(n.split()))
         if not 1 <= len(n) <= 16:
             raise Refused(400, f"{field}: {n!r} must be 1-16 characters")
         if not n.isprintable() or not any(c.isalnum() for c in n):
             raise Refused(400, f"{field}: {n!r} has characters that cannot be shown")
+        bad = undrawable(n)
+        if bad:
+            raise Refused(400, f"{field}: the box's screen cannot show {bad!r} in {n!r}")
         if n.casefold() in seen:
             raise Refused(400, f"{field}: {n!r} appears twice")
         seen.add(n.casefold())

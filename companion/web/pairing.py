@@ -78,7 +78,7 @@ class Pairing:
             if not self._code or now - self._born >= CODE_TTL:
                 self._code = ""
                 result = Attempt(False, error="no valid code: open Pair a phone on the box")
-            elif secrets.compare_digest(code, self._code):
+            elif secrets.compare_digest(code.encode(), self._code.encode()):
                 self._code = ""  # single use
                 token = secrets.token_urlsafe(32)
                 self._sessions[token] = now

@@ -36,6 +36,10 @@ OPTIONAL_ROUTES: tuple[tuple[str, str], ...] = (
     ("companion.web.pages", "web"),
 )
 FRAME_SCALE = 4
+REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
+# Connections and requests at once; past it uvicorn answers 503 at once, so a guest opening
+# a thousand event streams cannot use up the process's files and lock out the table.
+MAX_CONNECTIONS = 100
 
 
 class Web:
@@ -94,6 +98,7 @@ class Web:
         app = build_app(self, extra=self.extra_routes)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none", http="h11",
+                                limit_concurrency=MAX_CONNECTIONS,
                                 loop="asyncio", server_header=False)
         self.server = uvicorn.Server(config)
         self.hub = Hub()
@@ -176,10 +181,19 @@ class Web:
         reply: concurrent.futures.Future = concurrent.futures.Future()
         self.post(WebRequest(kind, payload, reply))
         try:
-            result = await asyncio.wait_for(asyncio.wrap_future(reply), timeout=5.0)
+            result = await asyncio.wait_for(asyncio.wrap_future(reply), timeout=REPLY_TIMEOUT)
         except asyncio.TimeoutError:
-            return JSONResponse({"error": "the box did not answer in time; try again"},
-                                status_code=503)
+            # Cancelled before the app thread took it, it is never done (App.on_web skips a
+            # cancelled request); once taken, it is done, and its answer is on the way.
+            if reply.cancel():
+                return JSONResponse({"error": "the box did not answer in time; nothing "
+                                     "changed, try again"}, status_code=503)
+            try:
+                result = await asyncio.wait_for(asyncio.wrap_future(reply),
+                                                timeout=REPLY_TIMEOUT)
+            except asyncio.TimeoutError:
+                return JSONResponse({"error": "the box is still busy with this; look at the "
+                                     "game before trying again"}, status_code=503)
         if result.get("ok"):
             return JSONResponse({k: v for k, v in result.items() if k != "status"})
         return JSONResponse({"error": result.get("error", "refused")},
