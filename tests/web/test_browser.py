@@ -52,6 +52,29 @@ def test_tv_page_has_no_controls(page, companion):
     assert page.locator("button").count() == 0
 
 
+@pytest.mark.parametrize("kind", list(DEMOS))
+def test_tv_history_shows_whole_newest_events_within_the_screen(browser, companion, kind):
+    """A TV cannot scroll: the history keeps the newest events that fit whole (six Penny
+    Badger rows left room for two and a half of them, cut mid-line)."""
+    players, rules, events = DEMOS[kind]
+    c = companion(kind, players, rules, events)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        tv = context.new_page()
+        tv.goto(c.url + "/tv")
+        expect(tv.locator("#conn")).to_have_attribute("data-state", "live")
+        box = tv.locator("#history").bounding_box()
+        assert box["y"] + box["height"] <= 1080
+        rows = tv.locator("#history li")
+        assert rows.count() >= 1
+        assert rows.first.inner_text().split(None, 1)[1] == state(c)["history"][-1]["text"]
+        for i in range(rows.count()):
+            r = rows.nth(i).bounding_box()
+            assert r["y"] + r["height"] <= box["y"] + box["height"], (i, r, box)
+    finally:
+        context.close()
+
+
 def _claim_from_phone(page, c) -> None:
     pair(page, c)
     assert "/J/" not in page.url

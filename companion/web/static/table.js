@@ -277,6 +277,16 @@ const Table = (function () {
          items.length ? h("ol", {class: "events"}, items.map((e) =>
            h("li", {value: e.n}, h("span", {class: "n", text: e.n}), e.text)))
                       : h("p", {class: "note", text: "Nothing yet"}));
+    if (TV) fitHistory();
+  }
+
+  // A TV cannot scroll: keep the newest events that fit whole under the players.
+  function fitHistory() {
+    const box = document.getElementById("history");
+    const list = box && box.querySelector("ol");
+    while (list && list.children.length > 1 && box.scrollHeight > box.clientHeight + 1) {
+      list.lastElementChild.remove();
+    }
   }
 
   function renderFrame(s) {
@@ -339,7 +349,7 @@ const Table = (function () {
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
-      fitTimer = setTimeout(() => snap && renderTurn(snap), 100);
+      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); renderHistory(snap); } }, 100);
     });
   }
 
