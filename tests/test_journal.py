@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from companion.errors import IllegalEvent
+from companion.errors import IllegalEvent, JournalError
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.session.store import Store
@@ -130,6 +130,43 @@ def test_a_damaged_database_is_set_aside_and_a_fresh_one_started(tmp_path, damag
     aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and not p.name.endswith(
         ("-wal", "-shm"))]
     assert len(aside) == 1 and aside[0].read_bytes() == original
+
+
+@pytest.mark.parametrize("edit", [("games", "status TEXT", "statur TEXT"),
+                                  ("events", "body TEXT", "bodx TEXT"),
+                                  ("games", "TABLE games", "TABLE gamer")])
+def test_a_flipped_bit_in_a_table_definition_is_damage(tmp_path, edit):
+    """PRAGMA integrity_check passes such a file, then every query failed ("no such column:
+    status") and start-up stopped (found by test_fuzz): it is set aside like any damage."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    table, old, new = edit
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema=ON")
+    db.execute("UPDATE sqlite_master SET sql=replace(sql, ?, ?) WHERE name=?", (old, new, table))
+    db.commit()
+    db.close()
+    original = path.read_bytes()
+    with Store(path) as s:
+        assert "was damaged" in s.notice and "kept as" in s.notice
+        assert s.resume() is None and s.games() == []
+    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and not p.name.endswith(
+        ("-wal", "-shm"))]
+    assert len(aside) == 1 and aside[0].read_bytes() == original
+
+
+def test_another_programs_database_of_any_version_is_left_alone(tmp_path):
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE notes (t TEXT)")
+    db.execute("PRAGMA user_version=2")
+    db.commit()
+    db.close()
+    original = path.read_bytes()
+    with pytest.raises(JournalError, match="not a companion journal"):
+        Store(path)
+    assert path.read_bytes() == original
 
 
 def test_a_game_that_no_longer_replays_is_kept_but_not_resumed(tmp_path):

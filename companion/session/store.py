@@ -29,6 +29,7 @@ from companion.session.checksum import Mismatch
 from companion.session.journal import Journal
 
 SCHEMA_VERSION = 2  # 2: checksums (games.seed, games.head, events.chain, events.sum)
+CHECKSUM_COLUMNS = (("games", "seed"), ("games", "head"), ("events", "chain"), ("events", "sum"))
 
 # How long a write waits for a lock held by another program (sqlite3's default is 5 s): a
 # press on a locked journal says "Not saved" after this, not after a five-second freeze.
@@ -140,6 +141,29 @@ def _sqlite_like(path: Path) -> bool:
     return sum(bin(b ^ m).count("1") for b, m in zip(magic, _MAGIC)) <= 8
 
 
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _schema_damage(db: sqlite3.Connection, tables: set[str], version: int) -> str:
+    """What is wrong with the games and events tables of a journal of this schema version
+    ("" when they have every column SCHEMA gives them; schema 1 had no checksum columns)."""
+    want = sqlite3.connect(":memory:")
+    try:
+        want.executescript(SCHEMA)
+        for table in ("games", "events"):
+            if table not in tables:
+                return f"its {table} table is missing"
+            need = _columns(want, table) - {c for t, c in CHECKSUM_COLUMNS
+                                            if t == table and version < 2}
+            missing = sorted(need - _columns(db, table))
+            if missing:
+                return f"its {table} table has no column {missing[0]!r}"
+    finally:
+        want.close()
+    return ""
+
+
 def _is_damage(e: sqlite3.Error) -> bool:
     name = getattr(e, "sqlite_errorname", "") or ""
     return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
@@ -197,10 +221,17 @@ class Store:
                 raise JournalError(f"the journal {self.path} was written by a newer version of "
                                    f"the companion (schema {version}); update the companion")
             tables = {n for n, in db.execute("SELECT name FROM sqlite_master")}
-            if version < SCHEMA_VERSION and tables and \
-                    (version == 0 or not {"games", "events"} <= tables):
+            ours = {"games", "events"} & tables
+            if tables and (version == 0 or not ours or
+                           (version < SCHEMA_VERSION and len(ours) < 2)):
                 raise JournalError(f"{self.path} is not a companion journal (another "
                                    "program's database?); it was left as it is")
+            if tables:
+                # A flipped bit in a table's definition passes the integrity check and then
+                # fails every query ("no such column: status"): damage, set aside like any.
+                wrong = _schema_damage(db, tables, version)
+                if wrong:
+                    raise _Damaged(wrong)
             if tables:
                 self.schema = version
             if version == 1 and not self.read_only:
@@ -268,8 +299,7 @@ class Store:
         self.backup = backup
         db.execute("BEGIN IMMEDIATE")
         try:
-            for table, column in (("games", "seed"), ("games", "head"),
-                                  ("events", "chain"), ("events", "sum")):
+            for table, column in CHECKSUM_COLUMNS:
                 have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
