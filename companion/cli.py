@@ -321,25 +321,37 @@ def cmd_export(args) -> int:
             return 0
         if not games:
             raise CompanionError(f"no games in {cfg.journal_path()}")
-        journal = store.resume() if args.game is None else None
-        gid = args.game if args.game is not None else (
-            store.game_id(journal) if journal else games[-1].id)
+        gid = args.game if args.game is not None else (store.open_id() or games[-1].id)
+        if gid not in {g.id for g in games}:
+            raise CompanionError(f"no game {gid} in the journal (companion export --list)")
+        # The checksums first: an altered game is refused before anything is read into it.
         altered = store.verify(gid)
         if altered and not args.force:
             raise CompanionError(f"{describe(altered)}: the game was altered after it was "
                                  "recorded; companion export --force writes it anyway")
-        journal = journal or store.load(gid)
+        broken = ""
+        try:
+            lines = list(logmod.dump(store.load(gid)))
+        except (CompanionError, ValueError, KeyError, TypeError) as e:
+            # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
+            broken = f"game {gid} no longer replays ({e})"
+            if not args.force:
+                raise CompanionError(f"{broken}; companion export --force writes its stored "
+                                     "rows as they are") from None
+            lines = store.stored_lines(gid)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
-                logmod.write(journal, f)
+                f.writelines(line + "\n" for line in lines)
         except OSError as e:
             raise CompanionError(f"cannot write {args.output}: {e.strerror or e}") from None
     else:
-        logmod.write(journal, sys.stdout)
+        sys.stdout.writelines(line + "\n" for line in lines)
     for m in altered:
         print(f"altered: {m}", file=sys.stderr)
-    if altered:
+    if broken:
+        print(f"{broken}: its stored rows were written as they are", file=sys.stderr)
+    if altered or broken:
         print(f"written anyway (--force): game {gid} is not as it was recorded", file=sys.stderr)
     return 0
 

@@ -376,3 +376,78 @@ def test_any_single_change_to_the_rows_is_caught(tmp_path_factory, moves, mutati
     db.commit()
     db.close()
     assert findings(path), f"{mutation} of row {row} went unnoticed"
+
+
+# --- found in review: export of a game that no longer replays, imports, empty files ---------
+
+@pytest.mark.parametrize("body", [b'{"type": "nex\xff"}', b'{"type": "ne', b'{"type": "fly"}'])
+def test_export_of_a_game_that_no_longer_replays_is_one_line_and_force_writes_its_rows(
+        tmp_path, capsys, body):
+    """A byte that is not UTF-8, a row that is not JSON, an illegal event: `export` said so in
+    a traceback, even with --force (the way the docs give to get a broken game out)."""
+    path = tmp_path / "j.db"
+    played(path)
+    edit(path, "UPDATE events SET body=CAST(? AS TEXT) WHERE seq=2", body)
+    out = tmp_path / "out.jsonl"
+    for game in ([], ["--game", "1"]):  # the open game, and by number
+        assert cli.main(["export", "--journal", str(path), "-o", str(out), *game]) == 1
+        err = capsys.readouterr().err
+        assert "checksum does not match" in err and "Traceback" not in err
+    assert cli.main(["export", "--journal", str(path), "-o", str(out), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert "altered: game 1, row 3 (event 2)" in err and "Traceback" not in err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 6 and lines[0].startswith('{"game": "table"')
+    assert lines[3] == body.decode("utf-8", "replace")
+
+
+def test_a_deleted_row_is_named_by_export_and_force_writes_what_is_left(tmp_path, capsys):
+    path = tmp_path / "j.db"
+    played(path)
+    edit(path, "DELETE FROM events WHERE seq=2")
+    out = tmp_path / "out.jsonl"
+    assert cli.main(["export", "--journal", str(path), "-o", str(out)]) == 1
+    assert "checksum does not match" in capsys.readouterr().err
+    assert cli.main(["export", "--journal", str(path), "-o", str(out), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert "no longer replays" in err and "written anyway" in err
+    assert len(out.read_text().splitlines()) == 5  # the header and the four rows left
+
+
+def test_export_of_a_missing_game_is_one_line(tmp_path, capsys):
+    path = tmp_path / "j.db"
+    played(path)
+    assert cli.main(["export", "--journal", str(path), "--game", "9", "--force"]) == 1
+    assert "no game 9 in the journal" in capsys.readouterr().err
+
+
+def test_an_altered_import_waiting_to_be_resumed_is_marked_broken(tmp_path, capsys):
+    src = tmp_path / "a.db"
+    played(src)
+    log = tmp_path / "g.jsonl"
+    assert cli.main(["export", "--journal", str(src), "-o", str(log)]) == 0
+    path = tmp_path / "j.db"
+    assert cli.main(["import", str(log), "--journal", str(path)]) == 0
+    with Store(path) as s:
+        assert s.parked() is not None
+    edit(path, "UPDATE events SET body='{\"type\": \"skip\"}' WHERE seq=1")
+    with Store(path) as s:
+        assert "Not resumed: game 1, row 2 (event 1): checksum does not match" in s.notice
+        assert s.parked() is None
+    status = sqlite3.connect(path).execute("SELECT status FROM games").fetchone()[0]
+    assert status == "broken"
+
+
+@pytest.mark.parametrize("command", [["export"], ["export", "--list"], ["stats"],
+                                     ["stats", "--json"]])
+def test_an_empty_journal_file_reads_as_no_games(tmp_path, capsys, command):
+    """A journal file with no tables yet (touched, or a power cut before its first write)."""
+    path = tmp_path / "j.db"
+    path.write_bytes(b"")
+    status = cli.main([*command, "--journal", str(path)])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "no such table" not in captured.err
+    assert status == (1 if command == ["export"] else 0)
+    assert path.read_bytes() == b""  # read-only: nothing written
+    status, line = run_doctor(tmp_path, path)
+    assert line.startswith("OK ") and "0 games" in line

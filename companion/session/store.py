@@ -141,6 +141,13 @@ def _sqlite_like(path: Path) -> bool:
     return sum(bin(b ^ m).count("1") for b, m in zip(magic, _MAGIC)) <= 8
 
 
+def empty_journal() -> sqlite3.Connection:
+    """An in-memory journal with no games, for readers of a file that has no tables yet."""
+    db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.executescript(SCHEMA)
+    return db
+
+
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
@@ -221,6 +228,11 @@ class Store:
                 raise JournalError(f"the journal {self.path} was written by a newer version of "
                                    f"the companion (schema {version}); update the companion")
             tables = {n for n, in db.execute("SELECT name FROM sqlite_master")}
+            if not tables and self.read_only:
+                # An empty file (touched, or cut off before its first write) holds no games:
+                # read it as an empty journal, without writing to it.
+                db.close()
+                return empty_journal()
             ours = {"games", "events"} & tables
             if tables and (version == 0 or not ours or
                            (version < SCHEMA_VERSION and len(ours) < 2)):
@@ -261,11 +273,13 @@ class Store:
         return db
 
     def _check_games(self, db: sqlite3.Connection) -> None:
-        """Every unfinished game must still replay. One that does not (a damaged row, or an
-        event that rules changed since forbid) is marked `broken`: kept for `export`, not
+        """Every unfinished game (the open one, and imported ones waiting to be resumed) must
+        still replay and match its checksums. One that does not (a damaged row, an event that
+        rules changed since forbid, an edited row) is marked `broken`: kept for `export`, not
         resumed, and the rest of the journal is untouched."""
         broken = []
-        for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+        for gid, in db.execute("SELECT id FROM games WHERE status IN ('open', 'parked') "
+                               "ORDER BY id").fetchall():
             why = ""
             try:
                 self._load(db, gid)
@@ -376,13 +390,31 @@ class Store:
 
     def resume(self) -> Journal | None:
         """The unfinished game, if there is one."""
+        gid = self.open_id()
+        if gid is None:
+            return None
+        journal = self._load(self.db, gid)
+        journal.sink = _GameSink(self, gid)
+        return journal
+
+    def open_id(self) -> int | None:
+        """The id of the unfinished game, without loading it."""
         row = self.db.execute("SELECT id FROM games WHERE status='open' "
                               "ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            return None
-        journal = self._load(self.db, row[0])
-        journal.sink = _GameSink(self, row[0])
-        return journal
+        return None if row is None else row[0]
+
+    def stored_lines(self, game_id: int) -> list[str]:
+        """A game's header and active events as the rows hold them, not replayed (for
+        `companion export --force` of a game that no longer replays); bytes that are not
+        UTF-8 become U+FFFD."""
+        header = self.db.execute("SELECT CAST(header AS BLOB) FROM games WHERE id=?",
+                                 (game_id,)).fetchone()
+        if header is None:
+            raise JournalError(f"no game {game_id} in the journal")
+        bodies = self.db.execute("SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+                                 "status='active' ORDER BY seq, row", (game_id,)).fetchall()
+        return [bytes(b).decode("utf-8", "replace").replace("\n", " ")
+                for b in (header[0], *(b for b, in bodies))]
 
     def close_game(self, journal: Journal) -> None:
         sink = journal.sink

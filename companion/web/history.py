@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.rules import GAMES
-from companion.session.store import Store
+from companion.session.store import Store, empty_journal
 from companion.stats import GameRecord, History, SCORING, compute, seat_scores
 
 HERE = Path(__file__).parent
@@ -54,6 +54,9 @@ class Reader:
             raise CompanionError(f"there is no journal at {self.path} yet")
         self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
                                   check_same_thread=False)
+        if self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
+            self.db.close()  # no tables yet (a file not written to yet): no games
+            self.db = empty_journal()
 
     def load(self, game_id: int):
         return self._load(self.db, game_id)
