@@ -291,6 +291,26 @@ def test_a_schema_1_journal_read_only_is_left_alone_and_doctor_says_so(tmp_path)
     assert not [p for p in tmp_path.iterdir() if ".pre-v" in p.name]  # no backup: no upgrade
 
 
+def test_an_upgrade_locked_out_leaves_no_backup_copy_per_try(tmp_path):
+    """A lock held elsewhere stops the upgrade after its copy was made: the copy went too,
+    so a service restarted ten times does not leave ten copies."""
+    path = tmp_path / "journal.db"
+    old_journal(path).close()
+    blocker = sqlite3.connect(path, timeout=0)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        for _ in range(2):
+            with pytest.raises(JournalError, match="locked"):
+                Store(path)
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert not [p for p in tmp_path.iterdir() if ".pre-v" in p.name]
+    with Store(path) as s:
+        assert s.schema == 2 and s.backup is not None
+    assert len([p for p in tmp_path.iterdir() if ".pre-v" in p.name]) == 1
+
+
 def test_an_upgrade_that_cannot_make_its_backup_changes_nothing(tmp_path, monkeypatch):
     path = tmp_path / "journal.db"
     old_journal(path).close()

@@ -141,6 +141,11 @@ def _sqlite_like(path: Path) -> bool:
     return sum(bin(b ^ m).count("1") for b, m in zip(magic, _MAGIC)) <= 8
 
 
+def _remove_copy(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
 def empty_journal() -> sqlite3.Connection:
     """An in-memory journal with no games, for readers of a file that has no tables yet."""
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -305,24 +310,29 @@ class Store:
         try:
             self.backup_to(backup, db=db)
         except (OSError, sqlite3.Error) as e:
-            for suffix in ("", "-journal", "-wal", "-shm"):  # no half-made copy left behind
-                Path(str(backup) + suffix).unlink(missing_ok=True)
+            _remove_copy(backup)  # no half-made copy left behind
             raise JournalError(f"cannot upgrade the journal {self.path}: the backup copy "
                                f"{backup.name} could not be made ({e}); nothing was changed"
                                ) from None
-        self.backup = backup
-        db.execute("BEGIN IMMEDIATE")
         try:
-            for table, column in CHECKSUM_COLUMNS:
-                have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
-                if column not in have:
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
-            checksum.fill(db)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for table, column in CHECKSUM_COLUMNS:
+                    have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+                    if column not in have:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
+                checksum.fill(db)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
         except BaseException:
-            db.execute("ROLLBACK")
+            # Nothing was changed (a lock held elsewhere, say): the copy is not needed, and a
+            # start retried by systemd must not leave one copy per try.
+            _remove_copy(backup)
             raise
+        self.backup = backup
 
     def backup_to(self, target: Path | str, *, db: sqlite3.Connection | None = None) -> None:
         """A consistent copy of the journal at `target`, made with SQLite's online backup
