@@ -91,6 +91,19 @@ def test_the_environment_wins_over_the_config(board):
     assert choice.why == "GPIOZERO_PIN_FACTORY=mock in the environment"
 
 
+def test_an_empty_environment_variable_means_unset(board):
+    """"GPIOZERO_PIN_FACTORY=" (a drop-in clearing it): the config, then gpiozero's order,
+    decide; gpiozero was left looking for a factory named ''."""
+    stand_in(board, "lgpio", "LGPIOFactory", LGPIOFactory)
+    board.setenv("GPIOZERO_PIN_FACTORY", "")
+    choice = pins.choose("")
+    assert isinstance(choice.factory, LGPIOFactory)
+    assert choice.why == "gpiozero's first choice"
+    board.setenv("GPIOZERO_PIN_FACTORY", " ")
+    stand_in(board, "rpigpio", "RPiGPIOFactory", RPiGPIOFactory)
+    assert isinstance(pins.choose("rpigpio").factory, RPiGPIOFactory)
+
+
 def test_a_named_library_that_does_not_load_says_which_who_asked_and_what_to_install(board):
     with pytest.raises(DeviceError) as e:
         pins.choose("rpigpio", environ={})

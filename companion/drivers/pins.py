@@ -47,7 +47,11 @@ def choose(configured: str = "", *, environ: Mapping[str, str] | None = None) ->
     Raises DeviceError naming the library and who asked for it when that one does not load,
     or, with no name given, listing why each of gpiozero's candidates failed.
     """
-    env = (os.environ if environ is None else environ).get(ENV, "")
+    env = (os.environ if environ is None else environ).get(ENV, "").strip()
+    if not env and environ is None and ENV in os.environ:
+        # Set but empty (a drop-in's "Environment=GPIOZERO_PIN_FACTORY=" clearing it) means
+        # unset; gpiozero itself would go looking for a factory named ''.
+        del os.environ[ENV]
     if env:
         return Choice(_load(env, f"{ENV}={env} in the environment"),
                       f"{ENV}={env} in the environment")
