@@ -26,6 +26,8 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.rules import GAMES
+from companion.session import checksum
+from companion.session.checksum import describe
 from companion.session.store import Store, empty_journal
 from companion.stats import GameRecord, History, SCORING, compute, seat_scores
 
@@ -303,6 +305,13 @@ def routes(source) -> list:
                 journal = src.reader().load(gid)
             except (CompanionError, ValueError, KeyError, TypeError):
                 return PlainTextResponse(f"no readable game {gid}", status_code=404)
+            db = src.reader().db
+            schema = db.execute("PRAGMA user_version").fetchone()[0]
+            altered = checksum.verify(db, gid) if schema >= 2 else []  # 1: no checksums yet
+        if altered:  # as `companion export`: not handed out as if it were the game played
+            return PlainTextResponse(f"{describe(altered)}: the game was altered after it was "
+                                     "recorded; companion export --force on the box writes it",
+                                     status_code=409)
         body = "".join(line + "\n" for line in logmod.dump(journal))
         return Response(body, media_type="application/x-ndjson", headers={
             **HEADERS, "Content-Disposition":

@@ -69,6 +69,18 @@ def test_game_log_is_the_export(served, tmp_path):
     assert logmod.read(body.decode().splitlines()).state.winners == (0,)
 
 
+def test_the_log_of_an_altered_game_is_refused_like_export(served, tmp_path):
+    db = sqlite3.connect(tmp_path / "journal.db")
+    db.execute("UPDATE events SET body='{\"type\": \"roll\", \"dice\": {\"d8\": 8}}' "
+               "WHERE game_id=1 AND seq=1")  # still a legal game, not the one played
+    db.commit()
+    db.close()
+    status, _, body = get(served, "/games/1.jsonl")
+    assert status == 409
+    assert b"game 1, row 2 (event 1): checksum does not match" in body
+    assert get(served, "/games/2.jsonl")[0] == 200
+
+
 def test_missing_pages_are_404_pages(served):
     assert get(served, "/games/99")[0] == 404
     assert get(served, "/games/99.jsonl")[0] == 404
