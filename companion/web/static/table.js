@@ -280,11 +280,23 @@ const Table = (function () {
     if (TV) fitHistory();
   }
 
-  // A TV cannot scroll: keep the newest events that fit whole under the players.
+  // A TV cannot scroll: the history goes under whichever column has more room left (many
+  // players fill the left one), and keeps the newest events that fit there whole.
   function fitHistory() {
     const box = document.getElementById("history");
-    const list = box && box.querySelector("ol");
-    while (list && list.children.length > 1 && box.scrollHeight > box.clientHeight + 1) {
+    const cols = [document.querySelector(".col-a"), document.querySelector(".col-b")];
+    if (!box || !cols[0] || !cols[1]) return;
+    const room = (col) => {
+      const others = Array.from(col.children).filter((el) => el !== box && !el.hidden);
+      const used = Math.max(col.getBoundingClientRect().top,
+                            ...others.map((el) => el.getBoundingClientRect().bottom));
+      return col.getBoundingClientRect().bottom - used;
+    };
+    const col = room(cols[1]) > room(cols[0]) ? cols[1] : cols[0];
+    if (box.parentElement !== col) col.append(box);
+    const list = box.querySelector("ol");
+    const limit = col.getBoundingClientRect().bottom + 1;
+    while (list && list.children.length > 1 && box.getBoundingClientRect().bottom > limit) {
       list.lastElementChild.remove();
     }
   }
