@@ -72,10 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print \"ready\" once running, then one line per committed "
                           "change on stdout (for scripts)")
     run.add_argument("--seed", type=int, help="seed the dice (tests and demos only)")
-    run.add_argument("--web", metavar="HOST:PORT", type=_hostport,
+    web = run.add_mutually_exclusive_group()
+    web.add_argument("--web", metavar="HOST:PORT", type=_hostport,
                      help="serve the table web here (default: [web] in the config, "
                           "0.0.0.0:8080; 127.0.0.1:8080 with --emulator)")
-    run.add_argument("--no-web", action="store_true", help="do not serve the table web "
+    web.add_argument("--no-web", action="store_true", help="do not serve the table web "
                      "(the device menu can still turn it on)")
     run.set_defaults(func=cmd_run)
 

@@ -94,6 +94,9 @@ def test_a_bad_web_option_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as e:
         main(["run", "--web", "localhost:http"])
     assert e.value.code == 2 and "HOST:PORT" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:  # both: which one was meant? (it was no web, silently)
+        main(["run", "--web", "127.0.0.1:8080", "--no-web"])
+    assert e.value.code == 2 and "not allowed with argument --web" in capsys.readouterr().err
 
 
 def test_the_config_checks_the_web_section():
