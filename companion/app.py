@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
-from companion.inputs import ShutdownRequest, WebRequest
+from companion.inputs import ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
 from companion import power
 from companion.rules import dice as dicemod
@@ -29,6 +29,10 @@ from companion.ui.screen import Context, Screen, TextScreen
 from companion.ui.start import StartScreen
 
 log = logging.getLogger(__name__)
+
+# Events the app thread replays itself for the history figures (about 0.2 s here); a journal
+# with more in games that have no saved record is replayed by a background thread instead.
+STATS_BUDGET = 20_000
 
 TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
 
@@ -114,6 +118,8 @@ class App:
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
         self._history = None  # companion.stats.History, made on the first stats() call
         self._stats = None  # its figures, until the next committed change
+        self._filling = False  # a background replay of games with no saved record runs
+        self._filled = False  # it ran (once is enough: what it left is this thread's)
         self.stack: list[Screen] = []
         # The table web (companion/web): `web` is the Web object the device menu switches,
         # `publish(snapshot)` its callback after each committed change (None: no web).
@@ -188,6 +194,8 @@ class App:
                 self.on_roller_press()
             elif isinstance(item, WebRequest):
                 self.on_web(item)
+            elif isinstance(item, StatsFilled):
+                self.on_stats_filled(item)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
@@ -407,13 +415,54 @@ class App:
     def stats(self):
         """The history figures for Records and the end screens: computed here, on the app
         thread, when a screen first asks, and kept until the next committed change (never
-        at start-up; only games changed since the last time are replayed)."""
-        if self._stats is None:
+        at start-up; only games changed since the last time are replayed).
+
+        Games with no saved record (a journal from before the statistics: ~9 us an event
+        here, several times that on a Pi) would stall the buttons: past STATS_BUDGET events
+        they are replayed once by a thread of their own on a read-only connection, and the
+        app thread saves what it posts back (`on_stats_filled`). None until then: Records
+        says "Counting games", an end screen keeps its plain title."""
+        if self._stats is None and not self._filling:
             from companion.stats import History
             if self._history is None:
                 self._history = History(self.store, save=True)
-            self._stats = self._history.stats()
+            budget = None if self._filled else STATS_BUDGET
+            self._stats = self._history.stats(budget=budget)
+            if self._stats is None:
+                self._fill_stats()
         return self._stats
+
+    def _fill_stats(self) -> None:
+        from companion.session.store import Store
+        from companion.stats import History
+        self._filling = True
+        path, post = self.store.path, self.post
+
+        def fill() -> None:
+            records = None
+            try:
+                with Store(path, read_only=True) as reader:
+                    history = History(reader)
+                    history.records()
+                    records = history.unsaved
+            except Exception:  # the app thread then replays them itself
+                log.exception("statistics: the background replay failed")
+            post(StatsFilled(records))
+
+        threading.Thread(target=fill, name="stats", daemon=True).start()
+
+    def on_stats_filled(self, item: StatsFilled) -> None:
+        """Save what the background replay found (the journal's one writer), then figure.
+        What is left to replay after it (an unfinished game has no saved record; a failed
+        replay or save) the app thread replays itself: there is one background replay."""
+        self._filling = False
+        self._filled = True
+        if item.records:
+            try:
+                self.store.save_summaries(item.records)
+            except JournalError as e:
+                log.warning("statistics records not saved: %s", e)
+        self._stats = None  # asked again by the next frame: now from the saved records
 
     def _committed(self, what: str, event: Any) -> None:
         self._stats = None

@@ -85,3 +85,12 @@ class WebRequest:
     kind: str
     payload: dict
     reply: Any = None
+
+
+@dataclass(frozen=True, eq=False)
+class StatsFilled:
+    """The statistics records a background replay made of games with none saved (a journal
+    from before the statistics): (game id, key, record JSON) for the app thread to save, or
+    None when the replay failed (companion/app.py, `App.stats`)."""
+
+    records: Any = None

@@ -362,49 +362,59 @@ class History:
         self.save = save
         self._cache: dict[int, tuple[tuple, GameRecord | None]] = {}
         self.unreadable: list[int] = []
+        # Records replayed by the last call and not saved (save=False): (id, key, JSON).
+        self.unsaved: list[tuple[int, str, str]] = []
 
-    def records(self) -> list[GameRecord]:
-        out = []
-        self.unreadable = []
-        seen = set()
+    def records(self, *, budget: int | None = None) -> list[GameRecord] | None:
+        """Every game's record. With `budget`, None instead when more events than that would
+        have to be replayed (nothing is replayed then): the app thread's guard against a
+        journal of games from before the statistics."""
+        rows = self.store.history_rows()
         saved: dict[int, tuple[str, bytes]] | None = None
-        fresh: list[tuple[int, str, str]] = []
-        for row in self.store.history_rows():
-            seen.add(row.id)
-            skey = summary_key(row)
-            k = (row.status, skey)
+        found: dict[int, tuple[tuple, GameRecord | None]] = {}
+        todo = []
+        for row in rows:
+            k = (row.status, summary_key(row))
             cached = self._cache.get(row.id)
-            if cached is None or cached[0] != k:
-                if saved is None:
-                    saved = self.store.summaries()
-                record = None
-                if row.id in saved and saved[row.id][0] == skey:
-                    try:
-                        record = record_from_json(row.id, row.status,
-                                                  json.loads(saved[row.id][1]))
-                    except (ValueError, KeyError, TypeError):
-                        record = None  # a damaged saved record: replay the game instead
-                if record is None:
-                    record = self._replay(row)
-                    if record is not None and record.finished and self.save:
-                        fresh.append((row.id, skey, json.dumps(record_to_json(record))))
-                cached = (k, record)
-                self._cache[row.id] = cached
-            if cached[1] is None:
-                self.unreadable.append(row.id)
+            if cached is not None and cached[0] == k:
+                found[row.id] = cached
+                continue
+            if saved is None:
+                saved = self.store.summaries()
+            record = None
+            if row.id in saved and saved[row.id][0] == k[1]:
+                try:
+                    record = record_from_json(row.id, row.status, json.loads(saved[row.id][1]))
+                except (ValueError, KeyError, TypeError):
+                    record = None  # a damaged saved record: replay the game instead
+            if record is None:
+                todo.append((row, k))
             else:
-                out.append(cached[1])
-        for gone in set(self._cache) - seen:
-            del self._cache[gone]
-        if fresh:
+                found[row.id] = (k, record)
+        if budget is not None and sum(row.events for row, _ in todo) > budget:
+            return None
+        fresh: list[tuple[int, str, str]] = []
+        for row, k in todo:
+            record = self._replay(row)
+            if record is not None and record.finished:
+                fresh.append((row.id, k[1], json.dumps(record_to_json(record))))
+            found[row.id] = (k, record)
+        self._cache = found  # games deleted since are forgotten
+        self.unreadable = [row.id for row in rows if found[row.id][1] is None]
+        self.unsaved = fresh
+        if fresh and self.save:
             try:
                 self.store.save_summaries(fresh)
+                self.unsaved = []
             except JournalError as e:  # only a cache: the figures are right without it
                 log.warning("statistics records not saved: %s", e)
-        return out
+        return [found[row.id][1] for row in rows if found[row.id][1] is not None]
 
-    def stats(self, *, kind: str | None = None, player: str | None = None) -> Stats:
-        return compute(self.records(), kind=kind, player=player)
+    def stats(self, *, kind: str | None = None, player: str | None = None,
+              budget: int | None = None) -> Stats | None:
+        """The figures (None when `budget` is exceeded: see `records`)."""
+        records = self.records(budget=budget)
+        return None if records is None else compute(records, kind=kind, player=player)
 
     def _replay(self, row) -> GameRecord | None:
         from companion.session.store import header_from_json

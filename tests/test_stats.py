@@ -348,6 +348,43 @@ def test_bench_journal_is_all_finished_and_saved(tmp_path):
         assert s.verify(1) == []  # written with checksums, like play
 
 
+def test_a_journal_of_old_games_is_counted_off_the_app_thread(journal, make_app,
+                                                                monkeypatch):
+    """Games with no saved record past the budget (a journal from before the statistics) are
+    replayed by a thread of its own; the app thread only saves what it posts back, and the
+    screens say "Counting" meanwhile, never frozen (issue 13: "must not slow" the box)."""
+    import threading
+    from companion import app as appmod
+    from companion.inputs import StatsFilled
+    from companion.ui.records import RecordsScreen, end_line
+    monkeypatch.setattr(appmod, "STATS_BUDGET", 3)  # the fixture's 4 finished games: 8 events
+    app = make_app(path=journal)
+    app.render()  # the first frame: no statistics in it
+    replayed_on: list[str] = []
+    real = statsmod.History._replay
+    monkeypatch.setattr(statsmod.History, "_replay", lambda self, row: replayed_on.append(
+        threading.current_thread().name) or real(self, row))
+    assert app.stats() is None and app.stats() is None  # asked twice, one background replay
+    ctx = app.ctx()
+    assert RecordsScreen(ctx).rows(ctx) == [] and end_line(ctx) == ""
+    item = app.queue.get(timeout=30)
+    assert isinstance(item, StatsFilled) and len(item.records) == 4
+    assert replayed_on and set(replayed_on) == {"stats"}  # none on the app thread
+    assert app.store.summaries() == {}  # the background thread wrote nothing
+    app.handle(item)
+    assert sorted(app.store.summaries()) == [1, 2, 3, 4]  # saved by the app thread
+    replayed_on.clear()
+    st_ = app.stats()
+    assert st_.totals["finished"] == 4 and st_.players["Ann"]["won"] == 2
+    assert replayed_on == ["MainThread"]  # the open game only (unfinished: never saved)
+
+
+def test_a_small_backlog_is_counted_at_once_on_the_app_thread(journal, make_app):
+    app = make_app(path=journal)
+    app.render()
+    assert app.stats().totals["finished"] == 4 and app.queue.empty()
+
+
 def test_records_screen_pages_sixteen_players(config):
     from companion.inputs import Button
     from companion.ui.records import RecordsScreen

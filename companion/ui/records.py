@@ -31,22 +31,24 @@ class RecordsScreen(Screen):
     SIZE = 12
 
     def __init__(self, ctx: Context) -> None:
-        stats = _stats(ctx)
-        kinds = [] if stats is None else [k for k in GAMES if k in stats.totals["by_game"]]
-        self.kinds = [ALL, *kinds]
-        latest = next((g.kind for g in reversed(stats.games) if g.finished), ALL) \
-            if stats is not None else ALL
-        self.kind_index = self.kinds.index(latest) if latest in self.kinds else 0
+        self.kind = ALL
+        self.opened = False  # on the latest game's kind, once the figures are there
         self.page = 0
+        self._open(_stats(ctx))
 
-    @property
-    def kind(self) -> str:
-        return self.kinds[self.kind_index]
+    def kinds(self, stats) -> list[str]:
+        return [ALL, *(k for k in GAMES if k in stats.totals["by_game"])]
+
+    def _open(self, stats) -> None:
+        if not self.opened and stats is not None:
+            self.opened = True
+            self.kind = next((g.kind for g in reversed(stats.games) if g.finished), ALL)
 
     def rows(self, ctx: Context) -> list[tuple[str, int, int, float | None]]:
         stats = _stats(ctx)
         if stats is None:
             return []
+        self._open(stats)
         out = []
         for name, p in stats.players.items():
             figures = p if self.kind == ALL else p["by_game"].get(self.kind)
@@ -62,11 +64,14 @@ class RecordsScreen(Screen):
         rows = self.rows(ctx)
         pages = self.pages(ctx)
         self.page = min(self.page, pages - 1)
-        title = "All games" if self.kind == ALL else GAMES[self.kind].title
+        counting = ctx.stats is not None and _stats(ctx) is None  # a background replay
+        title = "Records" if counting else "All games" if self.kind == ALL \
+            else GAMES[self.kind].title
         top = draw.title_bar(d, title, f"{self.page + 1}/{pages}" if pages > 1 else "")
         if not rows:
-            draw.centered(d, (0, top, draw.WIDTH, 50), "No games yet", largest=16)
-            draw.hint(d, "Finished games count")
+            draw.centered(d, (0, top, draw.WIDTH, 50),
+                          "Counting games" if counting else "No games yet", largest=16)
+            draw.hint(d, "A moment, please" if counting else "Finished games count")
             return
         f = draw.font(self.SIZE)
         for i, (name, won, played, rate) in enumerate(
@@ -85,8 +90,13 @@ class RecordsScreen(Screen):
         elif button is Button.UP:
             self.page = max(0, self.page - 1)
         elif button in (Button.OK, Button.NEXT):
-            self.kind_index = (self.kind_index + 1) % len(self.kinds)
-            self.page = 0
+            stats = _stats(ctx)
+            if stats is not None:
+                self._open(stats)
+                kinds = self.kinds(stats)
+                i = kinds.index(self.kind) if self.kind in kinds else -1
+                self.kind = kinds[(i + 1) % len(kinds)]
+                self.page = 0
         return None
 
 
@@ -141,6 +151,8 @@ def gallery(config):
     empty = compute([])
     ectx = Context(config=config, stats=lambda: empty)
     yield "records-empty", RecordsScreen(ectx).render(ectx)
+    cctx = Context(config=config, stats=lambda: None)  # a background replay is counting
+    yield "records-counting", RecordsScreen(cctx).render(cctx)
 
     class _Sink(NullSink):
         game_id = 999
