@@ -189,13 +189,6 @@ class Stats:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.totals, "players": self.players, "records": self.records}
 
-    def player(self, name: str) -> dict[str, Any] | None:
-        k = key(name)
-        for shown, figures in self.players.items():
-            if key(shown) == k:
-                return figures
-        return None
-
     def history_line(self, record: GameRecord, *, short: bool = False) -> str:
         """One line about a finished game: "Dee's 3rd Pig Farm win in 5 games". `short` is
         for the 128-pixel panel, where the winner and the kind are already on the screen:
