@@ -1,8 +1,8 @@
 """The table web's history pages: every game, one game, the statistics, and a backup.
 
-`routes(source)` (mounted by companion/web/server.py) takes the journal's path. The pages
-read it through their own read-only SQLite connection (`mode=ro`: this thread can never write,
-and the app thread stays the one writer). The figures are companion/stats.py's, cached per
+`routes(web)` (mounted by companion/web/server.py) reads `web.source`, the journal's path.
+The pages read it through their own read-only SQLite connection (`mode=ro`: this thread can
+never write, and the app thread stays the one writer). The figures are companion/stats.py's, cached per
 game by what identifies its content, so a page after a move replays only the game that moved.
 Charts are pygal SVG drawn here, inline, with no JavaScript.
 
@@ -30,6 +30,7 @@ from companion.session import checksum
 from companion.session.checksum import describe
 from companion.session.store import Store, empty_journal
 from companion.stats import GameRecord, History, SCORING, compute, seat_scores
+from companion.web import guard
 
 HERE = Path(__file__).parent
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S)
@@ -243,8 +244,8 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
 
 # --- the routes -----------------------------------------------------------------------------------
 
-def routes(source) -> list:
-    """Routes for the server; `source` is the journal database path (None: no journal)."""
+def routes(web) -> list:
+    """Routes for the server; `web.source` is the journal database path (None: no journal)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     from starlette.responses import HTMLResponse, PlainTextResponse, Response
     from starlette.routing import Route
@@ -253,7 +254,7 @@ def routes(source) -> list:
                       autoescape=select_autoescape(["html"]), auto_reload=False)
     env.filters["pct"] = pct
     env.globals.update(title=title, when=when, length=length, winners=winners)
-    src = Source(source) if source is not None else None
+    src = Source(web.source) if web.source is not None else None
 
     def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
         return HTMLResponse(env.get_template(name).render(**context), status_code=status,
@@ -339,6 +340,12 @@ def routes(source) -> list:
                     record_rows=_record_rows(st))
 
     def backup(request):
+        # The whole journal: only to a page of the box's own (a DNS-rebinding page, which
+        # names another host, is refused), like every POST.
+        host = request.headers.get("host", "")
+        if guard.host_name(host) not in web.allowed_hosts:
+            return PlainTextResponse(f"Host {host!r} is not this box (use its address or "
+                                     "name)", status_code=403)
         if src is None or not src.path.is_file():
             return PlainTextResponse("no journal yet", status_code=404)
         path = consistent_copy(src.path)

@@ -29,12 +29,9 @@ from companion.web.snapshot import Hub, build
 
 log = logging.getLogger(__name__)
 
-# Route modules mounted when present: (module, what its `routes()` takes). The pages take
-# the Web itself; the history pages take the journal database path.
-OPTIONAL_ROUTES: tuple[tuple[str, str], ...] = (
-    ("companion.web.history", "source"),
-    ("companion.web.pages", "web"),
-)
+# The page modules mounted after the API; each `routes(web)` takes the Web (tests that need
+# only the API mount none).
+PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
 # Connections and requests at once; past it uvicorn answers 503 at once, so a guest opening
@@ -48,7 +45,7 @@ class Web:
     def __init__(self, *, config, post: Callable[[object], None], host: str = "127.0.0.1",
                  port: int = 8080, frame: Callable[[], Any] = lambda: None,
                  source: Any = None, clock: Callable[[], float] = time.monotonic,
-                 route_modules: tuple[tuple[str, str], ...] = OPTIONAL_ROUTES,
+                 route_modules: tuple[str, ...] = PAGE_MODULES,
                  extra_routes: list | None = None) -> None:
         self.config = config
         self.post = post
@@ -229,19 +226,13 @@ class Web:
 
 
 def build_app(web: Web, *, extra: list | None = None):
-    """The Starlette app: the API, then the optional page modules, then `extra` routes."""
+    """The Starlette app: the API, then the page modules, then `extra` routes."""
     from starlette.applications import Starlette
     from companion.web import api
 
     route_list = list(api.routes(web))
-    for module, arg in web.route_modules:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-            continue
-        route_list += mod.routes(web.source if arg == "source" else web)
+    for module in web.route_modules:
+        route_list += importlib.import_module(module).routes(web)
     route_list += extra or []
     return Starlette(routes=route_list, exception_handlers={
         404: _json_error, 405: _json_error, 500: _json_error})

@@ -88,6 +88,14 @@ def test_missing_pages_are_404_pages(served):
     assert status == 404 and b"Not found" in body
 
 
+def test_backup_only_to_the_boxs_own_host(served):
+    """The whole journal is not handed to a DNS-rebinding page (it names another host)."""
+    req = urllib.request.Request(served.url + "/backup", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=10)
+    assert e.value.code == 403 and b"is not this box" in e.value.read()
+
+
 def test_backup_is_a_consistent_copy(served, tmp_path):
     status, ctype, body = get(served, "/backup")
     assert status == 200 and ctype == "application/vnd.sqlite3"
