@@ -274,6 +274,44 @@ def test_paths_that_are_not_our_journal_are_refused_and_left_alone(tmp_path, wha
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize("version", [0, 3, 6, 16777218])
+def test_a_flipped_version_field_on_our_own_tables_is_damage(tmp_path, version):
+    """The tables are schema 2's to the column and nothing else, the header's user_version
+    is not (test_fuzz flipped a bit of it): set aside, not "a newer version" nor "another
+    program's" forever. A newer journal changes its tables, and is left alone (above)."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={version}")
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert f"schema version reads {version}" in s.notice and "kept as" in s.notice
+    newer = tmp_path / "newer.db"
+    with Store(newer) as s:
+        s.new_game(HEADER)
+    db = sqlite3.connect(newer)
+    db.execute("ALTER TABLE games ADD COLUMN colour TEXT")  # what a schema 3 might add
+    db.execute("PRAGMA user_version=3")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="newer version"):
+        Store(newer)
+
+
+def test_a_table_name_that_is_not_utf8_is_damage(tmp_path):
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    raw = bytearray(path.read_bytes())
+    at = raw.index(b"status TEXT NOT NULL DEFAULT 'open'")
+    raw[at + 5] = 0xF3  # "statu\xf3": not UTF-8
+    path.write_bytes(bytes(raw))
+    with Store(path) as s:
+        assert "was damaged" in s.notice
+
+
 def test_read_only_never_writes_or_moves(tmp_path):
     from companion.errors import JournalError
 

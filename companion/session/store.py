@@ -157,6 +157,26 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
 
+# Every name SCHEMA and the tables made on first use put in sqlite_master (SQLite's own
+# sqlite_* names aside).
+KNOWN_NAMES = frozenset({"games", "events", "events_game", "imports", "game_stats", "roster"})
+
+
+def _exactly_ours(db: sqlite3.Connection) -> bool:
+    """Whether the database holds this version's tables and nothing else: games and events
+    with exactly SCHEMA's columns, and only names this version makes."""
+    names = {n for n, in db.execute("SELECT name FROM sqlite_master")
+             if not n.startswith("sqlite_")}
+    if not {"games", "events"} <= names <= KNOWN_NAMES:
+        return False
+    want = sqlite3.connect(":memory:")
+    try:
+        want.executescript(SCHEMA)
+        return all(_columns(db, t) == _columns(want, t) for t in ("games", "events"))
+    finally:
+        want.close()
+
+
 def _schema_damage(db: sqlite3.Connection, tables: set[str], version: int) -> str:
     """What is wrong with the games and events tables of a journal of this schema version
     ("" when they have every column SCHEMA gives them; schema 1 had no checksum columns)."""
@@ -178,7 +198,10 @@ def _schema_damage(db: sqlite3.Connection, tables: set[str], version: int) -> st
 
 def _is_damage(e: sqlite3.Error) -> bool:
     name = getattr(e, "sqlite_errorname", "") or ""
-    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    # Python's own word for schema text that is not UTF-8 any more (a flipped bit in a name),
+    # and SQLite's for a header whose format bytes were flipped.
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or \
+        str(e).startswith(("Could not decode to UTF-8", "unsupported file format"))
 
 
 class Store:
@@ -229,6 +252,10 @@ class Store:
             if ok != "ok":
                 raise _Damaged(f"integrity check: {ok}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (1, SCHEMA_VERSION) and _exactly_ours(db):
+                # The tables are this version's to the column, the version field is not: a
+                # flipped bit in the file's header, not another program or a newer companion.
+                raise _Damaged(f"its schema version reads {version}")
             if version > SCHEMA_VERSION:
                 raise JournalError(f"the journal {self.path} was written by a newer version of "
                                    f"the companion (schema {version}); update the companion")
