@@ -361,7 +361,31 @@ class History:
     def records(self, *, budget: int | None = None) -> list[GameRecord] | None:
         """Every game's record. With `budget`, None instead when more events than that would
         have to be replayed (nothing is replayed then): the app thread's guard against a
-        journal of games from before the statistics."""
+        journal of games from before the statistics.
+
+        The reads are one read transaction: a reader on another thread (the background
+        replay, the web) must not see a game's key before a move and its events after it,
+        or a record would be saved under a key it does not belong to."""
+        db = self.store.db
+        own = not db.in_transaction
+        if own:
+            db.execute("BEGIN")
+        try:
+            result = self._read(budget)
+        finally:
+            if own:
+                db.execute("COMMIT")
+        if result is None:
+            return None
+        if self.unsaved and self.save:
+            try:
+                self.store.save_summaries(self.unsaved)
+                self.unsaved = []
+            except JournalError as e:  # only a cache: the figures are right without it
+                log.warning("statistics records not saved: %s", e)
+        return result
+
+    def _read(self, budget: int | None) -> list[GameRecord] | None:
         rows = self.store.history_rows()
         saved: dict[int, tuple[str, bytes]] | None = None
         found: dict[int, tuple[tuple, GameRecord | None]] = {}
@@ -395,12 +419,6 @@ class History:
         self._cache = found  # games deleted since are forgotten
         self.unreadable = [row.id for row in rows if found[row.id][1] is None]
         self.unsaved = fresh
-        if fresh and self.save:
-            try:
-                self.store.save_summaries(fresh)
-                self.unsaved = []
-            except JournalError as e:  # only a cache: the figures are right without it
-                log.warning("statistics records not saved: %s", e)
         return [found[row.id][1] for row in rows if found[row.id][1] is not None]
 
     def stats(self, *, kind: str | None = None, player: str | None = None,

@@ -193,6 +193,28 @@ def test_saved_records_spare_a_restart_the_replays(journal, monkeypatch):
         assert again.stats().totals["finished"] == 3 and replayed == [4, 5]
 
 
+def test_a_reader_sees_one_moment_while_the_box_moves(journal, monkeypatch):
+    """The background replay (or the web) reads on its own connection while the app thread
+    writes: a move landing between reading a game's key and its events gave a finished
+    record saved under the unfinished game's key (an undo then made it match for good)."""
+    with Store(journal) as writer, Store(journal, read_only=True) as reader:
+        j = writer.resume()  # G5, open: one claim
+        h = statsmod.History(reader)
+        real = statsmod.History._replay
+
+        def replay(self, row):
+            if row.id == 5 and not j.state.over:
+                j.append({"type": "end"})  # the last move, mid-read
+            return real(self, row)
+
+        monkeypatch.setattr(statsmod.History, "_replay", replay)
+        g5 = next(r for r in h.records() if r.id == 5)
+        assert j.state.over and not g5.finished and g5.events == 1
+        assert all(u[0] != 5 for u in h.unsaved)  # unfinished: nothing to save for it
+        g5 = next(r for r in h.records() if r.id == 5)  # the next read sees the move
+        assert g5.finished and g5.events == 2
+
+
 def test_a_damaged_saved_record_is_replayed(journal):
     with Store(journal) as s:
         statsmod.History(s, save=True).records()

@@ -75,7 +75,7 @@ def text_size(text: str, size: int) -> tuple[int, int]:
     return right, bottom - top
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)  # every letter and digit below U+3000 (~2,600), once each
 def _glyph(ch: str) -> bytes:
     img = Image.new("1", (24, 24))
     ImageDraw.Draw(img).text((4, 4), ch, font=font(SMALL), fill=1)

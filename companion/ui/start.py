@@ -15,8 +15,8 @@ def default_names(names: list[str], n: int) -> tuple[str, ...]:
     k = 1
     while len(names) < n:
         candidate = f"P{k}"
-        if candidate not in names:
-            names.append(candidate)
+        if candidate.casefold() not in {m.strip().casefold() for m in names}:
+            names.append(candidate)  # not "P1" beside a roster's "p1": one player to stats
         k += 1
     return tuple(names)
 
