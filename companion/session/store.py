@@ -19,6 +19,7 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -153,8 +154,18 @@ def empty_journal() -> sqlite3.Connection:
     return db
 
 
-def _columns(db: sqlite3.Connection, table: str) -> set[str]:
-    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+def _columns(db: sqlite3.Connection, table: str) -> frozenset[str]:
+    return frozenset(r[1] for r in db.execute(f"PRAGMA table_info({table})"))
+
+
+@lru_cache(maxsize=1)
+def _schema_columns() -> dict[str, frozenset[str]]:
+    """The columns SCHEMA gives games and events (read once from an empty journal)."""
+    db = empty_journal()
+    try:
+        return {t: _columns(db, t) for t in ("games", "events")}
+    finally:
+        db.close()
 
 
 # Every name SCHEMA and the tables made on first use put in sqlite_master (SQLite's own
@@ -169,30 +180,19 @@ def _exactly_ours(db: sqlite3.Connection) -> bool:
              if not n.startswith("sqlite_")}
     if not {"games", "events"} <= names <= KNOWN_NAMES:
         return False
-    want = sqlite3.connect(":memory:")
-    try:
-        want.executescript(SCHEMA)
-        return all(_columns(db, t) == _columns(want, t) for t in ("games", "events"))
-    finally:
-        want.close()
+    return all(_columns(db, t) == cols for t, cols in _schema_columns().items())
 
 
 def _schema_damage(db: sqlite3.Connection, tables: set[str], version: int) -> str:
     """What is wrong with the games and events tables of a journal of this schema version
     ("" when they have every column SCHEMA gives them; schema 1 had no checksum columns)."""
-    want = sqlite3.connect(":memory:")
-    try:
-        want.executescript(SCHEMA)
-        for table in ("games", "events"):
-            if table not in tables:
-                return f"its {table} table is missing"
-            need = _columns(want, table) - {c for t, c in CHECKSUM_COLUMNS
-                                            if t == table and version < 2}
-            missing = sorted(need - _columns(db, table))
-            if missing:
-                return f"its {table} table has no column {missing[0]!r}"
-    finally:
-        want.close()
+    for table, cols in _schema_columns().items():
+        if table not in tables:
+            return f"its {table} table is missing"
+        need = cols - {c for t, c in CHECKSUM_COLUMNS if t == table and version < 2}
+        missing = sorted(need - _columns(db, table))
+        if missing:
+            return f"its {table} table has no column {missing[0]!r}"
     return ""
 
 
@@ -276,7 +276,6 @@ class Store:
                 wrong = _schema_damage(db, tables, version)
                 if wrong:
                     raise _Damaged(wrong)
-            if tables:
                 self.schema = version
             if version == 1 and not self.read_only:
                 self._upgrade(db)
@@ -574,24 +573,20 @@ class Store:
                        (gid, digest, self.clock()))
         return gid
 
-    @staticmethod
-    def _same_game(db: sqlite3.Connection, journal: Journal) -> int | None:
+    def _same_game(self, db: sqlite3.Connection, journal: Journal) -> int | None:
         """A game already here with this log's header and active events (one played on this
         box and exported, say), compared as JSON values: key order and spacing aside."""
         header = journal.header.to_json()
         n = len(journal.events)
-        for gid, text in db.execute("SELECT id, CAST(header AS BLOB) FROM games ORDER BY id"):
+        for gid, text in db.execute("SELECT id, CAST(header AS BLOB) FROM games ORDER BY id"
+                                    ).fetchall():
             try:
                 if json.loads(text) != header:
                     continue
-            except ValueError:  # a damaged header is not this game
-                continue
-            bodies = db.execute("SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND "
-                                "status='active' ORDER BY seq", (gid,)).fetchall()
-            try:
-                if len(bodies) == n and [json.loads(b) for b, in bodies] == journal.events:
+                bodies = self.active_events(gid)
+                if len(bodies) == n and [json.loads(b) for b in bodies] == journal.events:
                     return gid
-            except ValueError:
+            except ValueError:  # a damaged row is not this game
                 continue
         return None
 

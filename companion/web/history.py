@@ -26,7 +26,6 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.rules import GAMES
-from companion.session import checksum
 from companion.session.checksum import describe
 from companion.session.store import Store, empty_journal
 from companion.stats import GameRecord, History, SCORING, compute, seat_scores
@@ -50,6 +49,7 @@ class Reader:
     summaries = Store.summaries
     _imported_ids = Store._imported_ids
     _load = staticmethod(Store._load)
+    verify = Store.verify
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -60,6 +60,7 @@ class Reader:
         if self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
             self.db.close()  # no tables yet (a file not written to yet): no games
             self.db = empty_journal()
+        self.schema = self.db.execute("PRAGMA user_version").fetchone()[0]  # for verify
 
     def load(self, game_id: int):
         return self._load(self.db, game_id)
@@ -306,9 +307,7 @@ def routes(web) -> list:
                 journal = src.reader().load(gid)
             except (CompanionError, ValueError, KeyError, TypeError):
                 return PlainTextResponse(f"no readable game {gid}", status_code=404)
-            db = src.reader().db
-            schema = db.execute("PRAGMA user_version").fetchone()[0]
-            altered = checksum.verify(db, gid) if schema >= 2 else []  # 1: no checksums yet
+            altered = src.reader().verify(gid)
         if altered:  # as `companion export`: not handed out as if it were the game played
             return PlainTextResponse(f"{describe(altered)}: the game was altered after it was "
                                      "recorded; companion export --force on the box writes it",
