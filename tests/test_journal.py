@@ -300,6 +300,20 @@ def test_a_flipped_version_field_on_our_own_tables_is_damage(tmp_path, version):
         Store(newer)
 
 
+def test_a_flipped_write_format_byte_is_damage(tmp_path):
+    """Offset 18 of the header, 2 flipped to 34: SQLite opens the file read-only and every
+    write failed, so start-up stopped (found by a bit-flip sweep)."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(HEADER).append({"type": "next"})
+    raw = bytearray(path.read_bytes())
+    raw[18] ^= 1 << 5
+    path.write_bytes(bytes(raw))
+    with Store(path) as s:
+        assert "write format reads 34" in s.notice and "kept as" in s.notice
+        s.new_game(HEADER).append({"type": "next"})  # the fresh journal takes writes
+
+
 def test_a_table_name_that_is_not_utf8_is_damage(tmp_path):
     path = tmp_path / "journal.db"
     with Store(path) as s:

@@ -142,6 +142,19 @@ def _sqlite_like(path: Path) -> bool:
     return sum(bin(b ^ m).count("1") for b, m in zip(magic, _MAGIC)) <= 8
 
 
+def _bad_write_version(path: Path) -> int | None:
+    """The header's write-format byte (offset 18) when it is not 1 or 2: SQLite then opens the
+    file read-only, and the first write fails "attempt to write a readonly database"."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    if len(head) < 100 or not head.startswith(_MAGIC) or head[18] in (1, 2):
+        return None
+    return head[18]
+
+
 def _remove_copy(path: Path) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
@@ -248,6 +261,8 @@ class Store:
             raise JournalError(f"cannot open the journal {self.path}: {e}") from None
         try:
             # Read-only checks first: a damaged file is set aside exactly as it was found.
+            if not self.read_only and (bad := _bad_write_version(self.path)) is not None:
+                raise _Damaged(f"its header's write format reads {bad}")
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
                 raise _Damaged(f"integrity check: {ok}")
