@@ -636,7 +636,8 @@ class Store:
         return None
 
     def parked(self) -> Journal | None:
-        """The latest parked game (an unfinished import) that still replays, with its sink."""
+        """The latest parked game that still replays, with its sink (`unfinished` lists
+        every game Resume offers)."""
         for gid, in self.db.execute("SELECT id FROM games WHERE status='parked' "
                                     "ORDER BY id DESC").fetchall():
             try:
