@@ -26,7 +26,9 @@ from companion.ui import draw
 from companion.ui.dice import RollScreen, make_event, roller_press
 from companion.ui.modes import mode_for
 from companion.ui.screen import Context, Screen, TextScreen
-from companion.ui.start import StartScreen
+from companion.rules import GAMES
+from companion.session.store import CannotResume
+from companion.ui.start import ResumeEntry, StartScreen
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,27 @@ log = logging.getLogger(__name__)
 # with more in games that have no saved record is replayed by a background thread instead.
 STATS_BUDGET = 20_000
 
+SEEN = 256  # published snapshots remembered to say what changed since (App.moved_on)
+
 TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
+
+# What a press from a phone may not do on a stale snapshot (App.web_request): each commits to
+# the journal, changes the game shown, or starts a roll that will.
+COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.ResumeGame, A.LeaveGame, A.Roll)
+
+
+class StaleChange(Exception):
+    """A phone's press would commit something on a snapshot that is no longer the game's."""
+
+
+def when_text(t: float, now: float) -> str:
+    """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12"."""
+    lt, today = time.localtime(t), time.localtime(now)
+    if lt[:3] == today[:3]:
+        return time.strftime("%H:%M", lt)
+    if lt.tm_year == today.tm_year:
+        return f"{lt.tm_mday} {time.strftime('%b', lt)}"
+    return time.strftime("%Y-%m-%d", lt)
 
 
 class Timers:
@@ -110,9 +132,16 @@ class App:
         self.pending: PendingRoll | None = None
         self.dice_note = ""
         self.journal: Journal | None = store.resume()
-        self.parked: Journal | None = None  # the game "Resume" brings back from the start menu
-        if self.journal is None:  # an unfinished game brought in by `companion import`
-            self.parked = store.parked()
+        # The game left for the start menu (still the open game in the journal: resumed at
+        # start); the unfinished games the start menu's Resume offers, newest move first.
+        self.left: Journal | None = None
+        self.unfinished: tuple[ResumeEntry, ...] = ()
+        # While a phone's press on a stale snapshot is handled: what changed since (App.gate).
+        self.stale_press = ""
+        # seq -> (game id, title, events, over) of recently published snapshots, to say in
+        # plain words what changed since the snapshot a phone acted on (App.moved_on).
+        self.seen: dict[int, tuple[int | None, str, int, int]] = {}
+        self.commits = 0  # appends, undos and redos so far
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
@@ -133,7 +162,7 @@ class App:
         if self.journal is not None:
             self._enter_game()
         else:
-            self.stack = [StartScreen(self.ctx())]
+            self._start_menu()
         if store.notice:
             log.warning("%s", store.notice)
             self.stack.append(TextScreen("Saved games", [store.notice, "OK to go on."]))
@@ -145,12 +174,10 @@ class App:
         self.queue.put(item)
 
     def ctx(self) -> Context:
-        resume = ""
-        if self.journal is None and self.parked is not None:
-            j = self.parked
-            resume = f"{j.game.title} ({len(j.header.players)})"
+        unfinished = self.unfinished if self.journal is None else ()
+        resume = unfinished[0].label if unfinished else ""
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, resume=resume,
+                       dice_note=self.dice_note, resume=resume, unfinished=unfinished,
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},
@@ -309,6 +336,8 @@ class App:
             return True
         if isinstance(action, (list, tuple)):
             return all(self.perform(a) for a in action)
+        if self.stale_press and isinstance(action, COMMITS):
+            raise StaleChange(self.stale_press)
         if isinstance(action, A.Emit):
             return self.emit(action.event) and self.perform(action.then)
         if isinstance(action, A.Push):
@@ -328,17 +357,11 @@ class App:
         elif isinstance(action, A.NewGame):
             return self.new_game(action.header)
         elif isinstance(action, A.ResumeGame):
-            if self.parked is not None:
-                self.store.reopen(self.parked)  # an imported game becomes the open one
-                self.journal, self.parked = self.parked, None
-                self._enter_game()
-                self.snapshot_due = True
+            return self.resume_game(action.game)
         elif isinstance(action, A.LeaveGame):
-            left, self.journal = self.journal, None
-            # A finished game gives way to an unfinished one `companion import` brought in.
-            self.parked = (self.store.parked() if left is not None and left.state.over
-                           else None) or left
-            self.stack = [StartScreen(self.ctx())]
+            if self.journal is not None:  # it stays the open game: resumed at start
+                self.left, self.journal = self.journal, None
+            self._start_menu()
             self.snapshot_due = True
         elif isinstance(action, A.WebSwitch):
             self.web_switch(action.on)
@@ -465,6 +488,7 @@ class App:
         self._stats = None  # asked again by the next frame: now from the saved records
 
     def _committed(self, what: str, event: Any) -> None:
+        self.commits += 1
         self._stats = None
         self.snapshot_due = True
         if self.on_commit is not None:
@@ -484,19 +508,103 @@ class App:
         from companion.web.snapshot import build
         self.web_seq += 1
         resume = self.ctx().resume if self.journal is None else ""
+        j = self.journal
+        self.seen[self.web_seq] = (None, "", 0, self.commits) if j is None else (
+            self.store.game_id(j), j.game.title, len(j.events), self.commits)
+        self.seen.pop(self.web_seq - SEEN, None)
         self.publish(build(self.journal, seq=self.web_seq, resume=resume))
+
+    def current_seq(self) -> int:
+        """The `seq` of the snapshot of the game as it is now: a change not yet published
+        (the burst of inputs is still being handled) already counts."""
+        return self.web_seq + (1 if self.snapshot_due and self.publish is not None else 0)
+
+    def moved_on(self, seq: int | None) -> str:
+        """"" when a phone that acted on snapshot `seq` saw the game as it is (or sent
+        `"seq": null`); else what changed since, in plain words."""
+        if seq is None or seq == self.current_seq():
+            return ""
+        then = self.seen.get(seq)
+        if then is None:
+            return (f"this page shows an old state of the game (snapshot {seq}, the box is "
+                    f"at {self.current_seq()}); look again")
+        gid0, title0, n0, commits0 = then
+        j = self.journal
+        if j is None:
+            return f"{title0} #{gid0} was left for the start menu" if gid0 is not None else \
+                "the start menu changed; look again"
+        gid = self.store.game_id(j)
+        if gid != gid0:
+            return f"{j.game.title} #{gid} is the game now" + \
+                (f", not {title0} #{gid0}" if gid0 is not None else "")
+        n = len(j.events)
+        if n > n0:
+            words = j.describe(n0) + (f" and {n - n0 - 1} more" if n - n0 > 1 else "")
+        elif n < n0:
+            words = f"{n0 - n} move{'s' * (n0 - n != 1)} undone"
+        elif self.commits != commits0:
+            words = "moves were undone and made again"
+        else:
+            words = "the page is behind the box"
+        if j.state.over:
+            return words + "; the game is over"
+        return words + f"; it is {j.name(j.state.table.current)}'s turn"
 
     def new_game(self, header) -> bool:
         try:
-            self.journal = self.store.new_game(header)
+            # The game open until now is parked when unfinished: Resume brings it back.
+            self.journal = self.store.new_game(header, park=self._open_unfinished())
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
             return False
-        self.parked = None
+        self.left = None
         self._enter_game()
         self.stack.extend(self.mode.setup(self.ctx()))
         self.snapshot_due = True
         return True
+
+    def _open_unfinished(self) -> bool:
+        """Whether the journal's open game (played, or left for the start menu) is
+        unfinished."""
+        j = self.journal if self.journal is not None else self.left
+        return j is not None and not j.state.over
+
+    def resume_game(self, game_id: int | None) -> bool:
+        """The start menu's Resume: a game that cannot be resumed is a toast."""
+        if game_id is None:
+            if not self.unfinished:
+                return False
+            game_id = self.unfinished[0].game_id
+        try:
+            self.switch_to(game_id)
+        except CannotResume as e:
+            self.show_toast(str(e)[:1].upper() + str(e)[1:], 3.0)
+            return False
+        return True
+
+    def switch_to(self, game_id: int) -> None:
+        """Continue unfinished game `game_id`; the open one is parked when it is unfinished.
+        CannotResume (nothing changed) for a game that is finished, broken or altered."""
+        if self.journal is not None and self.store.game_id(self.journal) == game_id:
+            del self.stack[1:]  # already the game being played
+            return
+        if self.left is not None and self.store.game_id(self.left) == game_id \
+                and not self.left.state.over:
+            journal = self.left  # still the open game in the journal
+        else:
+            journal = self.store.reopen(game_id, park=self._open_unfinished())
+        self.journal, self.left = journal, None
+        self._enter_game()
+        self.snapshot_due = True
+
+    def _start_menu(self) -> None:
+        """Show the start menu, with the unfinished games Resume offers as they are now."""
+        now = self.store.clock()
+        self.unfinished = tuple(
+            ResumeEntry(u.id, GAMES[u.header.game].title, tuple(u.header.players),
+                        when_text(u.last, now))
+            for u in self.store.unfinished())
+        self.stack = [StartScreen(self.ctx())]
 
     def _enter_game(self) -> None:
         ctx = self.ctx()
@@ -537,6 +645,33 @@ class App:
 
     # --- the table web ------------------------------------------------------------------------
 
+    def gate(self, p: dict, stale: str) -> dict:
+        """A phone's press, exactly a button on the box, unless the phone's snapshot is stale
+        (`stale` says what changed) and the press would commit something (COMMITS): then it
+        is refused and the screens are put back as they were. `changed` says whether the
+        press did anything: the game, the screens, or the frame."""
+        gesture = Gesture.HOLD if p.get("hold") else Gesture.PRESS
+        before = self._look()
+        stack, toast = list(self.stack), self.toast
+        self.stale_press = stale
+        try:
+            self.on_button(ButtonInput(Button(p["button"]), gesture))
+        except StaleChange:
+            self.stack[:], self.toast = stack, toast
+            return {"ok": False, "error": "the game moved on: " + stale, "status": 409}
+        finally:
+            self.stale_press = ""
+        return {"ok": True, "seq": self.web_seq, "changed": self._look() != before}
+
+    def _look(self) -> tuple:
+        """What a press may change: the game (the next snapshot), the screens, a roll, the
+        frame the panel would show."""
+        try:
+            frame = self.frame().tobytes()
+        except Exception:  # a screen that fails to draw: render() shows the error frame
+            frame = b""
+        return (self.current_seq(), [id(s) for s in self.stack], self.roll_seq, frame)
+
     def on_web(self, req: WebRequest) -> None:
         """Do what a paired browser asked (companion/web/api.py checked its shape) and answer."""
         if req.reply is not None and not req.reply.set_running_or_notify_cancel():
@@ -575,18 +710,23 @@ class App:
                 pass
 
     def web_request(self, kind: str, p: dict) -> dict:
+        """Do a paired browser's request. A change carries `seq`, the snapshot the phone
+        acted on (None: a script that skips the check). On a stale one it is refused (409,
+        what changed, in plain words) and nothing changes, except a press that commits
+        nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`)."""
         def ok(**more) -> dict:
             return {"ok": True, "seq": self.web_seq, **more}
 
         def refused(status: int, error: str) -> dict:
             return {"ok": False, "error": error, "status": status}
 
-        if kind == "press":
-            gesture = Gesture.HOLD if p.get("hold") else Gesture.PRESS
-            self.on_button(ButtonInput(Button(p["button"]), gesture))
-            return ok()
         if kind == "roster":
             return ok(names=self.ctx().names)
+        stale = self.moved_on(p.get("seq"))
+        if kind == "press":
+            return self.gate(p, stale)
+        if stale:
+            return refused(409, "the game moved on: " + stale)
         if kind == "roster-set":
             from companion.session import roster
             roster.save(self.store, p["names"])
@@ -598,6 +738,22 @@ class App:
             header = Header(p["game"], tuple(p["players"]), p["first"],
                             {**self.config.house_rules(p["game"]), **p["rules"]})
             game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
+        if kind in ("new-game", "resume"):
+            j = self.journal
+            if j is not None and not j.state.over and (kind == "new-game" or
+                                                       self.store.game_id(j) != p["game"]):
+                gid = self.store.game_id(j)
+                if p.get("replaces") != gid:
+                    return refused(409, f"{j.game.title} #{gid} is not finished: send "
+                                   f"\"replaces\": {gid} to set it aside (it can be "
+                                   "resumed later)")
+        if kind == "resume":
+            try:
+                self.switch_to(p["game"])
+            except CannotResume as e:
+                return refused(e.status, str(e))
+            return ok()
+        if kind == "new-game":
             if not self.new_game(header):
                 return refused(422, "the game could not be started")
             del self.stack[1:]  # the phone chose the first player: straight to the game

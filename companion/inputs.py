@@ -78,8 +78,8 @@ class RollerPress:
 @dataclass(frozen=True, eq=False)
 class WebRequest:
     """A change asked for by a paired browser (see companion/web/api.py), done by the app
-    thread like a button press. `kind`: press, action, undo, redo, new-game, roster,
-    roster-set. The app sets `reply` (a concurrent.futures.Future) to {"ok": True, "seq": n,
+    thread like a button press. `kind`: press, action, undo, redo, new-game, resume, roster,
+    roster-set; a change's payload carries `seq` (App.web_request). The app sets `reply` (a concurrent.futures.Future) to {"ok": True, "seq": n,
     ...} or {"ok": False, "error": "one line", "status": HTTP status}."""
 
     kind: str

@@ -68,7 +68,12 @@ class Served:
         return body
 
     def post(self, path: str, body=None, **kw):
-        status, data, _ = self.request("POST", path, body if body is not None else {}, **kw)
+        """A POST as a script sends it: `"seq": null` (no staleness check) unless the body
+        names a seq (or is not a dict)."""
+        body = body if body is not None else {}
+        if isinstance(body, dict) and path != "/api/pair" and "seq" not in body:
+            body = {**body, "seq": None}
+        status, data, _ = self.request("POST", path, body, **kw)
         return status, data
 
     def pair(self) -> None:
@@ -79,6 +84,10 @@ class Served:
         self.cookie = cookie.split(";")[0]
 
     def new_game(self, game: str, players: list[str], **extra) -> None:
+        """Start a game, setting aside ("replaces") the unfinished one being played."""
+        snap = self.get("/api/state")
+        if "replaces" not in extra and snap["game"] and not snap["state"]["over"]:
+            extra["replaces"] = snap["game_id"]
         status, data = self.post("/api/new-game", {"game": game, "players": players, **extra})
         assert status == 200, data
 
@@ -345,8 +354,11 @@ def test_bad_bodies_are_4xx_with_one_line_and_change_nothing(served):
         (b"[1, 2]", 400, "JSON object"),
         (b"\xff\xfe", 400, "UTF-8"),
         (json.dumps({"button": "x" * 5000}).encode(), 413, "too large"),
-        (json.dumps({"button": "JUMP"}).encode(), 400, "button must be one of"),
-        (json.dumps({"button": "NEXT", "extra": 1}).encode(), 400, "unknown field"),
+        (json.dumps({"button": "JUMP", "seq": None}).encode(), 400, "button must be one of"),
+        (json.dumps({"button": "NEXT", "extra": 1, "seq": None}).encode(), 400, "unknown field"),
+        (json.dumps({"button": "NEXT"}).encode(), 400, "seq is required"),
+        (json.dumps({"button": "NEXT", "seq": "7"}).encode(), 400, "seq must be"),
+        (json.dumps({"button": "NEXT", "seq": -1}).encode(), 400, "seq must be"),
         (b'{"button":' + b"[" * 1900 + b"]" * 1900 + b"}", 400, "nested too deeply"),
     ]
     for raw, status_wanted, words in cases:
@@ -415,12 +427,23 @@ def test_an_emptied_roster_stays_empty_and_the_panel_seats_the_roster(served):
     assert choose_players(served.app.ctx(), "table").describe(3) == "p1, Bo, P2"
 
 
-def test_new_game_from_the_phone_closes_the_old_one_with_rules_and_first_player(served):
+def test_new_game_from_the_phone_parks_the_old_one_with_rules_and_first_player(served):
     served.pair()
     served.new_game("table", ["Ann", "Ben"])
     served.post("/api/press", {"button": "NEXT"})
-    old_id = state_of(served)["game_id"]
-    served.new_game("penny-badger", ["Zoë", "Bo", "Cy"], rules={"bank": 50}, first=2)
+    before = state_of(served)
+    old_id = before["game_id"]
+    # The table game is not finished: starting another needs "replaces" (its id).
+    body = {"game": "penny-badger", "players": ["Zoë", "Bo", "Cy"], "rules": {"bank": 50},
+            "first": 2}
+    for replaces in ({}, {"replaces": old_id + 7}):
+        status, data = served.post("/api/new-game", {**body, **replaces})
+        assert status == 409 and data["error"] == (
+            f'Table #{old_id} is not finished: send "replaces": {old_id} to set it aside (it '
+            'can be resumed later)')
+    assert state_of(served) == before and len(served.store.games()) == 1
+    served.new_game("penny-badger", ["Zoë", "Bo", "Cy"], rules={"bank": 50}, first=2,
+                    replaces=old_id)
     snap = state_of(served)
     assert snap["game"] == "penny-badger" and snap["game_id"] != old_id
     assert snap["rules"]["bank"] == 50 and snap["state"]["bank"] == 50
@@ -428,6 +451,10 @@ def test_new_game_from_the_phone_closes_the_old_one_with_rules_and_first_player(
     assert served.app.stack == [served.app.stack[0]]  # the game's home screen
     games = {g.id: g for g in served.store.games()}
     assert games[old_id].events == 1
+    # Set aside, not thrown away: parked, and offered by Resume.
+    assert served.store.db.execute("SELECT status FROM games WHERE id=?",
+                                   (old_id,)).fetchone() == ("parked",)
+    assert [u.id for u in served.store.unfinished()] == [snap["game_id"], old_id]
 
 
 def test_penny_badger_claim_from_the_phone_gives_the_same_ledger_as_by_buttons(served):

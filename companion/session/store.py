@@ -27,6 +27,7 @@ from companion.errors import CompanionError, JournalError
 from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
+from companion.rules import GAMES
 from companion.session.journal import Journal
 
 SCHEMA_VERSION = 2  # 2: checksums (games.seed, games.head, events.chain, events.sum)
@@ -88,6 +89,15 @@ class AlreadyImported(JournalError):
         self.game_id = game_id
 
 
+class CannotResume(JournalError):
+    """This game cannot be resumed (`Store.reopen`); nothing was changed. `status` is the
+    web's answer: 404 for no such game, else 409."""
+
+    def __init__(self, reason: str, *, status: int = 409) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
 @dataclass(frozen=True)
 class HistoryRow:
     """One game as the statistics see it: `events` and `last_row` change whenever its active
@@ -102,6 +112,18 @@ class HistoryRow:
     first_at: float | None
     last_at: float | None
     imported: bool
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game that can be resumed (`Store.unfinished`)."""
+
+    id: int
+    header: Header
+    created: float
+    last: float  # when its last event was recorded (`created` when it has none)
+    events: int
+    status: str  # open | parked | closed (closed: by a companion before games were parked)
 
 
 @dataclass(frozen=True)
@@ -416,14 +438,22 @@ class Store:
 
     # --- games --------------------------------------------------------------------------------
 
-    def new_game(self, header: Header) -> Journal:
-        """Start a game; any open game is closed (it stays in the database)."""
+    def new_game(self, header: Header, *, park: bool = False) -> Journal:
+        """Start a game. The open game stays in the database: `park` it when it is unfinished
+        (Resume lists it), else it is closed."""
         journal = Journal(header)  # checks the header before anything is written
         with self._tx():
-            self.db.execute("UPDATE games SET status='closed' WHERE status='open'")
+            self._retire_open(self.db, park=park)
             gid = self._insert_game(self.db, journal.header, "open")
         journal.sink = _GameSink(self, gid)
         return journal
+
+    @staticmethod
+    def _retire_open(db: sqlite3.Connection, *, park: bool) -> None:
+        """The open game gives way (inside a transaction): parked when unfinished, else
+        closed."""
+        db.execute("UPDATE games SET status=? WHERE status='open'",
+                   ("parked" if park else "closed",))
 
     def _insert_game(self, db: sqlite3.Connection, header: Header, status: str) -> int:
         """The one INSERT of a game row, with its seed checksum (inside a transaction)."""
@@ -606,7 +636,8 @@ class Store:
         return None
 
     def parked(self) -> Journal | None:
-        """The latest parked game (an unfinished import) that still replays, with its sink."""
+        """The latest parked game that still replays, with its sink (`unfinished` lists
+        every game Resume offers)."""
         for gid, in self.db.execute("SELECT id FROM games WHERE status='parked' "
                                     "ORDER BY id DESC").fetchall():
             try:
@@ -617,15 +648,61 @@ class Store:
             return journal
         return None
 
-    def reopen(self, journal: Journal) -> None:
-        """A parked game is resumed: it becomes the open game (the one resumed at start)."""
-        sink = journal.sink
-        if isinstance(sink, _GameSink):
+    def unfinished(self) -> list[Unfinished]:
+        """Every game that is not over and can be resumed (not `broken`, still replays),
+        whatever its status: the open one, parked ones, and unfinished games an older
+        companion closed when a new game started. Newest move first.
+
+        A game with a saved statistics record of its current content is finished (records
+        are saved for finished games only), so only the others are replayed."""
+        from companion.stats import summary_key
+        saved = self.summaries()
+        out = []
+        for row in self.history_rows():
+            if row.status == "broken":
+                continue
+            if row.id in saved and saved[row.id][0] == summary_key(row):
+                continue
+            try:
+                header = header_from_json(json.loads(row.header))
+                game = GAMES[header.game]
+                header = game.check_header(header)
+                events = json.loads(b"[" + b",".join(self.active_events(row.id)) + b"]")
+                if game.fold(header, events).over:
+                    continue
+            except (CompanionError, ValueError, KeyError, TypeError):
+                continue  # does not replay: not offered (export --force still has it)
+            out.append(Unfinished(row.id, header, row.created, row.last_at or row.created,
+                                  row.events, row.status))
+        out.sort(key=lambda u: (u.last, u.id), reverse=True)
+        return out
+
+    def reopen(self, game_id: int, *, park: bool = False) -> Journal:
+        """Resume game `game_id`: it becomes the open game (the one resumed at start), with
+        its sink; the game open until now is `park`ed (unfinished) or closed. Refused
+        (CannotResume, nothing changed) for a game that is broken, no longer replays, does
+        not match its checksums, or is over."""
+        status = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
+        if status is None:
+            raise CannotResume(f"no game {game_id} in the journal", status=404)
+        if status[0] == "broken":
+            raise CannotResume(f"game {game_id} is broken (companion export --game {game_id} "
+                               "--force has its rows); it cannot be resumed")
+        try:
+            journal = self._load(self.db, game_id)
+        except (CompanionError, ValueError, KeyError, TypeError) as e:
+            raise CannotResume(f"game {game_id} no longer replays ({e})") from None
+        found = self.verify(game_id)
+        if found:
+            raise CannotResume(f"{found[0]}; game {game_id} is not resumed")
+        if journal.state.over:
+            raise CannotResume(f"game {game_id} is finished: there is nothing to resume")
+        if status[0] != "open":
             with self._tx() as db:
-                if db.execute("SELECT status FROM games WHERE id=?",
-                              (sink.game_id,)).fetchone() == ("parked",):
-                    db.execute("UPDATE games SET status='closed' WHERE status='open'")
-                    db.execute("UPDATE games SET status='open' WHERE id=?", (sink.game_id,))
+                self._retire_open(db, park=park)
+                db.execute("UPDATE games SET status='open' WHERE id=?", (game_id,))
+        journal.sink = _GameSink(self, game_id)
+        return journal
 
     # --- events -------------------------------------------------------------------------------
 

@@ -80,12 +80,15 @@ class NewGame:
 
 @dataclass(frozen=True)
 class ResumeGame:
-    pass
+    """Continue an unfinished game of the journal: `game` (its id), or the one whose move is
+    newest (None). The game open until now is parked when unfinished."""
+
+    game: int | None = None
 
 
 @dataclass(frozen=True)
 class LeaveGame:
-    """Close the current game (it stays in the journal) and return to the start menu."""
+    """Return to the start menu; the game stays in the journal (Resume brings it back)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from companion.ui.screen import Context
 
 
 def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
-    from companion.ui.start import StartScreen, choose_game, choose_players, help_screen
+    from companion.ui.start import ResumeEntry, ResumeScreen, StartScreen, choose_game, \
+        choose_players, help_screen
 
     outdir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -21,8 +22,14 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
         draw.scale(img, scale).save(p)
         written.append(p)
 
-    start_ctx = Context(config=config, resume="Table (4)")
+    names = tuple(config.names)
+    waiting = (ResumeEntry(3, "Chaos", names[:4], "14:05"),
+               ResumeEntry(2, "Pig Farm", names[:3], "12 Mar"),
+               ResumeEntry(1, "Table", names[:5], "2 Mar"))
+    start_ctx = Context(config=config, resume="Table (4)",
+                        unfinished=(ResumeEntry(1, "Table", names[:4], "14:05"),))
     save("start", StartScreen(start_ctx).render(start_ctx))
+    save("resume", ResumeScreen(waiting).render(start_ctx))  # "Resume (3 games)" chosen
     save("new-game", choose_game(start_ctx).render(start_ctx))
     save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
     save("help", help_screen().render(start_ctx))

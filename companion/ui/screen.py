@@ -36,6 +36,9 @@ class Context:
     stats: Callable[[], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     roster: tuple[str, ...] | None = None  # the names a phone keeps (None: never set)
+    # The unfinished games the start menu's Resume offers (companion.ui.start.ResumeEntry),
+    # newest move first; `resume` names the first.
+    unfinished: tuple[Any, ...] = ()
 
     @property
     def names(self) -> list[str]:

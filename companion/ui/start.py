@@ -1,12 +1,30 @@
-"""The start menu: resume the unfinished game, or set up a new one."""
+"""The start menu: resume an unfinished game, or set up a new one."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from companion.inputs import Button
 from companion.rules import GAMES
 from companion.rules.game import Header
 from companion.ui import draw
-from companion.ui.actions import NewGame, Push, ResumeGame
-from companion.ui.screen import Context, Item, Menu, NumberEntry, Screen
+from companion.ui.actions import NewGame, Pop, Push, ResumeGame
+from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen
+
+
+@dataclass(frozen=True)
+class ResumeEntry:
+    """An unfinished game as the Resume list shows it (made by the app from
+    `Store.unfinished`)."""
+
+    game_id: int
+    title: str  # the game kind's title
+    players: tuple[str, ...]
+    when: str  # when its last move was made: "14:05" today, else "12 Mar"
+
+    @property
+    def label(self) -> str:
+        return f"{self.title} ({len(self.players)})"
 
 
 def default_names(names: list[str], n: int) -> tuple[str, ...]:
@@ -24,8 +42,12 @@ def default_names(names: list[str], n: int) -> tuple[str, ...]:
 class StartScreen(Menu):
     def __init__(self, ctx: Context) -> None:
         items = []
-        if ctx.resume:
-            items.append(Item(f"Resume {ctx.resume}", ResumeGame()))
+        if len(ctx.unfinished) > 1:  # which one: the list, newest move first
+            items.append(Item(f"Resume ({len(ctx.unfinished)} games)",
+                              lambda c: Push(ResumeScreen(c.unfinished))))
+        elif ctx.unfinished:
+            items.append(Item(f"Resume {ctx.unfinished[0].label}",
+                              ResumeGame(ctx.unfinished[0].game_id)))
         items.append(Item("New game", lambda c: Push(choose_game(c))))
         items.append(Item("Records", lambda c: Push(records_screen(c))))
         if ctx.extra.get("web") is not None:
@@ -46,6 +68,53 @@ class StartScreen(Menu):
                    font=draw.font(12), fill=0 if i == self.cursor else 1, anchor="lm")
         if len(self.items) > rows:
             draw.scrollbar(d, top, draw.HEIGHT - 1, first, rows, len(self.items))
+
+
+class ResumeScreen(Screen):
+    """The unfinished games, newest move first, two at a time: kind and id, when, players.
+    UP/DOWN move, OK resumes the game (the one left open is parked, not lost), BACK leaves."""
+
+    ROWS = 2
+    ROW_H = 25
+
+    def __init__(self, entries) -> None:
+        self.entries: list[ResumeEntry] = list(entries)
+        self.cursor = 0
+
+    def draw_on(self, d, ctx: Context) -> None:
+        top = draw.title_bar(d, "Resume",
+                             f"{self.cursor + 1}/{len(self.entries)}" if self.entries else "")
+        if not self.entries:
+            draw.centered(d, (0, top, draw.WIDTH, draw.HEIGHT), "No unfinished games",
+                          largest=draw.BODY)
+            return
+        first = min(self.cursor, max(0, len(self.entries) - self.ROWS))
+        for row, e in enumerate(self.entries[first:first + self.ROWS]):
+            y = top + row * self.ROW_H
+            on = first + row == self.cursor
+            if on:
+                d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 2), fill=1)
+            ink = 0 if on else 1
+            when_w = draw.text_size(e.when, draw.SMALL)[0]
+            d.text((2, y + 7), draw.clip(f"{e.title} #{e.game_id}", draw.WIDTH - when_w - 12, 12),
+                   font=draw.font(12), fill=ink, anchor="lm")
+            d.text((draw.WIDTH - 7, y + 7), e.when, font=draw.font(draw.SMALL), fill=ink,
+                   anchor="rm")
+            d.text((2, y + 18), draw.clip(", ".join(e.players), draw.WIDTH - 9, draw.SMALL),
+                   font=draw.font(draw.SMALL), fill=ink, anchor="lm")
+        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(self.entries))
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        n = len(self.entries)
+        if button is Button.UP and n:
+            self.cursor = (self.cursor - 1) % n
+        elif button is Button.DOWN and n:
+            self.cursor = (self.cursor + 1) % n
+        elif button is Button.OK and n:
+            return ResumeGame(self.entries[self.cursor].game_id)
+        elif button is Button.BACK:
+            return Pop()
+        return None
 
 
 def choose_game(ctx: Context) -> Menu:

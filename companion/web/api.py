@@ -95,7 +95,8 @@ def routes(web: Web) -> list[Route]:
         return resp
 
     def paired(kind: str, check):
-        """A POST route for paired browsers: guard, pairing, body check, then the app."""
+        """A POST route for paired browsers: guard, pairing, body check (with the `seq` every
+        change carries), then the app, which checks that seq on its own thread."""
         async def endpoint(request: Request) -> Response:
             try:
                 guard.check_origin(request.headers, web.allowed_hosts)
@@ -104,7 +105,9 @@ def routes(web: Web) -> list[Route]:
                     raise Refused(401, "not paired: open Pair a phone on the box and enter the code")
                 if not web.pairing.valid(token):
                     raise Refused(401, "this phone is no longer paired: pair it again")
-                payload = check(await guard.read_json(request))
+                body = await guard.read_json(request)
+                seq = take_seq(body)
+                payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq}
             except Refused as e:
                 return error(e.status, e.reason)
             return await web.ask(kind, payload)
@@ -124,6 +127,7 @@ def routes(web: Web) -> list[Route]:
         Route("/api/undo", paired("undo", check_empty), methods=["POST"]),
         Route("/api/redo", paired("redo", check_empty), methods=["POST"]),
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
+        Route("/api/resume", paired("resume", check_resume), methods=["POST"]),
     ]
 
 
@@ -133,6 +137,27 @@ def _only(body: dict[str, Any], *keys: str) -> None:
     extra = sorted(set(body) - set(keys))
     if extra:
         raise Refused(400, f"unknown field {extra[0]!r} (expected: {', '.join(keys) or 'none'})")
+
+
+def take_seq(body: dict[str, Any]) -> int | None:
+    """The `seq` of the snapshot the change was asked on: required, a whole number or null
+    (a script that skips the staleness check says so explicitly)."""
+    if "seq" not in body:
+        raise Refused(400, "seq is required: the \"seq\" of the snapshot this change was asked "
+                      "on (GET /api/state), or \"seq\": null to skip the check")
+    seq = body["seq"]
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 0):
+        raise Refused(400, f"seq must be a snapshot's seq (a whole number) or null, not {seq!r}")
+    return seq
+
+
+def _game_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise Refused(400, f"{field} must be a game's id (as in /games), not {value!r}")
+    return value
 
 
 def check_empty(body: dict[str, Any]) -> dict[str, Any]:
@@ -166,8 +191,14 @@ def check_roster(body: dict[str, Any]) -> dict[str, Any]:
     return {"names": guard.check_names(body.get("names"))}
 
 
+def check_resume(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "game", "replaces")
+    return {"game": _game_id(body, "game", required=True),
+            "replaces": _game_id(body, "replaces", required=False)}
+
+
 def check_new_game(body: dict[str, Any]) -> dict[str, Any]:
-    _only(body, "game", "players", "rules", "first")
+    _only(body, "game", "players", "rules", "first", "replaces")
     game = body.get("game")
     if not isinstance(game, str):
         raise Refused(400, "game must be a game kind, e.g. \"penny-badger\" (see /api/kinds)")
@@ -178,4 +209,5 @@ def check_new_game(body: dict[str, Any]) -> dict[str, Any]:
     first = body.get("first", 0)
     if isinstance(first, bool) or not isinstance(first, int):
         raise Refused(400, f"first must be a seat number, not {first!r}")
-    return {"game": game, "players": players, "rules": rules, "first": first}
+    return {"game": game, "players": players, "rules": rules, "first": first,
+            "replaces": _game_id(body, "replaces", required=False)}

@@ -41,6 +41,11 @@ HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                                       "base-uri 'none'; form-action 'self'"}
 
 
+# The games list of a paired browser runs static/games.js (the Resume buttons).
+RESUME_HEADERS = {**HEADERS, "Content-Security-Policy": HEADERS["Content-Security-Policy"]
+                  + "; script-src 'self'; connect-src 'self'"}
+
+
 class Reader:
     """The journal, read-only, with the Store's reading methods (same SQL, same decoding)."""
 
@@ -257,9 +262,10 @@ def routes(web) -> list:
     env.globals.update(title=title, when=when, length=length, winners=winners)
     src = Source(web.source) if web.source is not None else None
 
-    def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    def page(name: str, status: int = 200, *, headers: dict[str, str] = HEADERS,
+             **context: Any) -> HTMLResponse:
         return HTMLResponse(env.get_template(name).render(**context), status_code=status,
-                            headers=HEADERS)
+                            headers=headers)
 
     def missing(what: str) -> HTMLResponse:
         return page("history_missing.html", status=404, what=what)
@@ -272,8 +278,14 @@ def routes(web) -> list:
 
     def games(request):
         recs = records()
+        # A paired browser gets a Resume button per unfinished game, and the one script
+        # (static/games.js) that sends it: the page's only script, so its only CSP change.
+        from companion.web.api import COOKIE
+        pairing = getattr(web, "pairing", None)
+        paired = pairing is not None and pairing.valid(request.cookies.get(COOKIE))
         return page("history_games.html", games=list(reversed(recs or [])),
-                    no_journal=recs is None)
+                    no_journal=recs is None, paired=paired,
+                    headers=RESUME_HEADERS if paired else HEADERS)
 
     def game(request):
         gid = request.path_params["game_id"]

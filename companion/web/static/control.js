@@ -1,6 +1,9 @@
 // Controls for a paired phone: the six buttons, undo/redo, each game kind's own actions as
 // forms, a new game with typed names, and the roster. Every action goes to the box's API, which
 // checks it with the same rules engine as the buttons; an error is shown as one line.
+// One tap is one action: every change carries the seq of the snapshot this page last rendered
+// (the box refuses it with 409 when the game moved on since), and the control that sent it
+// stays disabled until its answer is in and the snapshot with its change has rendered.
 "use strict";
 
 (function () {
@@ -19,9 +22,31 @@
   const DROP_COLORS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
 
   // --- talking to the box -------------------------------------------------------------------
+  let noteTimer = 0;
   function showError(text) {
+    clearTimeout(noteTimer);
+    errorLine.classList.remove("info");
     errorLine.textContent = text;
     errorLine.hidden = !text;
+  }
+  function showNote(text) {
+    // A short word that is not an error (a press the box's screen ignored).
+    showError(text);
+    errorLine.classList.add("info");
+    noteTimer = setTimeout(() => showError(""), 2500);
+  }
+
+  const busy = new Set();  // controls waiting for their answer
+  // The snapshot this page shows: a change is asked on it.
+  function shownSeq() { return Table.snapshot ? Table.snapshot.seq : 0; }
+  function rendered(seq) {
+    // Resolves once the snapshot `seq` (or a later one) has rendered, or after 3 s.
+    return new Promise((resolve) => {
+      if (shownSeq() >= seq) { resolve(); return; }
+      const t0 = Date.now();
+      const wait = () => (shownSeq() >= seq || Date.now() - t0 > 3000) ? resolve() : setTimeout(wait, 30);
+      wait();
+    });
   }
 
   async function call(method, path, body) {
@@ -47,11 +72,27 @@
     }
     return data || {};
   }
-  const post = (path, body) => call("POST", path, body || {});
   const get = (path) => call("GET", path);
+  async function post(path, body, control) {
+    // `control` (a button or a form) is disabled until the answer, and the snapshot with the
+    // change, are in: a second tap cannot send the same change twice.
+    const els = !control ? [] : control.tagName === "FORM"
+      ? [...control.querySelectorAll("button, input, select, textarea")].filter((e) => !e.disabled)
+      : control.disabled ? null : [control];
+    if (els === null) return null;  // already waiting for its answer
+    for (const e of els) { e.disabled = true; busy.add(e); }
+    try {
+      const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
+      if (r && typeof r.seq === "number") await rendered(r.seq);
+      return r;
+    } finally {
+      for (const e of els) { e.disabled = false; busy.delete(e); }
+      if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
+    }
+  }
 
-  async function send(event) {
-    const r = await post("/api/action", {event});
+  async function send(event, control) {
+    const r = await post("/api/action", {event}, control);
     if (r) Table.refreshFrame();
     return r;
   }
@@ -76,7 +117,10 @@
     b.addEventListener("click", onclick);
     return b;
   }
-  function quick(label, event) { return button(label, () => send(event)); }
+  function quick(label, event) {
+    const b = button(label, () => send(event, b));
+    return b;
+  }
   function form(title, kids, submitLabel, onsubmit, name) {
     const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
@@ -84,7 +128,7 @@
       ev.preventDefault();
       const event = onsubmit(f);
       if (event) {
-        const ok = await send(event);
+        const ok = await send(event, f);
         if (ok) f.dataset.sent = String(Date.now());
       }
     });
@@ -95,7 +139,7 @@
   function confirmButton(label, event) {
     // Two taps instead of a dialog: the first arms the button, the second sends.
     const b = button(label, async () => {
-      if (b.dataset.armed) { delete b.dataset.armed; b.textContent = label; await send(event); return; }
+      if (b.dataset.armed) { delete b.dataset.armed; b.textContent = label; await send(event, b); return; }
       b.dataset.armed = "1";
       b.textContent = "Tap again: " + label;
       setTimeout(() => { delete b.dataset.armed; b.textContent = label; }, 4000);
@@ -190,7 +234,10 @@
     const st = s.state;
     const colorForm = h("form", {"data-form": "color"}, h("h3", {text: "Color cards"}),
       h("label", {}, "Color ", select("color", CHAOS_COLORS, st.color || "red")));
-    const colorButton = (label, type) => button(label, () => send({type, color: colorForm.elements.color.value}));
+    const colorButton = (label, type) => {
+      const b = button(label, () => send({type, color: colorForm.elements.color.value}, b));
+      return b;
+    };
     colorForm.append(h("div", {class: "quick"}, colorButton("Pick a Color", "pick_color"),
       colorButton("Draw 4", "draw_four"), colorButton("Color Dump", "color_dump")));
     return [
@@ -408,6 +455,24 @@
     renderKind();
   }
   ngKind.addEventListener("change", renderKind);
+  const ngGo = document.querySelector("#new-game-form button[type=submit]");
+  const ngGoLabel = ngGo.textContent;
+  let ngTimer = 0;
+  function armNewGame(s) {
+    ngGo.dataset.armed = String(s.game_id);
+    ngGo.classList.add("danger");
+    ngGo.textContent = "End " + (s.title || s.game) + " #" + s.game_id + " and start";
+    showNote((s.title || s.game) + " #" + s.game_id + " is not finished: tap again to set it " +
+             "aside (it can be resumed from Games) and start");
+    clearTimeout(ngTimer);
+    ngTimer = setTimeout(disarmNewGame, 8000);
+  }
+  function disarmNewGame() {
+    clearTimeout(ngTimer);
+    delete ngGo.dataset.armed;
+    ngGo.classList.remove("danger");
+    ngGo.textContent = ngGoLabel;
+  }
   document.getElementById("ng-add").addEventListener("click", () => { const i = addPlayer(""); if (i) i.focus(); });
   document.getElementById("new-game-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -426,7 +491,17 @@
     }
     let rules;
     try { rules = readRules(); } catch (e) { showError(e.message); return; }
-    const r = await post("/api/new-game", {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)});
+    const body = {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)};
+    // A game in progress is set aside (parked: it can be resumed), never on one tap: the first
+    // tap asks, as the button "End Chaos #3 and start"; the second sends "replaces".
+    const s = Table.snapshot;
+    const open = s && s.game && !(s.state || {}).over ? s.game_id : null;
+    if (open !== null) {
+      if (String(open) !== ngGo.dataset.armed) { armNewGame(s); return; }
+      body.replaces = open;
+    }
+    disarmNewGame();
+    const r = await post("/api/new-game", body, ev.target);
     if (r) {
       document.getElementById("new-game").open = false;
       Table.refreshFrame();
@@ -457,27 +532,28 @@
       if (seen.has(n.toLowerCase())) { showError("The roster has " + n + " twice (names ignore case)"); return; }
       seen.add(n.toLowerCase());
     }
-    const r = await post("/api/roster", {names});
+    const r = await post("/api/roster", {names}, ev.target);
     if (r) { roster = r.names || names; renderRoster(); }
   });
 
   // --- buttons, undo, redo, pairing ---------------------------------------------------------
   for (const b of document.querySelectorAll("button.press")) {
     b.addEventListener("click", async () => {
-      const r = await post("/api/press", {button: b.dataset.button});
+      const r = await post("/api/press", {button: b.dataset.button}, b);
       if (r) Table.refreshFrame();
+      if (r && r.changed === false) showNote("Nothing to do here: the box's screen ignores " + b.dataset.button);
     });
   }
-  document.getElementById("undo").addEventListener("click", async () => {
-    if (await post("/api/undo")) Table.refreshFrame();
-  });
-  document.getElementById("redo").addEventListener("click", async () => {
-    if (await post("/api/redo")) Table.refreshFrame();
-  });
+  for (const id of ["undo", "redo"]) {
+    const b = document.getElementById(id);
+    b.addEventListener("click", async () => {
+      if (await post("/api/" + id, {}, b)) Table.refreshFrame();
+    });
+  }
   document.getElementById("pair-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const code = document.getElementById("pair-code").value.trim();
-    const r = await post("/api/pair", {code});
+    const r = await call("POST", "/api/pair", {code});
     if (r) { document.getElementById("pair-code").value = ""; await checkPaired(); }
   });
 
@@ -504,9 +580,12 @@
   }
   function onSnapshot(s) {
     if (!paired) return;
+    if (ngGo.dataset.armed && String(s.game_id) !== ngGo.dataset.armed) disarmNewGame();
     renderActions(s);
-    document.getElementById("undo").disabled = !s.can_undo;
-    document.getElementById("redo").disabled = !s.can_redo;
+    for (const [id, can] of [["undo", s.can_undo], ["redo", s.can_redo]]) {
+      const b = document.getElementById(id);
+      b.disabled = !can || busy.has(b);
+    }
   }
 
   Table.onRender(onSnapshot);

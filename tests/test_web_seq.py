@@ -1,0 +1,165 @@
+"""One tap is one action (issue #18, parts 2 and 4): every change from a phone carries the
+`seq` of the snapshot it was asked on; on a stale one it is refused (409, what changed) and
+nothing changes, except a press that commits nothing. A press the screen ignores says so."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from test_web_api import Served
+
+
+@pytest.fixture
+def served(tmp_path, config, clock):
+    s = Served(tmp_path, config, clock)
+    s.pair()
+    yield s
+    s.close()
+
+
+def snap(served) -> dict:
+    return served.get("/api/state")
+
+
+def test_a_double_posted_pass_is_done_once(served):
+    served.new_game("penny-badger", ["Ann", "Ben", "Cy"])
+    seq = snap(served)["seq"]
+    status, first = served.post("/api/action", {"event": {"type": "pass"}, "seq": seq})
+    assert status == 200 and first["seq"] > seq
+    status, second = served.post("/api/action", {"event": {"type": "pass"}, "seq": seq})
+    assert status == 409
+    assert second["error"] == "the game moved on: Ann passed; it is Ben's turn"
+    after = snap(served)
+    assert served.app.journal.events == [{"type": "pass"}]
+    assert after["state"]["current"] == 1 and after["seq"] == first["seq"]
+    # With the seq it was answered, the next pass is Ben's.
+    status, _ = served.post("/api/action", {"event": {"type": "pass"}, "seq": first["seq"]})
+    assert status == 200 and snap(served)["state"]["current"] == 2
+
+
+def test_the_409_says_what_changed_in_plain_words(served):
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    seq = snap(served)["seq"]
+    served.post("/api/action", {"event": {"type": "skip"}, "seq": None})
+    served.post("/api/action", {"event": {"type": "next"}, "seq": None})
+    status, data = served.post("/api/press", {"button": "NEXT", "seq": seq})
+    assert status == 409
+    words = [served.app.journal.describe(0)]
+    assert data["error"] == f"the game moved on: {words[0]} and 1 more; it is Cy's turn"
+    seq = snap(served)["seq"]
+    served.post("/api/undo", {"seq": seq})
+    status, data = served.post("/api/redo", {"seq": seq})
+    assert status == 409 and data["error"] == "the game moved on: 1 move undone; it is Ann's turn"
+    status, data = served.post("/api/undo", {"seq": 10_000})  # e.g. before a restart
+    assert status == 409 and "old state of the game" in data["error"]
+    assert len(served.app.journal.events) == 1
+
+
+def test_two_phones_tapping_next_together_move_one_turn(served):
+    served.new_game("table", ["Ann", "Ben", "Cy", "Dee"])
+    for path, body in (("/api/press", {"button": "NEXT"}), ("/api/action", {"event": {"type": "next"}})):
+        seq = snap(served)["seq"]
+        turn = snap(served)["state"]["turns"]
+        go = threading.Barrier(2)
+        answers: list[int] = []
+
+        def phone() -> None:
+            go.wait()
+            answers.append(served.post(path, {**body, "seq": seq})[0])
+
+        phones = [threading.Thread(target=phone) for _ in range(2)]
+        for t in phones:
+            t.start()
+        for t in phones:
+            t.join(10)
+        assert sorted(answers) == [200, 409], path
+        assert snap(served)["state"]["turns"] == turn + 1, path
+
+
+def test_without_seq_a_change_is_400_and_null_skips_the_check(served):
+    served.new_game("table", ["Ann", "Ben"])
+    before = snap(served)
+    for path, body in (("/api/press", {"button": "NEXT"}), ("/api/action", {"event": {"type": "next"}}),
+                       ("/api/undo", {}), ("/api/redo", {}), ("/api/roster", {"names": ["Ann"]}),
+                       ("/api/new-game", {"game": "table", "players": ["A", "B"]}),
+                       ("/api/resume", {"game": 1})):
+        status, data, _ = served.request("POST", path, body)
+        assert status == 400 and data["error"].startswith("seq is required"), path
+    assert snap(served) == before
+    stale = before["seq"] - 1
+    assert served.post("/api/action", {"event": {"type": "next"}, "seq": stale})[0] == 409
+    assert served.post("/api/action", {"event": {"type": "next"}, "seq": None})[0] == 200
+    assert snap(served)["state"]["current"] == 1
+
+
+def test_a_stale_press_that_commits_nothing_is_taken_one_that_commits_is_refused(served):
+    from companion.ui.screen import Menu
+    from companion.ui.table import TableScreen
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    stale = snap(served)["seq"]
+    served.post("/api/action", {"event": {"type": "next"}, "seq": None})
+    # Moving in a menu commits nothing: taken whatever the seq.
+    assert served.post("/api/press", {"button": "HOLD OK", "seq": stale}) == (
+        200, {"ok": True, "seq": snap(served)["seq"], "changed": True})
+    menu = served.app.top
+    assert isinstance(menu, Menu)
+    status, data = served.post("/api/press", {"button": "DOWN", "seq": stale})
+    assert status == 200 and data["changed"] and menu.cursor == 1
+    status, data = served.post("/api/press", {"button": "UP", "seq": stale})
+    assert status == 200 and menu.cursor == 0
+    assert served.post("/api/press", {"button": "DOWN", "seq": stale})[0] == 200
+    # OK on "Skip next player" would record a skip: refused, and the menu stays as it was.
+    assert menu.items[1].text(served.app.ctx()) == "Skip next player"
+    status, data = served.post("/api/press", {"button": "OK", "seq": stale})
+    assert (status, data) == (409, {"error": "the game moved on: Ann's turn ended; it is "
+                                             "Ben's turn"})
+    assert served.app.top is menu and menu.cursor == 1
+    assert served.app.journal.events == [{"type": "next"}]
+    # BACK leaves the menu (commits nothing); a stale NEXT on the game screen is refused,
+    # and so is a stale hold of BACK (undo).
+    assert served.post("/api/press", {"button": "BACK", "seq": stale})[0] == 200
+    assert isinstance(served.app.top, TableScreen)
+    for button in ("NEXT", "HOLD BACK", "ROLL"):
+        status, _ = served.post("/api/press", {"button": button, "seq": stale})
+        assert (status, button) == (409 if button != "ROLL" else 200, button)
+    assert served.app.journal.events == [{"type": "next"}]
+    # ROLL opens the dice menu (nothing yet); choosing a roll there would record one.
+    status, _ = served.post("/api/press", {"button": "OK", "seq": stale})
+    assert status == 409 and served.app.pending is None
+    fresh = snap(served)["seq"]
+    assert served.post("/api/press", {"button": "BACK", "seq": fresh})[0] == 200
+    assert served.post("/api/press", {"button": "NEXT", "seq": fresh})[0] == 200
+    assert served.app.journal.state.table.current == 2
+
+
+def test_a_press_the_screen_ignores_says_changed_false(served):
+    served.new_game("table", ["Ann", "Ben"])
+    seq = snap(served)["seq"]
+    status, data = served.post("/api/press", {"button": "UP", "seq": seq})
+    assert (status, data) == (200, {"ok": True, "seq": seq, "changed": False})
+    status, data = served.post("/api/press", {"button": "BACK", "seq": seq})  # a toast: shown
+    assert status == 200 and data["changed"] is True and data["seq"] == seq
+    status, data = served.post("/api/press", {"button": "NEXT", "seq": seq})
+    assert status == 200 and data["changed"] is True and data["seq"] > seq
+
+
+def test_a_change_queued_behind_a_box_press_is_stale(make_app):
+    """The box's own button was pressed just before the phone's request reached the app
+    thread: its change is not published yet, and the phone's seq is stale all the same."""
+    from companion.inputs import Button, ButtonInput
+    from companion.rules.game import Header
+    app = make_app()
+    published: list[dict] = []
+    app.publish = published.append
+    app.new_game(Header("table", ("Ann", "Ben", "Cy")))
+    del app.stack[1:]  # past the setup screens: the game's own
+    app.flush_snapshot()
+    seq = published[-1]["seq"]
+    app.handle(ButtonInput(Button.NEXT))  # handled, not yet drawn nor published
+    assert app.snapshot_due and app.web_seq == seq
+    answer = app.web_request("action", {"event": {"type": "next"}, "seq": seq})
+    assert answer["status"] == 409 and answer["error"] == (
+        "the game moved on: Ann's turn ended; it is Ben's turn"), answer
+    assert app.journal.events == [{"type": "next"}]

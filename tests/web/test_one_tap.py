@@ -1,0 +1,110 @@
+"""One tap is one action, in a real browser (issue #18, parts 2-4): a double click sends once,
+a press the box ignores says so, a new game over an unfinished one asks first, and /games
+resumes an unfinished game for a paired phone."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+from companion.web.shots import pair
+
+pytestmark = pytest.mark.slow
+
+NAMES = ("Ann", "Ben", "Cy", "Dee")
+
+
+def expect(locator):
+    from playwright.sync_api import expect as pw_expect
+    return pw_expect(locator)
+
+
+def state(c) -> dict:
+    with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def test_a_double_click_advances_once(page, companion):
+    c = companion("table", NAMES)
+    pair(page, c)
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.dblclick("button.press[data-button=NEXT]")  # the box's NEXT
+    expect(page.locator("#who")).to_have_text("Ben")
+    page.dblclick("#actions button:text-is('Next player')")
+    expect(page.locator("#who")).to_have_text("Cy")
+    time.sleep(0.5)  # a second request, had one been sent, is answered by now
+    assert state(c)["events"] == 2 and c.app.journal.events == [{"type": "next"}] * 2
+    expect(page.locator("#error")).to_be_hidden()  # nothing was refused: nothing sent twice
+    # Once the answer is in, the next tap is a new action.
+    page.click("button.press[data-button=NEXT]")
+    expect(page.locator("#who")).to_have_text("Dee")
+
+
+def test_a_double_clicked_pass_passes_one_player(page, companion):
+    c = companion("penny-badger", NAMES)
+    pair(page, c)
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.dblclick("#actions button:text-is('Pass (1 penny to the bank)')")
+    expect(page.locator("#who")).to_have_text("Ben")
+    time.sleep(0.5)
+    assert c.app.journal.events == [{"type": "pass"}] and state(c)["state"]["current"] == 1
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def test_a_press_the_box_ignores_says_so(page, companion):
+    c = companion("table", NAMES)
+    pair(page, c)
+    expect(page.locator("#who")).to_have_text("Ann")
+    page.click("button.press[data-button=UP]")
+    expect(page.locator("#error")).to_have_class("error info")
+    expect(page.locator("#error")).to_contain_text("Nothing to do here")
+    expect(page.locator("#error")).to_be_hidden(timeout=4000)
+    assert state(c)["events"] == 0
+
+
+def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_it(
+        browser, page, companion):
+    c = companion("chaos", NAMES, events=[{"type": "next"}])
+    pair(page, c)
+    expect(page.locator("#who")).to_have_text("Ben")
+    page.click("#new-game summary")
+    page.select_option("#ng-kind", "table")
+    inputs = page.locator("#ng-players input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill(("Zoe", "Yan", "Xia", "Wu")[i])
+    go = page.locator("#new-game-form button[type=submit]")
+    go.click()
+    expect(go).to_have_text("End Chaos #1 and start")
+    assert state(c)["game"] == "chaos"  # one tap changed nothing
+    go.click()
+    expect(page.locator("#who")).to_have_text("Zoe")
+    snap = state(c)
+    assert (snap["game"], snap["game_id"]) == ("table", 2)
+    expect(go).to_have_text("Start the game")
+    # Chaos was set aside, not thrown away: /games offers it to this paired phone.
+    page.goto(c.url + "/games")
+    resume = page.locator("button.resume")
+    expect(resume).to_have_count(2)  # Chaos #1, and the table game, hidden while played
+    expect(page.locator("button.resume:visible")).to_have_count(1)
+    chaos = page.locator("button.resume[data-game='1']")
+    expect(chaos).to_have_text("Resume Chaos #1")
+    chaos.click()
+    expect(chaos).to_have_text("End Table #2 and resume")
+    assert state(c)["game_id"] == 2
+    chaos.click()
+    page.wait_for_url(c.url + "/")
+    expect(page.locator("#who")).to_have_text("Ben")
+    snap = state(c)
+    assert (snap["game"], snap["game_id"], snap["events"]) == ("chaos", 1, 1)
+    # Watching needs no pairing, but resuming does: no buttons, no script for a guest.
+    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        guest.goto(c.url + "/games")
+        expect(guest.locator("#games li")).to_have_count(2)
+        assert guest.locator("button.resume").count() == 0
+        assert guest.locator("script").count() == 0
+    finally:
+        guest.context.close()
