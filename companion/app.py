@@ -391,7 +391,7 @@ class App:
         if not j.can_undo:
             self.show_toast("Nothing to undo")
             return False
-        before = j.states[-2]
+        before = j.previous_state
         event = j.undo()
         self._committed("undo", event)
         self.stack[:] = [self.mode.home(self.ctx())]

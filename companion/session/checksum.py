@@ -116,8 +116,9 @@ def verify(db: sqlite3.Connection, game_id: int, *, statuses: bool = True) -> li
         found.append(Mismatch(game_id, "status", f"it was changed from {was[0]!r} to {status!r}"
                               if was else "the game's status was changed"))
     prev = stored_seed
+    # Streamed: the rows of a long game are read one by one, never all held at once.
     rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, chain, sum FROM events "
-                      "WHERE game_id=? ORDER BY row", (game_id,)).fetchall()
+                      "WHERE game_id=? ORDER BY row", (game_id,))
     for row, seq, body, at, status, chain, stored_sum in rows:
         fields = _row(game_id, seq, body, at)
         if stored_sum != row_sum(game_id, seq, body, at, status, row=fields):
@@ -131,10 +132,11 @@ def verify(db: sqlite3.Connection, game_id: int, *, statuses: bool = True) -> li
                                   "a row before it was removed, or rows were moved"))
         prev = chain
     if head != prev:
-        chains = [r[5] for r in rows]
+        chains = [c for c, in db.execute("SELECT chain FROM events WHERE game_id=? ORDER BY row",
+                                         (game_id,))]
         why = "its last row was removed, or the end was changed"
         if head in chains or head == stored_seed:
-            n = len(rows) - (chains.index(head) + 1 if head in chains else 0)
+            n = len(chains) - (chains.index(head) + 1 if head in chains else 0)
             why = f"{n} row{'s' * (n != 1)} after its last recorded one {'was' if n == 1 else 'were'} added"
         found.append(Mismatch(game_id, "end", why))
     return found

@@ -592,17 +592,22 @@ class Store:
         if row is None:
             raise JournalError(f"no game {game_id} in the journal")
         header = header_from_json(json.loads(row[0]))
-        rows = db.execute("SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
-                          "status='active' ORDER BY seq", (game_id,)).fetchall()
-        if [seq for seq, _ in rows] != list(range(len(rows))):
-            raise JournalError(f"the events of game {game_id} are not numbered 0..{len(rows) - 1}")
-        active = [json.loads(b) for _, b in rows]
         # Most recently undone last: the undone event with the lowest seq is redone first.
         undone = [json.loads(b) for b, in db.execute(
             "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='undone' "
             "ORDER BY seq DESC",
             (game_id,))]
-        return Journal(header, active, undone)
+
+        def active():  # streamed: a 100,000-event game is never a list of rows in memory
+            for expect, (seq, body) in enumerate(db.execute(
+                    "SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+                    "status='active' ORDER BY seq", (game_id,))):
+                if seq != expect:
+                    raise JournalError(f"the events of game {game_id} are not numbered 0, 1, "
+                                       f"2, ... (event {expect} is numbered {seq})")
+                yield json.loads(body)
+
+        return Journal(header, active(), undone)
 
     def integrity(self) -> str:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
