@@ -7,7 +7,8 @@ SQLite keeps no checksum of a row, so a flipped bit or a hand edit that leaves a
 - `events.chain`: SHA-256 of the previous row's `chain` (the seed for the first row, rows in
   insertion order) and this row's game id, seq, stored body bytes and time. It binds each row
   to its place: a deleted, inserted or reordered row breaks the next link;
-- `events.sum`: SHA-256 of the same fields plus the row's status (active | undone | dropped).
+- `events.sum`: SHA-256 of the same fields plus the row's status (active | undone | dropped |
+  duplicate).
   Undo and redo only change a status, so they rewrite this one row's `sum` and nothing else;
 - `games.head`: the `chain` of the game's last row (the seed when it has none), so a row cut
   off the end is caught too;

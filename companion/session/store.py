@@ -446,7 +446,7 @@ class Store:
         """Games with two active rows at one place (two companions wrote the journal at once,
         before schema 3 forbade it): the first row recorded stays active, the later ones become
         `duplicate` (kept, listed by `export --force`, never replayed), and the game is marked
-        broken (it is not resumed and does not count as played). Returns what was found."""
+        broken (not resumed; `export` refuses it without --force). Returns what was found."""
         found = []
         for gid, seq in db.execute(
                 "SELECT game_id, seq FROM events WHERE status='active' GROUP BY game_id, seq "
