@@ -15,6 +15,8 @@ Figures (docs/performance.md, issue 9):
   default config) left alone for 10 s.
 - replay_10k_ms: folding a 10,000-event table journal; replay_10k_store_ms: the same loaded
   from SQLite (`Store.resume`); undo_10k_ms: one undo at its end, committed to disk.
+- rss_<N>k_events_mb: `companion run` (no web) that resumed an N-event game and took 200 more
+  presses; rss_growth_kb_per_1k_events: how that grows with N (issue 20: flat).
 """
 
 from __future__ import annotations
@@ -477,6 +479,62 @@ def bench_journal(tmp: Path, *, events: int, runs: int) -> None:
            "the checksums of 10,000 rows (SHA-256 chain), as doctor and start-up check them")
 
 
+# --- memory over a long game -------------------------------------------------------------------
+
+def long_journal(tmp: Path, events: int) -> Path:
+    """A journal whose open table game has `events` events, written with play's own INSERT (in
+    one transaction, not one fsync per event)."""
+    from companion.rules.game import Header
+    from companion.session.store import Store
+
+    path = tmp / f"long-{events}.db"
+    if not path.exists():
+        with Store(path) as st:
+            j = st.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
+            with st._tx() as db:
+                for i, e in enumerate(table_events(events, random.Random(11))):
+                    j.sink.insert(db, i, e)
+    return path
+
+
+def rss_after(tmp: Path, events: int, *, presses: int) -> float:
+    """VmRSS of `companion run` (no web, dummy display) that resumed a game of `events` events
+    and then took `presses` more presses (NEXT and ROLL, each one committed) on stdin."""
+    journal = long_journal(tmp, events)
+    p = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--no-web", "--display",
+                          "dummy", "--input", "stdin", "--ack", "--journal", str(journal)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, cwd=ROOT, text=True, bufsize=1,
+                         env=env_for(tmp, XDG_CONFIG_HOME=str(tmp / "no-config")))
+    try:
+        if p.stdout.readline().strip() != "ready":
+            raise RuntimeError("companion run did not start")
+        acked = 0
+        for i in range(presses):
+            p.stdin.write("NEXT\n")
+            p.stdin.flush()
+            while acked <= i:  # one press, one committed event: wait for its ack
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"companion run exited with {p.poll()}")
+                acked += line.startswith("ack ")
+        return proc_rss_mb(p.pid)
+    finally:
+        p.stdin.close()
+        p.wait(60)
+
+
+def bench_memory(tmp: Path, *, counts: tuple[int, ...], presses: int) -> None:
+    """Issue 20: memory must not grow with the length of the game."""
+    rss = {n: rss_after(tmp, n, presses=presses) for n in counts}
+    for n, mb in rss.items():
+        figure(f"rss_{n // 1000}k_events_mb", mb, "MB", 60.0 if n >= 40_000 else None,
+               f"companion run, no web: a {n}-event game resumed, then {presses} presses")
+    lo, hi = min(counts), max(counts)
+    figure("rss_growth_kb_per_1k_events", (rss[hi] - rss[lo]) * 1024 / ((hi - lo) / 1000),
+           "kB", 50.0, f"from {lo} to {hi} events (756 kB before the checkpoints)")
+
+
 # --- main --------------------------------------------------------------------------------------
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -504,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal web stats (default: all)")
+                    help="bytes press startup idle journal memory web stats "
+                         "(default: all)")
     args = ap.parse_args(argv)
     q = args.quick
     parts: dict[str, Callable[[Path], None]] = {
@@ -513,6 +572,8 @@ def main(argv: list[str] | None = None) -> int:
         "startup": lambda t: bench_startup(t, runs=1 if q else 7),
         "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
         "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
+        "memory": lambda t: bench_memory(t, counts=(1000, 4000) if q else
+                                         (10_000, 40_000, 100_000), presses=20 if q else 200),
         "web": lambda t: bench_web(t, figure, quick=q),
         "stats": lambda t: bench_stats(t, figure, quick=q),
     }

@@ -404,7 +404,8 @@ class App:
         """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
         it writes to the store first; say so, and keep the table going."""
         log.error("%s", e)
-        self.show_toast(str(e)[:1].upper() + str(e)[1:], 4.0)
+        short = getattr(e, "short", "")  # what fits the panel whole: "Not saved: disk full"
+        self.show_toast(short or str(e)[:1].upper() + str(e)[1:], 4.0)
 
     def undo(self) -> bool:
         j = self.journal
@@ -413,7 +414,7 @@ class App:
         if not j.can_undo:
             self.show_toast("Nothing to undo")
             return False
-        before = j.states[-2]
+        before = j.previous_state
         event = j.undo()
         self._committed("undo", event)
         self.stack[:] = [self.mode.home(self.ctx())]
@@ -834,13 +835,23 @@ def error_frame():
     return img
 
 
+def toast_lines(text: str) -> list[str]:
+    """A toast's text in at most two lines; a text that needs more ends in "…" on the second,
+    so a cut is seen as one (not "Not saved: database or disk is" for "... is full")."""
+    from companion.ui.screen import wrap
+
+    lines = wrap(text, draw.WIDTH - 8, 12)
+    if len(lines) > 2:
+        lines = [lines[0], draw.clip(" ".join(lines[1:]), draw.WIDTH - 8, 12)]
+    return lines
+
+
 def draw_toast(img, text: str) -> None:
     """A boxed message over the lower part of the frame, up to two lines."""
     from PIL import ImageDraw
-    from companion.ui.screen import wrap
 
     d = ImageDraw.Draw(img)
-    lines = wrap(text, draw.WIDTH - 8, 12)[:2]
+    lines = toast_lines(text)
     h = 14 * len(lines) + 4
     y0 = draw.HEIGHT - h
     d.rectangle((0, y0 - 2, draw.WIDTH - 1, draw.HEIGHT - 1), fill=0)

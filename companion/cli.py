@@ -15,7 +15,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from companion import __version__, config as configmod
-from companion.errors import CompanionError, ConfigError, DeviceError, LogFormatError
+from companion.errors import (CompanionError, ConfigError, DeviceError, JournalError,
+                              LogFormatError)
 
 EXIT_USAGE = 2
 
@@ -164,10 +165,32 @@ def load_config(args) -> configmod.Config:
     return cfg
 
 
-def open_store(cfg: configmod.Config, *, read_only: bool = False):
-    """The journal; JournalError (a CompanionError: one line, exit 1) when it cannot be used."""
-    from companion.session.store import Store
-    return Store(cfg.journal_path(), read_only=read_only)
+def open_store(cfg: configmod.Config, *, read_only: bool = False, full_ok: bool = False):
+    """The journal; JournalError (a CompanionError: one line, exit 1) when it cannot be used.
+    `full_ok` (companion run): on a full disk, the journal opened read-only instead, so the
+    game is shown and every press says it cannot be saved."""
+    from companion.session.store import DiskFull, Store
+    try:
+        return Store(cfg.journal_path(), read_only=read_only)
+    except DiskFull as e:
+        path = cfg.journal_path()
+        if read_only or not full_ok or not path.exists():
+            raise
+        try:
+            store = Store(path, read_only=True)
+        except JournalError:
+            # No room for SQLite's shared-memory index: read the file as it is, which is
+            # exact when no write-ahead log is pending (a clean stop leaves none).
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise e from None
+            store = Store(path, immutable=True)
+        store.unwritable = "the disk is full"
+        store.notice = " ".join(filter(None, [
+            "Disk full: nothing can be saved. The game is shown as it was last saved; free "
+            "some space, then restart the companion.", store.notice]))
+        logging.getLogger("companion").error("%s", e)
+        return store
 
 
 def cmd_run(args) -> int:
@@ -184,6 +207,10 @@ def cmd_run(args) -> int:
     _setup_logging(cfg, quiet=display_kind == "terminal")
 
     with ExitStack() as stack:
+        # One companion per journal, for the life of this process (companion/session/lock.py):
+        # a second `run` stops here with exit 1; export, stats and doctor only read.
+        from companion.session.lock import JournalLock
+        stack.enter_context(JournalLock(cfg.journal_path()))
         if display_kind == "oled":
             display = displaymod.oled(cfg)
         elif display_kind == "terminal":
@@ -194,7 +221,7 @@ def cmd_run(args) -> int:
         else:
             display = displaymod.dummy()
         stack.enter_context(display)
-        store = stack.enter_context(open_store(cfg))
+        store = stack.enter_context(open_store(cfg, full_ok=True))
 
         def on_commit(what: str, count: int, event) -> None:
             if args.ack:
@@ -331,11 +358,16 @@ def cmd_export(args) -> int:
             raise CompanionError(f"{describe(altered)}: the game was altered after it was "
                                  "recorded; companion export --force writes it anyway")
         broken = ""
+        doubled = store.duplicates(gid) if store.schema >= 3 else 0
         try:
+            if doubled:  # two companions wrote it: no one replay is the game
+                broken = (f"game {gid} has {doubled} event{'s' * (doubled != 1)} recorded "
+                          "twice at one place (two companions wrote the journal at once)")
+                raise CompanionError(broken)
             lines = list(logmod.dump(store.load(gid)))
         except (CompanionError, ValueError, KeyError, TypeError) as e:
             # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
-            broken = f"game {gid} no longer replays ({e})"
+            broken = broken or f"game {gid} no longer replays ({e})"
             if not args.force:
                 raise CompanionError(f"{broken}; companion export --force writes its stored "
                                      "rows as they are") from None

@@ -145,7 +145,14 @@ def load(path: Path | str | None = None, *, required: bool = False) -> Config:
         raise ConfigError("", f"{p} is not valid TOML: {e}") from None
     except OSError as e:
         raise ConfigError("", f"cannot read {p}: {e.strerror or e}") from None
-    return Config(check(raw), p)
+    except RecursionError:  # tomllib recurses per level: a few hundred [[[ or {a={ deep
+        raise ConfigError("", f"{p} is nested too deeply (tables or lists inside one "
+                              "another hundreds of levels deep)") from None
+    try:
+        return Config(check(raw), p)
+    except RecursionError:  # deep but within tomllib's reach: as deep for the checks
+        raise ConfigError("", f"{p} is nested too deeply (tables or lists inside one "
+                              "another hundreds of levels deep)") from None
 
 
 def check(raw: dict[str, Any]) -> dict[str, Any]:

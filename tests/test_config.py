@@ -87,3 +87,51 @@ def test_the_example_config_is_valid_and_states_the_defaults():
     for section, values in DEFAULTS.items():
         if section != "rules":
             assert raw[section] == values, f"config.example.toml [{section}] drifted"
+
+
+DEEP = {
+    "inline tables": "[players]\nnames = 1\nx = " + "{a = " * 400 + "1" + "}" * 400 + "\n",
+    "arrays": "[players]\nnames = " + "[" * 600 + "]" * 600 + "\n",
+    "arrays within reach": "[players]\nnames = " + "[" * 300 + "]" * 300 + "\n",
+}
+
+
+@pytest.mark.parametrize("shape", DEEP)
+@pytest.mark.parametrize("command", ["run", "export", "stats"])
+def test_a_deeply_nested_config_exits_2_with_one_line(tmp_path, capsys, command, shape):
+    """tomllib recurses once per level: a few hundred levels were a RecursionError traceback."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(DEEP[shape])
+    argv = [command, "--config", str(cfg), "--journal", str(tmp_path / "j.db")]
+    if command == "run":
+        argv += ["--no-web", "--display", "dummy", "--input", "stdin"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    if shape == "arrays within reach":  # parsed: then the checks say what is wrong
+        assert err.startswith("companion: config: players.names[0]: must be a non-empty name")
+    else:
+        assert err == f"companion: config: {cfg} is nested too deeply (tables or lists inside " \
+                      "one another hundreds of levels deep)\n"
+    assert not (tmp_path / "j.db").exists()
+
+
+def test_doctor_reports_a_deeply_nested_config_as_its_config_check(tmp_path):
+    """The doctor reports every check: a bad config is its FAIL line (the others run on the
+    defaults), as for any config error; no traceback."""
+    import io
+
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import doctor
+    from companion.drivers.display import dummy
+
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(DEEP["arrays"])
+    out = io.StringIO()
+    status = doctor.main(["--config", str(cfg), "--journal", str(tmp_path / "j.db")], out=out,
+                         factory=MockFactory(), open_display=lambda c: dummy(),
+                         comports=lambda: [])
+    lines = out.getvalue().splitlines()
+    assert status == 1
+    assert f"FAIL  config: {cfg} is nested too deeply (tables or lists inside one another " \
+           "hundreds of levels deep); the checks below use the defaults" in lines

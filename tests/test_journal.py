@@ -201,7 +201,7 @@ def test_events_out_of_sequence_break_their_game(tmp_path):
         for _ in range(3):
             j.append({"type": "next"})
     db = sqlite3.connect(path)
-    db.execute("UPDATE events SET seq=0")
+    db.execute("UPDATE events SET seq=seq+10")  # a gap (two at one place: the schema refuses)
     db.commit()
     db.close()
     with Store(path) as s:
@@ -274,9 +274,9 @@ def test_paths_that_are_not_our_journal_are_refused_and_left_alone(tmp_path, wha
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
-@pytest.mark.parametrize("version", [0, 3, 6, 16777218])
+@pytest.mark.parametrize("version", [0, 4, 6, 16777218])
 def test_a_flipped_version_field_on_our_own_tables_is_damage(tmp_path, version):
-    """The tables are schema 2's to the column and nothing else, the header's user_version
+    """The tables are schema 3's to the column and nothing else, the header's user_version
     is not (test_fuzz flipped a bit of it): set aside, not "a newer version" nor "another
     program's" forever. A newer journal changes its tables, and is left alone (above)."""
     path = tmp_path / "journal.db"
@@ -292,8 +292,8 @@ def test_a_flipped_version_field_on_our_own_tables_is_damage(tmp_path, version):
     with Store(newer) as s:
         s.new_game(HEADER)
     db = sqlite3.connect(newer)
-    db.execute("ALTER TABLE games ADD COLUMN colour TEXT")  # what a schema 3 might add
-    db.execute("PRAGMA user_version=3")
+    db.execute("ALTER TABLE games ADD COLUMN colour TEXT")  # what a schema 4 might add
+    db.execute("PRAGMA user_version=4")
     db.commit()
     db.close()
     with pytest.raises(JournalError, match="newer version"):

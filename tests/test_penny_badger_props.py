@@ -38,7 +38,7 @@ def check_invariants(j: Journal, total: int) -> None:
 
 def check_last_settlement(j: Journal) -> None:
     """The badgers out before the settlement neither acted, paid nor received in it."""
-    before = j.states[-2]
+    before = j.previous_state
     rec = j.state.history[-1]
     out = before.table.eliminated
     assert rec.seat not in out and not set(rec.challengers) & out

@@ -1,17 +1,26 @@
 """One game's journal: a header and an ordered list of events, with undo and redo.
 
-The state after every event is kept, so undo is a pop and the screen never waits for a
-re-fold. Each change is handed to the `sink` (the SQLite store) and committed there before
-the in-memory journal changes: an event the screen shows is always on disk.
+Each change is handed to the `sink` (the SQLite store) and committed there before the
+in-memory journal changes: an event the screen shows is always on disk.
+
+Memory stays flat however long the game (issue 20): the events are kept as compact JSON
+(`EventLog`, equal events shared), and of the states only a checkpoint every
+`CHECKPOINT_EVERY` events plus the recent ones (between one and two checkpoints' worth, so an
+undo is a pop). An older state (`state_at`) is folded again from the nearest checkpoint; the
+last two such blocks are kept, so a walk over the whole game folds each event once more.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol
 
 from companion.rules import GAMES
 from companion.rules.game import Event, Game, Header, State
 from companion.errors import IllegalEvent
+
+CHECKPOINT_EVERY = 64
 
 
 class Sink(Protocol):
@@ -40,23 +49,147 @@ def game_for(header: Header) -> Game:
         raise IllegalEvent(f"unknown game {header.game!r} (known: {', '.join(GAMES)})") from None
 
 
+class EventLog:
+    """A list of events held as compact JSON text, each distinct text once (a game of 100,000
+    "next"s holds one). Reading an item decodes a fresh dict, so no caller can change what
+    was recorded; it is the event as the journal stores it (tuples read back as lists).
+    Compares equal to a list of the same events."""
+
+    __slots__ = ("_items", "_texts")
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self._items: list[bytes] = []
+        self._texts: dict[bytes, bytes] = {}
+        for e in events:
+            self.append(e)
+
+    def encode(self, event: Event) -> bytes:
+        text = json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode()
+        return self._texts.setdefault(text, text)
+
+    def append(self, event: Event) -> None:
+        self._items.append(self.encode(event))
+
+    def append_encoded(self, text: bytes) -> None:
+        self._items.append(text)
+
+    def pop(self) -> Event:
+        return json.loads(self._items.pop())
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [json.loads(t) for t in self._items[index]]
+        return json.loads(self._items[index])
+
+    def __iter__(self) -> Iterator[Event]:
+        for t in self._items:
+            yield json.loads(t)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog):
+            return self._items == other._items
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EventLog({list(self)!r})"
+
+
 class Journal:
     def __init__(self, header: Header, events: Iterable[Event] = (),
                  redo: Iterable[Event] = (), *, sink: Sink | None = None) -> None:
         self.game = game_for(header)
         self.header = self.game.check_header(header)
         self.sink: Sink = sink or NullSink()
-        self.events: list[Event] = []
-        self.states: list[State] = [self.game.initial(self.header)]
+        self.events = EventLog()
+        first = self.game.initial(self.header)
+        self._marks: list[State] = [first]  # the state before event k * CHECKPOINT_EVERY
+        self._tail: list[State] = [first]  # the states from event _tail_start on, to now
+        self._tail_start = 0
+        self._blocks: dict[int, list[State]] = {}  # refolded older blocks, the last two
         for e in events:
-            self.states.append(self.game.apply(self.states[-1], e))
-            self.events.append(e)
+            text = self.events.encode(e)
+            self._push(text, self.game.apply(self.state, json.loads(text)))
         # Undone events, most recently undone last (so redo pops from the end).
-        self.redo_stack: list[Event] = list(redo)
+        self.redo_stack = EventLog(redo)
+
+    # --- states ---------------------------------------------------------------------------
 
     @property
     def state(self) -> State:
-        return self.states[-1]
+        return self._tail[-1]
+
+    @property
+    def previous_state(self) -> State:
+        """The state before the last event (the start's state when there is none)."""
+        return self.state_at(max(0, len(self.events) - 1))
+
+    def state_at(self, index: int) -> State:
+        """The state before event `index` (0-based); `len(events)` is the current state.
+        Exactly the fold of the first `index` events."""
+        n = len(self.events)
+        if index < 0:
+            index += n + 1
+        if not 0 <= index <= n:
+            raise IndexError(f"no state {index} in a game of {n} events")
+        if index >= self._tail_start:
+            return self._tail[index - self._tail_start]
+        k, offset = divmod(index, CHECKPOINT_EVERY)
+        block = self._blocks.get(k)
+        if block is None:
+            start = k * CHECKPOINT_EVERY  # whole blocks below the tail: all their events are in
+            block = self._fold(self._marks[k], start, start + CHECKPOINT_EVERY - 1)
+            if len(self._blocks) >= 2:
+                del self._blocks[next(iter(self._blocks))]
+            self._blocks[k] = block
+        return block[offset]
+
+    def _fold(self, state: State, start: int, stop: int) -> list[State]:
+        """`state` (the state before event `start`) and the states after each event up to
+        `stop` (exclusive)."""
+        out = [state]
+        for e in self.events[start:stop]:
+            out.append(self.game.apply(out[-1], e))
+        return out
+
+    def _push(self, text: bytes, new: State) -> None:
+        self.events.append_encoded(text)
+        self._tail.append(new)
+        n = len(self.events)
+        if n % CHECKPOINT_EVERY == 0:
+            self._marks.append(new)
+        if len(self._tail) > 2 * CHECKPOINT_EVERY:  # keep one to two blocks of recent states
+            del self._tail[:CHECKPOINT_EVERY]
+            self._tail_start += CHECKPOINT_EVERY
+
+    def _pop(self) -> Event:
+        event = self.events.pop()
+        self._tail.pop()
+        n = len(self.events)
+        del self._marks[n // CHECKPOINT_EVERY + 1:]
+        # Blocks that reach past the new end may be folded from events a redo or a new event
+        # will replace.
+        for k in [k for k in self._blocks if (k + 1) * CHECKPOINT_EVERY > n]:
+            del self._blocks[k]
+        if len(self._tail) < 2 and n > 0:  # keep the previous state at hand: refold its block
+            start = (n - 1) // CHECKPOINT_EVERY * CHECKPOINT_EVERY
+            self._tail = self._fold(self._marks[start // CHECKPOINT_EVERY], start, n)
+            self._tail_start = start
+        return event
+
+    # --- changes --------------------------------------------------------------------------
 
     @property
     def can_undo(self) -> bool:
@@ -71,10 +204,10 @@ class Journal:
         return self.game.apply(self.state, event)
 
     def append(self, event: Event) -> State:
-        new = self.game.apply(self.state, event)
+        text = self.events.encode(event)  # the event as stored, and as a replay will read it
+        new = self.game.apply(self.state, json.loads(text))
         self.sink.append(len(self.events), event)
-        self.events.append(event)
-        self.states.append(new)
+        self._push(text, new)
         self.redo_stack.clear()
         return new
 
@@ -84,8 +217,7 @@ class Journal:
             raise IllegalEvent("nothing to undo: this is the start of the game")
         seq = len(self.events) - 1
         self.sink.undo(seq)
-        event = self.events.pop()
-        self.states.pop()
+        event = self._pop()
         self.redo_stack.append(event)
         return event
 
@@ -93,16 +225,18 @@ class Journal:
         if not self.redo_stack:
             raise IllegalEvent("nothing to redo")
         event = self.redo_stack[-1]
+        text = self.events.encode(event)
         new = self.game.apply(self.state, event)
         self.sink.redo(len(self.events))
         self.redo_stack.pop()
-        self.events.append(event)
-        self.states.append(new)
+        self._push(text, new)
         return event
+
+    # --- words ----------------------------------------------------------------------------
 
     def describe(self, index: int) -> str:
         """Words for event number `index` (0-based), as of the state before it."""
-        return self.game.describe(self.events[index], self.header, self.states[index])
+        return self.game.describe(self.events[index], self.header, self.state_at(index))
 
     def describe_event(self, event: Event) -> str:
         return self.game.describe(event, self.header, self.state)

@@ -9,7 +9,9 @@ deleted) and a fresh one is started; `Store.notice` says what happened.
 
 Every row carries a checksum chained to the previous row of its game (schema 2,
 companion/session/checksum.py, docs/journal.md): a changed, deleted or reordered row is found by
-`Store.verify`; at start an unfinished game whose rows do not match is marked `broken`. A schema 1
+`Store.verify`; at start an unfinished game whose rows do not match is marked `broken`. Schema 3
+adds a checksum of each game's status (`games.sum`) and makes the active rows' places unique
+(`events_active_seq`: two companions on one journal can never both record event N). An older
 journal is upgraded in place once, after a backup copy made with SQLite's online backup.
 """
 
@@ -30,8 +32,12 @@ from companion.session.checksum import Mismatch
 from companion.rules import GAMES
 from companion.session.journal import Journal
 
-SCHEMA_VERSION = 2  # 2: checksums (games.seed, games.head, events.chain, events.sum)
+# 2: checksums (games.seed, games.head, events.chain, events.sum); 3: games.sum (the status
+# under a checksum) and one active row per (game_id, seq) (the index events_active_seq).
+SCHEMA_VERSION = 3
 CHECKSUM_COLUMNS = (("games", "seed"), ("games", "head"), ("events", "chain"), ("events", "sum"))
+# The columns each schema version added (an older journal lacks them until it is upgraded).
+ADDED_COLUMNS = {2: CHECKSUM_COLUMNS, 3: (("games", "sum"),)}
 
 # How long a write waits for a lock held by another program (sqlite3's default is 5 s): a
 # press on a locked journal says "Not saved" after this, not after a five-second freeze.
@@ -44,20 +50,25 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     status TEXT NOT NULL DEFAULT 'open',     -- open | closed | broken (does not replay)
     seed BLOB,                               -- checksum of id, created and header
-    head BLOB                                -- chain of the game's last row (seed if none)
+    head BLOB,                               -- chain of the game's last row (seed if none)
+    sum BLOB                                 -- checksum of id, seed and status
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,                    -- position in the game (0-based) when recorded
     row INTEGER PRIMARY KEY,                 -- insertion order, across undo and redo
     body TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'active',   -- active | undone | dropped
+    status TEXT NOT NULL DEFAULT 'active',   -- active | undone | dropped | duplicate
     at REAL NOT NULL,
     chain BLOB,                              -- checksum of the previous row's chain and this row
     sum BLOB                                 -- checksum of this row with its status
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
 """
+# Schema 3: one active row per place in a game (and the index that finds a game's last seq).
+UNIQUE_INDEX = """CREATE UNIQUE INDEX IF NOT EXISTS events_active_seq ON events(game_id, seq)
+    WHERE status = 'active'"""
+SCHEMA += UNIQUE_INDEX + ";\n"
 
 
 # Logs brought in by `companion import`: the digest of the normalised log, so that importing
@@ -134,6 +145,10 @@ class GameInfo:
     events: int
 
 
+class DiskFull(JournalError):
+    """SQLite says "database or disk is full" (SQLITE_FULL), or the OS "no space left"."""
+
+
 class _Damaged(Exception):
     """The file is a damaged database (SQLite says corrupt / not a database, or the integrity
     check fails): the one case in which it is set aside."""
@@ -205,7 +220,8 @@ def _schema_columns() -> dict[str, frozenset[str]]:
 
 # Every name SCHEMA and the tables made on first use put in sqlite_master (SQLite's own
 # sqlite_* names aside).
-KNOWN_NAMES = frozenset({"games", "events", "events_game", "imports", "game_stats", "roster"})
+KNOWN_NAMES = frozenset({"games", "events", "events_game", "events_active_seq", "imports",
+                         "game_stats", "roster"})
 
 
 def _exactly_ours(db: sqlite3.Connection) -> bool:
@@ -220,15 +236,38 @@ def _exactly_ours(db: sqlite3.Connection) -> bool:
 
 def _schema_damage(db: sqlite3.Connection, tables: set[str], version: int) -> str:
     """What is wrong with the games and events tables of a journal of this schema version
-    ("" when they have every column SCHEMA gives them; schema 1 had no checksum columns)."""
+    ("" when they have every column SCHEMA gives them, less those added after `version`)."""
+    later = {(t, c) for v, cols in ADDED_COLUMNS.items() if v > version for t, c in cols}
     for table, cols in _schema_columns().items():
         if table not in tables:
             return f"its {table} table is missing"
-        need = cols - {c for t, c in CHECKSUM_COLUMNS if t == table and version < 2}
+        need = cols - {c for t, c in later if t == table}
         missing = sorted(need - _columns(db, table))
         if missing:
             return f"its {table} table has no column {missing[0]!r}"
     return ""
+
+
+def _is_full(e: BaseException, path: Path | None = None) -> bool:
+    """SQLite's "database or disk is full", the OS's "no space left on device", or an I/O
+    error of SQLite's on a file system with no room left (a full disk met while growing the
+    WAL index reads SQLITE_IOERR_..., not SQLITE_FULL)."""
+    import errno
+    name = getattr(e, "sqlite_errorname", "") or ""
+    if name == "SQLITE_FULL" or getattr(e, "errno", None) == errno.ENOSPC or \
+            "disk is full" in str(e):
+        return True
+    return name.startswith("SQLITE_IOERR") and path is not None and _no_room(path)
+
+
+def _no_room(path: Path) -> bool:
+    """Less than a megabyte free where `path` is (for this user: root's reserve aside)."""
+    import os
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 1 << 20
 
 
 def _is_damage(e: sqlite3.Error) -> bool:
@@ -243,16 +282,23 @@ class Store:
     """The journal database. `read_only` opens without writing anything, ever (for
     `companion export` and `companion doctor`): damage is then an error, not set aside."""
 
-    def __init__(self, path: Path | str, *, clock=time.time, read_only: bool = False) -> None:
+    def __init__(self, path: Path | str, *, clock=time.time, read_only: bool = False,
+                 immutable: bool = False) -> None:
         self.path = Path(path)
         self.clock = clock
-        self.read_only = read_only
+        self.read_only = read_only or immutable
+        # `immutable`: read without SQLite's shared memory or locks (its `immutable=1`), for a
+        # full disk, where the WAL index cannot be made; only exact when no WAL is pending.
+        self.immutable = immutable
         self.notice = ""  # what the screen should say about the journal (damage, broken games)
-        self.schema = SCHEMA_VERSION  # as found; 1 (no checksums yet) only when read-only
+        self.schema = SCHEMA_VERSION  # as found; below 3 only when read-only
         self.backup: Path | None = None  # the copy made before an upgrade of the schema
+        # Why nothing can be saved although the store was asked to write (a full disk at
+        # start: cli opens it read-only, the game is shown, every press says so). "" = none.
+        self.unwritable = ""
         if self.path.exists() and not self.path.is_file():
             raise JournalError(f"the journal path {self.path} is not a file")
-        if read_only and not self.path.exists():
+        if self.read_only and not self.path.exists():
             raise JournalError(f"there is no journal at {self.path}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -274,7 +320,8 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         try:
             if self.read_only:
-                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT,
+                flags = "mode=ro&immutable=1" if self.immutable else "mode=ro"
+                db = sqlite3.connect(f"file:{self.path}?{flags}", uri=True, timeout=BUSY_TIMEOUT,
                                      isolation_level=None, check_same_thread=False)
             else:
                 db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None,
@@ -289,7 +336,7 @@ class Store:
             if ok != "ok":
                 raise _Damaged(f"integrity check: {ok}")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (1, SCHEMA_VERSION) and _exactly_ours(db):
+            if version not in (1, 2, SCHEMA_VERSION) and _exactly_ours(db):
                 # The tables are this version's to the column, the version field is not: a
                 # flipped bit in the file's header, not another program or a newer companion.
                 raise _Damaged(f"its schema version reads {version}")
@@ -314,8 +361,12 @@ class Store:
                 if wrong:
                     raise _Damaged(wrong)
                 self.schema = version
-            if version == 1 and not self.read_only:
-                self._upgrade(db)
+            unique = db.execute("SELECT 1 FROM sqlite_master WHERE name='events_active_seq'"
+                                ).fetchone() is not None
+            if tables and (version < SCHEMA_VERSION or not unique) and not self.read_only:
+                # (A schema 3 journal whose unique index was dropped by hand is mended the
+                # same way: its duplicate rows set aside, then the index made again.)
+                self._upgrade(db, version)
                 self.schema = version = SCHEMA_VERSION
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
@@ -334,7 +385,8 @@ class Store:
             db.close()
             if _is_damage(e):
                 raise _Damaged(str(e)) from None
-            raise JournalError(f"cannot use the journal {self.path}: {e}") from None
+            error = DiskFull if _is_full(e, self.path) else JournalError
+            raise error(f"cannot use the journal {self.path}: {e}") from None
         except JournalError:
             db.close()
             raise
@@ -354,20 +406,24 @@ class Store:
             except (CompanionError, ValueError, KeyError, TypeError) as e:
                 why = f"game {gid} no longer replays ({e})"
             if not why and self.schema >= 2:
-                # A changed row may still replay, as a different game: not resumed either.
-                found = checksum.verify(db, gid)
+                # A changed row may still replay, as a different game: not resumed either;
+                # nor a finished game whose status was set back to open by hand (schema 3).
+                found = checksum.verify(db, gid, statuses=self.schema >= 3)
                 why = str(found[0]) if found else ""
             if why:
                 broken.append(why)
                 if not self.read_only:
-                    db.execute("UPDATE games SET status='broken' WHERE id=?", (gid,))
+                    _set_game_status(db, gid, "broken")
         if broken:
-            self.notice = ("Not resumed: " + "; ".join(broken) + ". It is kept in the "
-                           "journal (companion export --list).")
+            self.notice = " ".join(filter(None, [self.notice, (
+                "Not resumed: " + "; ".join(broken) + ". It is kept in the journal "
+                "(companion export --list).")]))
 
-    def _upgrade(self, db: sqlite3.Connection) -> None:
-        """Schema 1 -> 2: a backup copy first, then every game and row gets its checksums,
-        all in one transaction (an interrupted upgrade leaves schema 1 and is done again)."""
+    def _upgrade(self, db: sqlite3.Connection, version: int) -> None:
+        """Schema 1 or 2 -> 3: a backup copy first, then in one transaction (an interrupted
+        upgrade leaves the old schema, and is done again): the columns the journal lacks, the
+        checksums of every game and row (from schema 1) or of every game's status (from 2),
+        rows that break the one-active-row-per-place rule set aside, and the unique index."""
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
         backup = self._free_name(f"pre-v{SCHEMA_VERSION}-{stamp}")
         try:
@@ -380,11 +436,16 @@ class Store:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for table, column in CHECKSUM_COLUMNS:
-                    have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
-                    if column not in have:
+                for table, column in (c for v in sorted(ADDED_COLUMNS) if v > version
+                                      for c in ADDED_COLUMNS[v]):
+                    if column not in _columns(db, table):
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
-                checksum.fill(db)
+                if version < 2:
+                    checksum.fill(db)
+                elif version < 3:
+                    checksum.fill_statuses(db)
+                found = self._set_aside_duplicates(db)
+                db.execute(UNIQUE_INDEX)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
@@ -396,6 +457,29 @@ class Store:
             _remove_copy(backup)
             raise
         self.backup = backup
+        if found:
+            self.notice = " ".join(filter(None, [self.notice, (
+                "Two companions wrote this journal at once: " + "; ".join(found) +
+                f". Every row is kept (the copy {backup.name} is as it was); companion export "
+                "--game N --force writes them all.")]))
+
+    @staticmethod
+    def _set_aside_duplicates(db: sqlite3.Connection) -> list[str]:
+        """Games with two active rows at one place (two companions wrote the journal at once,
+        before schema 3 forbade it): the first row recorded stays active, the later ones become
+        `duplicate` (kept, listed by `export --force`, never replayed), and the game is marked
+        broken (not resumed; `export` refuses it without --force). Returns what was found."""
+        found = []
+        for gid, seq in db.execute(
+                "SELECT game_id, seq FROM events WHERE status='active' GROUP BY game_id, seq "
+                "HAVING COUNT(*) > 1 ORDER BY game_id, seq").fetchall():
+            rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
+                              "WHERE game_id=? AND seq=? AND status='active' ORDER BY row",
+                              (gid, seq)).fetchall()
+            _resum(db, gid, rows[1:], "duplicate")
+            _set_game_status(db, gid, "broken")
+            found.append(f"game {gid} has {len(rows)} events numbered {seq + 1}")
+        return found
 
     def backup_to(self, target: Path | str, *, db: sqlite3.Connection | None = None) -> None:
         """A consistent copy of the journal at `target`, made with SQLite's online backup
@@ -442,18 +526,11 @@ class Store:
         """Start a game. The open game stays in the database: `park` it when it is unfinished
         (Resume lists it), else it is closed."""
         journal = Journal(header)  # checks the header before anything is written
-        with self._tx():
-            self._retire_open(self.db, park=park)
-            gid = self._insert_game(self.db, journal.header, "open")
+        with self._tx() as db:
+            _retire_open_games(db, park=park)
+            gid = self._insert_game(db, journal.header, "open")
         journal.sink = _GameSink(self, gid)
         return journal
-
-    @staticmethod
-    def _retire_open(db: sqlite3.Connection, *, park: bool) -> None:
-        """The open game gives way (inside a transaction): parked when unfinished, else
-        closed."""
-        db.execute("UPDATE games SET status=? WHERE status='open'",
-                   ("parked" if park else "closed",))
 
     def _insert_game(self, db: sqlite3.Connection, header: Header, status: str) -> int:
         """The one INSERT of a game row, with its seed checksum (inside a transaction)."""
@@ -461,13 +538,16 @@ class Store:
         gid = db.execute("INSERT INTO games(header, created, status) VALUES (?, ?, ?)",
                          (text, created, status)).lastrowid
         seed = checksum.seed(gid, text.encode(), created)
-        db.execute("UPDATE games SET seed=?, head=? WHERE id=?", (seed, seed, gid))
+        db.execute("UPDATE games SET seed=?, head=?, sum=? WHERE id=?",
+                   (seed, seed, checksum.game_sum(gid, seed, status), gid))
         return gid
 
     def verify(self, game_id: int) -> list[Mismatch]:
         """Where a game's rows no longer match their checksums ([] when intact, and for a
         schema 1 journal opened read-only, which has none yet)."""
-        return checksum.verify(self.db, game_id) if self.schema >= 2 else []
+        if self.schema < 2:
+            return []
+        return checksum.verify(self.db, game_id, statuses=self.schema >= 3)
 
     def resume(self) -> Journal | None:
         """The unfinished game, if there is one."""
@@ -493,15 +573,22 @@ class Store:
         if header is None:
             raise JournalError(f"no game {game_id} in the journal")
         bodies = self.db.execute("SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND "
-                                 "status='active' ORDER BY seq, row", (game_id,)).fetchall()
+                                 "status IN ('active', 'duplicate') ORDER BY seq, row",
+                                 (game_id,)).fetchall()
         return [bytes(b).decode("utf-8", "replace").replace("\n", " ")
                 for b in (header[0], *(b for b, in bodies))]
+
+    def duplicates(self, game_id: int) -> int:
+        """How many of a game's rows the upgrade to schema 3 set aside (`duplicate`: written
+        at a place that already had an active row, by a second companion)."""
+        return self.db.execute("SELECT COUNT(*) FROM events WHERE game_id=? AND "
+                               "status='duplicate'", (game_id,)).fetchone()[0]
 
     def close_game(self, journal: Journal) -> None:
         sink = journal.sink
         if isinstance(sink, _GameSink):
-            with self._tx():
-                self.db.execute("UPDATE games SET status='closed' WHERE id=?", (sink.game_id,))
+            with self._tx() as db:
+                _set_game_status(db, sink.game_id, "closed")
 
     def games(self) -> list[GameInfo]:
         out = []
@@ -528,17 +615,22 @@ class Store:
         if row is None:
             raise JournalError(f"no game {game_id} in the journal")
         header = header_from_json(json.loads(row[0]))
-        rows = db.execute("SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
-                          "status='active' ORDER BY seq", (game_id,)).fetchall()
-        if [seq for seq, _ in rows] != list(range(len(rows))):
-            raise JournalError(f"the events of game {game_id} are not numbered 0..{len(rows) - 1}")
-        active = [json.loads(b) for _, b in rows]
         # Most recently undone last: the undone event with the lowest seq is redone first.
         undone = [json.loads(b) for b, in db.execute(
             "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='undone' "
             "ORDER BY seq DESC",
             (game_id,))]
-        return Journal(header, active, undone)
+
+        def active():  # streamed: a 100,000-event game is never a list of rows in memory
+            for expect, (seq, body) in enumerate(db.execute(
+                    "SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+                    "status='active' ORDER BY seq", (game_id,))):
+                if seq != expect:
+                    raise JournalError(f"the events of game {game_id} are not numbered 0, 1, "
+                                       f"2, ... (event {expect} is numbered {seq})")
+                yield json.loads(body)
+
+        return Journal(header, active(), undone)
 
     def integrity(self) -> str:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
@@ -699,15 +791,46 @@ class Store:
             raise CannotResume(f"game {game_id} is finished: there is nothing to resume")
         if status[0] != "open":
             with self._tx() as db:
-                self._retire_open(db, park=park)
-                db.execute("UPDATE games SET status='open' WHERE id=?", (game_id,))
+                _retire_open_games(db, park=park)
+                _set_game_status(db, game_id, "open")
         journal.sink = _GameSink(self, game_id)
         return journal
 
     # --- events -------------------------------------------------------------------------------
 
     def _tx(self):
+        if self.unwritable:
+            raise NotSaved(f"not saved: {self.unwritable}", short=_short(self.unwritable))
         return _Transaction(self.db)
+
+
+class NotSaved(JournalError):
+    """A change that could not be committed. `short` is what fits a toast on the panel
+    (two lines of 20 letters), whole: "Not saved: disk full"."""
+
+    def __init__(self, message: str, *, short: str = "") -> None:
+        super().__init__(message)
+        self.short = short or "Not saved"
+
+
+def _short(why: object) -> str:
+    """The panel's words for why a change was not saved."""
+    text = str(why).lower()
+    if _is_full(why) if isinstance(why, BaseException) else "full" in text:
+        return "Not saved: disk full"
+    if "locked" in text or "busy" in text:
+        return "Not saved: journal busy"
+    if "readonly" in text or "read-only" in text:
+        return "Not saved: read-only"
+    if "checksum" in text:
+        return "Not saved: row altered"
+    if "moved on" in text:
+        return "Not saved: game moved on"
+    return "Not saved: journal error"
+
+
+def _not_saved(e: sqlite3.Error) -> NotSaved:
+    return NotSaved(f"not saved: {e}", short=_short(e))
 
 
 class _Transaction:
@@ -718,21 +841,54 @@ class _Transaction:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
-            raise JournalError(f"not saved: {e}") from None
+            raise _not_saved(e) from None
         return self.db
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
-            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+            if exc_type is None:
+                self.db.execute("COMMIT")
+            elif self.db.in_transaction:  # SQLite ends it itself on some errors (SQLITE_FULL)
+                self.db.execute("ROLLBACK")
         except sqlite3.Error as e:
             if self.db.in_transaction:
                 try:
                     self.db.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-            raise JournalError(f"not saved: {e}") from None
+            raise _not_saved(e) from None
         if isinstance(exc, sqlite3.Error):
-            raise JournalError(f"not saved: {exc}") from None
+            raise _not_saved(exc) from None
+
+
+def _set_game_status(db: sqlite3.Connection, game_id: int, status: str) -> None:
+    """The one way a game's status changes (inside a transaction), its checksum with it. A
+    status whose checksum already disagrees (set by hand) keeps the old checksum: re-summing
+    it would hide the change from `companion doctor`."""
+    row = db.execute("SELECT seed, status, sum FROM games WHERE id=?", (game_id,)).fetchone()
+    if row is None:
+        return
+    seed, old, stored = row
+    ok = stored == checksum.game_sum(game_id, seed, old)
+    db.execute("UPDATE games SET status=?, sum=? WHERE id=?",
+               (status, checksum.game_sum(game_id, seed, status) if ok else stored, game_id))
+
+
+def _retire_open_games(db: sqlite3.Connection, *, park: bool = False) -> None:
+    """The open game gives way (inside a transaction): `park`ed when unfinished, else
+    closed."""
+    for gid, in db.execute("SELECT id FROM games WHERE status='open'").fetchall():
+        _set_game_status(db, gid, "parked" if park else "closed")
+
+
+def _resum(db: sqlite3.Connection, game_id: int, rows: list[tuple], status: str) -> None:
+    """Rows change only their status; each one's `sum` follows, unless it already disagreed
+    (then it is left, so the change made by hand stays visible)."""
+    for row, seq, body, at, old, stored in rows:
+        ok = stored == checksum.row_sum(game_id, seq, body, at, old)
+        db.execute("UPDATE events SET status=?, sum=? WHERE row=?",
+                   (status, checksum.row_sum(game_id, seq, body, at, status) if ok else stored,
+                    row))
 
 
 class _GameSink:
@@ -742,8 +898,20 @@ class _GameSink:
         self.store = store
         self.game_id = game_id
 
+    def _expect(self, db: sqlite3.Connection, seq: int) -> None:
+        """Inside the write transaction: the game in the journal has exactly `seq` active
+        events, as the screen has. Read again at every write, so a stale count in memory
+        (another program wrote the journal) can never record a second event at one place."""
+        stored, = db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events "
+                             "WHERE game_id=? AND status='active'", (self.game_id,)).fetchone()
+        if stored != seq:
+            raise NotSaved(f"not saved: game {self.game_id} moved on in the journal ({stored} "
+                           f"events there, {seq} on the screen): another program wrote it",
+                           short="Not saved: game moved on")
+
     def append(self, seq: int, event: Event) -> None:
         with self.store._tx() as db:
+            self._expect(db, seq)
             self._set_status(db, db.execute(
                 "SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
                 "WHERE game_id=? AND status='undone'", (self.game_id,)).fetchall(), "dropped")
@@ -768,27 +936,29 @@ class _GameSink:
             if stored != checksum.row_sum(self.game_id, seq, body, at, old):
                 found = Mismatch(self.game_id, f"row {row} (event {seq})",
                                  "the row was changed while the game was open")
-                raise JournalError(f"not saved: {found}")
+                raise NotSaved(f"not saved: {found}", short="Not saved: row altered")
             db.execute("UPDATE events SET status=?, sum=? WHERE row=?",
                        (status, checksum.row_sum(self.game_id, seq, body, at, status), row))
 
     def undo(self, seq: int) -> None:
         with self.store._tx() as db:
+            self._expect(db, seq + 1)
             rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
                               "WHERE game_id=? AND seq=? AND status='active'",
                               (self.game_id, seq)).fetchall()
             if len(rows) != 1:
-                raise JournalError(f"not saved: event {seq} of game {self.game_id} is not "
+                raise NotSaved(f"not saved: event {seq} of game {self.game_id} is not "
                                    "in the journal as the screen shows it")
             self._set_status(db, rows, "undone")
 
     def redo(self, seq: int) -> None:
         with self.store._tx() as db:
+            self._expect(db, seq)
             rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
                               "WHERE game_id=? AND seq=? AND status='undone'",
                               (self.game_id, seq)).fetchall()
             if len(rows) != 1:
-                raise JournalError(f"not saved: undone event {seq} of game {self.game_id} is "
+                raise NotSaved(f"not saved: undone event {seq} of game {self.game_id} is "
                                    "not in the journal as the screen shows it")
             self._set_status(db, rows, "active")
 

@@ -136,10 +136,10 @@ def timeline(journal) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     words = [{"n": i + 1, "text": journal.describe(i)} for i in range(len(journal.events))]
     if kind not in SCORING:
         return words, []
-    last = _scores_any(kind, journal.states[0])
+    last = _scores_any(kind, journal.state_at(0))
     rows: list[dict[str, Any]] = [{"n": 0, "text": "Start", "scores": list(last or ())}]
     for i in range(len(journal.events)):
-        now = _scores_any(kind, journal.states[i + 1])
+        now = _scores_any(kind, journal.state_at(i + 1))
         if now is not None and now != last:
             rows.append({"n": i + 1, "text": words[i]["text"], "scores": list(now)})
             last = now

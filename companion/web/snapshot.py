@@ -45,7 +45,7 @@ def last_roll(journal) -> dict[str, Any] | None:
     for i in range(len(journal.events) - 1, -1, -1):
         e = journal.events[i]
         if "dice" in e or e.get("type") == "butcher":
-            before = journal.states[i]
+            before = journal.state_at(i)
             player = e.get("player") if isinstance(e.get("player"), int) \
                 else before.table.current
             return {"dice": _plain(dict(journal.state.last_roll)), "player": player, "n": i + 1}
