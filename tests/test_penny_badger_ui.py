@@ -234,7 +234,8 @@ def test_worked_example_played_on_the_buttons_then_undone(app):
     app.handle(ButtonInput(Button.BACK, Gesture.HOLD))
     assert app.journal.state.savings == (24, 19, 20, 20) and app.journal.state.bank == 97
     assert isinstance(app.top, Ledger) and app.journal.state.table.current == 2
-    assert app.toast[0] == "Undone: Cy claimed 3 of a kind, true"
+    assert app.toast[0] == ("Undone: Cy claimed 3 of a kind, challenged by Dee and Ann, true: "
+                            "bank paid Cy 8; Dee paid bank 4 and Cy 4; Ann paid bank 4 and Cy 4")
     # The bluff branch.
     press(app, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK)
     press(app, Button.DOWN, Button.OK, Button.DOWN, Button.OK, Button.UP, Button.UP, Button.OK)
