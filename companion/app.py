@@ -394,8 +394,8 @@ class App:
         event = j.undo()
         self._committed("undo", event)
         self.stack[:] = [self.mode.home(self.ctx())]
-        self._check_over()
         self.show_toast("Undone: " + j.game.describe(event, j.header, before))
+        self._check_over()  # after the toast: an end screen clears it
         return True
 
     def redo(self) -> bool:
@@ -408,8 +408,8 @@ class App:
         before = j.state
         event = j.redo()
         self._committed("redo", event)
-        self._check_over()
         self.show_toast("Redone: " + j.game.describe(event, j.header, before))
+        self._check_over()  # after the toast: an end screen clears it
         return True
 
     def stats(self):
@@ -508,10 +508,14 @@ class App:
             self.at_end = False
 
     def _check_over(self) -> None:
-        """Switch to the end screen when the game ends, and back when undo reopens it."""
+        """Switch to the end screen when the game ends, and back when undo reopens it. The
+        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
+        hint) would cover the winners, so it goes."""
         over = self.journal.state.over
         if over != self.at_end:
             self._enter_game()
+            if over:
+                self.toast = None
 
     def pop_to(self, screen: Screen, *, inclusive: bool = False) -> None:
         if screen in self.stack:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import choose, press
 
 from companion.inputs import Button, Gesture
+from companion.ui.actions import Redo
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
 
@@ -224,3 +225,22 @@ def test_an_unknown_die_is_refused_before_anything_changes(make_app):
     with pytest.raises(IllegalEvent, match="unknown die 'd20'"):
         app.perform(Roll(("d20",)))
     assert app.stack == stack and app.pending is None
+
+
+def test_the_end_screen_is_not_covered_by_a_toast(make_app):
+    """A "Redone: ..." toast of the move that ended the game, or any toast still up, covered
+    the winners on the end screen (issue 18, item 7): the game's end clears it."""
+    app = make_app()
+    start_table_game(app)
+    press(app, Button.BACK)  # "Hold BACK to undo": a toast is up when the game ends
+    assert app.toast is not None
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "End game")
+    press(app, Button.OK)  # "End this game?" yes
+    assert isinstance(app.top, EndScreen) and app.toast is None
+    press(app, Button.BACK, Gesture.HOLD)  # undo: the game is open again, and says so
+    assert isinstance(app.top, TableScreen) and app.toast[0] == "Undone: End of game"
+    assert app.perform(Redo())
+    assert isinstance(app.top, EndScreen) and app.toast is None
+    clean = app.top.render(app.ctx())
+    assert app.frame().tobytes() == clean.tobytes()  # nothing drawn over the end screen
