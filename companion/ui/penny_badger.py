@@ -32,11 +32,14 @@ GRID_TOP = 32
 
 
 def grid_layout(n: int) -> tuple[int, int, int]:
-    """(columns, rows, font size) of the savings grid for `n` badgers: as large as fits."""
+    """(columns, rows, font size) of the savings grid for `n` badgers: as large as fits.
+    Five or six badgers sit in two columns of three rows: three columns left a name 20
+    pixels beside its savings, one letter ("O…" for "Olu"); two give it 38 or more, six
+    or seven letters of the smallest size."""
     if n <= 4:
         return 2, 2, 13
     if n <= 6:
-        return 3, 2, 12
+        return 2, 3, 10
     return 3, 3, 10
 
 
