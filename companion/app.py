@@ -611,7 +611,12 @@ class App:
             return refused(409, "no game is open on the box: start one first")
         if kind == "action":
             event = p["event"]
-            j.check(event)  # IllegalEvent (422, the engine's words) and nothing changes
+            try:
+                j.check(event)  # an illegal move changes nothing
+            except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
+                from companion.web.words import plain
+                return {**refused(422, plain(str(e), event, j.header.players)),
+                        "engine": str(e)}
             if not self.emit(event):
                 return refused(503, "not saved: " + (self.toast[0] if self.toast else "error"))
             del self.stack[1:]  # back to the game's home (or end) screen

@@ -380,6 +380,40 @@ def test_an_illegal_action_is_422_with_the_engines_words_and_changes_nothing(ser
     assert served.app.journal.header.players == ("Ann", "Ben", "Cy", "Dee")
 
 
+@pytest.mark.parametrize("game,players,event,plain,engine", [
+    ("pig-farm", ["Olu", "Ann", "Ben"],
+     {"type": "sell", "hands": [{"sets": [2, 2], "unmatched": 0}, {"sets": [3, 3, 2]},
+                                {"sets": []}]},
+     "Olu sold the farm (it is Olu's turn), so Olu's sets need at least 3 sets, e.g. 3 3 2 "
+     "(not 2). If someone else sold, give them the turn first (Skip to)",
+     "sell: hand 0 (the seller): a seller needs at least 3 sets to sell the farm, not 2"),
+    ("pig-farm", ["Olu", "Ann", "Ben"],
+     {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [3, 1]},
+                                {"sets": []}]},
+     "Ann's sets: a set has 2 or more pigs, not 1", "sell: hand 1 (seat 1): a set has"),
+    ("penny-badger", ["Olu", "Ann", "Ben"],
+     {"type": "claim", "cards": 3, "challengers": [1]},
+     "Claim: say whether the revealed cards were true or a bluff", "claim: a challenged"),
+    ("chaos", ["Olu", "Ann", "Ben"], {"type": "round_points", "points": [4, 5, 6]},
+     "Round points: enter 0 for the player who went out (the round ends when someone is out "
+     "of cards)", "round_points: the round ends"),
+    ("chaos", ["Olu", "Ann", "Ben"], {"type": "swap_hands", "players": [2, 2]},
+     "Swap Hands: name two different players", "swap_hands: name two different players"),
+    ("table", ["Olu", "Ann", "Ben"], {"type": "skip_to", "player": 0, "x": 1},
+     "Skip to: unknown field 'x' (allowed: player)", "skip_to: unknown field"),
+])
+def test_a_refused_form_says_in_plain_words_what_to_fix(served, game, players, event, plain,
+                                                       engine):
+    """"sell: hand 0 (the seller): ..." read like the engine (issue 18, item 7): the answer
+    names the player and the field; the engine's words are beside it for scripts."""
+    served.pair()
+    served.new_game(game, players)
+    status, data = served.post("/api/action", {"event": event})
+    assert status == 422 and data["error"] == plain and data["engine"].startswith(engine)
+    assert "seat" not in data["error"] and "hand 0" not in data["error"]
+    assert served.app.journal.events == []
+
+
 def test_undo_with_nothing_to_undo_is_409(served):
     served.pair()
     assert served.post("/api/undo")[0] == 409  # no game open

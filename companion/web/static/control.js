@@ -77,12 +77,23 @@
     return b;
   }
   function quick(label, event) { return button(label, () => send(event)); }
+  // A form's own check failed: say what to fix in plain words and put the cursor there.
+  class FieldError extends Error {
+    constructor(input, text) { super(text); this.input = input; }
+  }
   function form(title, kids, submitLabel, onsubmit, name) {
     const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const event = onsubmit(f);
+      for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+      let event;
+      try { event = onsubmit(f); } catch (e) {
+        if (!(e instanceof FieldError)) throw e;
+        showError(e.message);
+        if (e.input) { e.input.setAttribute("aria-invalid", "true"); e.input.focus(); }
+        return;
+      }
       if (event) {
         const ok = await send(event);
         if (ok) f.dataset.sent = String(Date.now());
@@ -92,6 +103,15 @@
   }
   function field(f, name) { return f.elements[name]; }
   function int(f, name) { return parseInt(field(f, name).value, 10); }
+  function seatInts(s, f, name, what) {
+    // Every player's number from a perSeat grid; an empty or bad one is named.
+    return s.players.map((n, k) => {
+      const input = field(f, name + k);
+      const v = input.value.trim();
+      if (!/^\d+$/.test(v)) throw new FieldError(input, "Enter " + n + "'s " + what + " (a whole number)");
+      return parseInt(v, 10);
+    });
+  }
   function confirmButton(label, event) {
     // Two taps instead of a dialog: the first arms the button, the second sends.
     const b = button(label, async () => {
@@ -133,7 +153,10 @@
         const t = f.querySelector("input[name=truthful]:checked");
         const event = {type: "claim", cards: int(f, "cards"), challengers};
         if (challengers.length) {
-          if (!t) { showError("Challenged: say whether the cards were true or a bluff"); return null; }
+          if (!t) {
+            throw new FieldError(f.querySelector("input[name=truthful]"),
+                                 "Challenged: say whether the revealed cards were true or a bluff");
+          }
           event.truthful = t.value === "true";
         }
         return event;
@@ -141,12 +164,15 @@
     ];
   };
 
-  function parseSets(text, who) {
+  function parseSets(input, who) {
+    const text = input.value;
     const parts = text.trim() ? text.trim().split(/[\s,+]+/) : [];
     const sets = parts.map((p) => Number(p));
     if (sets.some((n) => !Number.isInteger(n) || n < 0)) {
-      throw new Error(who + ": sets must be whole numbers of pigs, e.g. 3 3 2");
+      throw new FieldError(input, who + "'s sets: the pigs in each set as whole numbers, e.g. 3 3 2");
     }
+    const small = sets.find((n) => n < 2);
+    if (small !== undefined) throw new FieldError(input, who + "'s sets: a set has 2 or more pigs, not " + small);
     return sets;
   }
   ACTIONS["pig-farm"] = (s) => {
@@ -167,11 +193,15 @@
                       "aria-label": n + " sets", inputMode: "text"}),
           number("unmatched" + k, 0, 99, 0))),
       ], "Score the round", (f) => {
-        try {
-          const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k).value, n),
-                                                   unmatched: int(f, "unmatched" + k) || 0}));
-          return {type: "sell", hands};
-        } catch (e) { showError(e.message); return null; }
+        const seller = s.players[st.current];
+        const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k), n),
+                                                 unmatched: int(f, "unmatched" + k) || 0}));
+        if (hands[st.current].sets.length < 3) {
+          throw new FieldError(field(f, "sets" + st.current), seller + " sold the farm (it is " + seller +
+            "'s turn), so " + seller + "'s sets need at least 3 sets, e.g. 3 3 2. If someone else sold, " +
+            "give them the turn first (Skip to)");
+        }
+        return {type: "sell", hands};
       }, "sell"),
       form("Butcher", [
         h("div", {class: "row"}, dieSel, faceSel),
@@ -204,8 +234,13 @@
            "Swap", (f) => ({type: "swap_hands", players: [int(f, "a"), int(f, "b")]}), "swap"),
       form("Round points", [h("p", {class: "note", text: "Points left in each hand; 0 for who went out."}),
                             perSeat(s, "points", 0, 999, 0)],
-           "Score the round", (f) => ({type: "round_points",
-                                        points: s.players.map((n, k) => int(f, "points" + k))}), "round_points"),
+           "Score the round", (f) => {
+             const points = seatInts(s, f, "points", "points");
+             if (!points.includes(0)) {
+               throw new FieldError(field(f, "points0"), "Round points: enter 0 for the player who went out");
+             }
+             return {type: "round_points", points};
+           }, "round_points"),
     ];
   };
 
@@ -232,7 +267,7 @@
     const t = st.targets || {};
     return [
       form("Roll-off (8-sided, one per player)", [perSeat(s, "roll", 1, 8, 1)], "Record the roll-off",
-           (f) => ({type: "roll_off", rolls: s.players.map((n, k) => int(f, "roll" + k))}), "roll_off"),
+           (f) => ({type: "roll_off", rolls: seatInts(s, f, "roll", "roll")}), "roll_off"),
       form("Targets", [h("div", {class: "row"}, select("colors", COLOR_FACES, t.colors || "red"),
                                                 select("shapes", SHAPE_FACES, t.shapes || "star"))],
            "Set the targets", (f) => ({type: "roll", dice: {colors: field(f, "colors").value,
@@ -257,7 +292,7 @@
 
   ACTIONS["match-patch"] = (s) => [
     form("Mini-pip totals", [perSeat(s, "pips", 0, 99, 0)], "Record the pips",
-         (f) => ({type: "pips", pips: s.players.map((n, k) => int(f, "pips" + k))}), "pips"),
+         (f) => ({type: "pips", pips: seatInts(s, f, "pips", "mini-pip total")}), "pips"),
     form("A pair for", [select("player", seatOptions(s), s.state.current)], "Pair",
          (f) => ({type: "pair", player: int(f, "player")}), "pair"),
   ];
