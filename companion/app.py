@@ -620,6 +620,8 @@ class App:
             if not self.emit(event):
                 return refused(503, "not saved: " + (self.toast[0] if self.toast else "error"))
             del self.stack[1:]  # back to the game's home (or end) screen
+            if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
+                self.perform(self.mode.after_web_action(event, self.ctx()))
             return ok()
         if kind in ("undo", "redo"):
             if not (j.can_undo if kind == "undo" else j.can_redo):

@@ -414,6 +414,38 @@ def test_a_refused_form_says_in_plain_words_what_to_fix(served, game, players, e
     assert served.app.journal.events == []
 
 
+def test_a_chaos_round_scored_from_a_phone_asks_for_the_next_dealer(served):
+    """The panel's Round points asks "who deals?"; a round scored from a phone asked nothing
+    (issue 18, item 7). Now the panel asks, the snapshot's `ask` says so for the phone, and
+    the answer (from either) clears it."""
+    from companion.ui.chaos import DealerPicker
+    served.pair()
+    served.new_game("chaos", ["Olu", "Ann", "Ben", "Dee"], first=1)
+    assert state_of(served)["ask"] is None
+    status, data = served.post("/api/action", {"event": {"type": "round_points",
+                                                         "points": [0, 14, 9, 30]}})
+    assert status == 200
+    snap = state_of(served)
+    assert snap["ask"] == {"kind": "dealer", "suggested": 1}  # Ann went first: Ann deals
+    assert isinstance(served.app.top, DealerPicker) and served.app.top.cursor == 1
+    # The phone answers: Ann deals, Ben (after her, clockwise) goes first.
+    status, _ = served.post("/api/action", {"event": {"type": "first", "player": 2}})
+    assert status == 200
+    snap = state_of(served)
+    assert snap["ask"] is None and snap["state"]["current"] == 2
+    assert not isinstance(served.app.top, DealerPicker)
+    # The next round scored, then answered on the box: the phone's question goes too.
+    served.post("/api/action", {"event": {"type": "round_points", "points": [3, 0, 9, 30]}})
+    assert state_of(served)["ask"] == {"kind": "dealer", "suggested": 2}
+    status, _ = served.post("/api/press", {"button": "OK"})  # the suggested dealer: Ben
+    snap = state_of(served)
+    assert snap["ask"] is None and snap["state"]["current"] == 3
+    # A round that ends the game asks nothing.
+    served.post("/api/action", {"event": {"type": "round_points", "points": [0, 0, 0, 600]}})
+    snap = state_of(served)
+    assert snap["state"]["over"] and snap["ask"] is None
+
+
 def test_undo_with_nothing_to_undo_is_409(served):
     served.pair()
     assert served.post("/api/undo")[0] == 409  # no game open

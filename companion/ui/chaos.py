@@ -276,8 +276,14 @@ class RoundPoints(Screen):
             return Toast(str(e).removeprefix("round_points: "), 3.0)
         if after.over:
             return Emit(event)  # the app shows the end screen
-        return Emit(event, then=[Home(), Push(DealerPicker(ctx, title="Next round: who deals?",
-                                                           cursor=ctx.state.starter))])
+        return Emit(event, then=[Home(), *ask_next_dealer(ctx)])
+
+
+def ask_next_dealer(ctx: Context) -> list:
+    """After a round is scored and the game goes on: who deals the next one? (The panel's
+    Round points and a round scored from a phone both ask; the snapshot's `ask` says so.)
+    The dealing passes on: the one asked first is the seat that went first last round."""
+    return [Push(DealerPicker(ctx, title="Next round: who deals?", cursor=ctx.state.starter))]
 
 
 class MarkMost(Menu):
@@ -362,6 +368,11 @@ class ChaosMode(Mode):
 
     def first_player_screen(self, ctx: Context) -> Screen:
         return DealerPicker(ctx)
+
+    def after_web_action(self, event: dict, ctx: Context) -> Result:
+        if event.get("type") == "round_points" and not ctx.state.over:
+            return ask_next_dealer(ctx)
+        return None
 
     def game_actions(self, ctx: Context) -> list[Item]:
         s = ctx.state

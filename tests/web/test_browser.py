@@ -416,3 +416,25 @@ def test_a_form_error_says_which_field_to_fix_in_plain_words(page, companion):
     expect(page.locator("#error")).to_have_text("Round points: enter 0 for the player who went out")
     expect(points.locator("input[name=points0]")).to_be_focused()
     assert state(chaos)["events"] == 0
+
+
+def test_after_a_chaos_round_the_phone_asks_who_deals(page, companion):
+    c = companion("chaos", ["Olu", "Ann", "Ben", "Dee"])
+    pair(page, c)
+    expect(page.locator("form[data-form=dealer]")).to_have_count(0)
+    points = page.locator("form[data-form=round_points]")
+    for k, v in enumerate((12, 0, 7, 30)):
+        points.locator(f"input[name=points{k}]").fill(str(v))
+    points.locator("button[type=submit]").click()
+    dealer = page.locator("form[data-form=dealer]")
+    expect(dealer).to_be_visible()
+    expect(dealer.locator("select[name=dealer]")).to_have_value("0")  # Olu went first
+    expect(dealer).to_contain_text("Ann goes first")
+    dealer.locator("select[name=dealer]").select_option("2")  # Ben deals
+    expect(dealer).to_contain_text("Dee goes first")
+    dealer.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Dee")
+    expect(page.locator("form[data-form=dealer]")).to_have_count(0)
+    snap = state(c)
+    assert snap["state"]["rounds"] == 1 and snap["ask"] is None
+    assert [e["type"] for e in c.app.journal.events] == ["round_points", "first"]

@@ -216,14 +216,38 @@
     ];
   };
 
+  function dealerForm(s) {
+    // After a round is scored the box asks who deals the next one (the snapshot's "ask"):
+    // the phone asks too. The player after the dealer, in the current direction, goes first.
+    const st = s.state;
+    const after = (dealer) => {
+      for (let i = 1; i <= s.players.length; i++) {
+        const k = ((dealer + st.direction * i) % s.players.length + s.players.length) % s.players.length;
+        if (active(s, k)) return k;
+      }
+      return dealer;
+    };
+    const sel = select("dealer", seatOptions(s), s.ask.suggested);
+    const note = h("p", {class: "note"});
+    const say = () => { note.textContent = s.players[after(parseInt(sel.value, 10))] + " goes first"; };
+    sel.addEventListener("change", say);
+    say();
+    const f = form("Next round: who deals?", [h("label", {}, "Dealer ", sel), note], "Deals",
+                   (f) => ({type: "first", player: after(int(f, "dealer"))}), "dealer");
+    f.classList.add("ask");
+    return f;
+  }
+
   ACTIONS["chaos"] = (s) => {
     const st = s.state;
+    const ask = s.ask && s.ask.kind === "dealer" ? [dealerForm(s)] : [];
     const colorForm = h("form", {"data-form": "color"}, h("h3", {text: "Color cards"}),
       h("label", {}, "Color ", select("color", CHAOS_COLORS, st.color || "red")));
     const colorButton = (label, type) => button(label, () => send({type, color: colorForm.elements.color.value}));
     colorForm.append(h("div", {class: "quick"}, colorButton("Pick a Color", "pick_color"),
       colorButton("Draw 4", "draw_four"), colorButton("Color Dump", "color_dump")));
     return [
+      ...ask,
       h("div", {class: "quick"},
         quick("Take the Draw 4 stack" + (st.draw_stack ? " (" + st.draw_stack + ")" : ""), {type: "take_draw_four"}),
         quick("Two Train", {type: "two_train"}),
@@ -339,7 +363,7 @@
     const st = s.state || {};
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
                                 s.game === "drop-rainbow" ? [st.top === null, (st.side || []).length] : 0,
-                                s.game === "chaos" ? [st.draw_stack, st.train] : 0]);
+                                s.game === "chaos" ? [st.draw_stack, st.train] : 0, s.ask]);
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
