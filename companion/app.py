@@ -327,6 +327,8 @@ class App:
             self.start_roll(action)
         elif isinstance(action, A.NewGame):
             return self.new_game(action.header)
+        elif isinstance(action, A.PlayAgain):
+            return self.play_again()
         elif isinstance(action, A.ResumeGame):
             if self.parked is not None:
                 self.store.reopen(self.parked)  # an imported game becomes the open one
@@ -498,6 +500,45 @@ class App:
         self.snapshot_due = True
         return True
 
+    # --- play again ---------------------------------------------------------------------------
+
+    def play_again(self, *, from_phone: bool = False) -> bool:
+        """A new game of the finished one's kind, with its players in their seats and its
+        house rules (as the header recorded them), the first player one seat on clockwise
+        (as a deal passes), through `new_game` like any new game; the finished game stays in
+        the journal. On the panel the game's own "who goes first" follows (at that seat); a
+        phone's one tap goes straight to the game."""
+        j = self.journal
+        if j is None or not j.state.over:
+            self.show_toast("Play again: the game is not over")
+            return False
+        from companion.rules.game import Header
+        h = j.header
+        header = Header(h.game, tuple(h.players), (h.first + 1) % len(h.players),
+                        dict(h.rules))
+        if not self.new_game(header):
+            return False
+        del self.stack[1:]  # the same house rules: not shown again
+        if not from_phone:
+            self.stack.append(self.mode.first_player_screen(self.ctx()))
+        return True
+
+    def web_play_again(self, p: dict) -> dict:
+        """POST /api/play-again: the game-over view's one tap. Only a finished game is played
+        again (an unfinished one is not replaced by it); `seq` is the snapshot it was
+        pressed on."""
+        j = self.journal
+        if j is None:
+            return {"ok": False, "status": 409, "error": "no game to play again: start one"}
+        if not j.state.over:
+            return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
+                    "or start a new game"}
+        if not self.play_again(from_phone=True):
+            return {"ok": False, "status": 503, "error": "the new game was not saved: "
+                    + (self.toast[0] if self.toast else "error")}
+        return {"ok": True, "seq": self.web_seq, "game_id": getattr(self.journal.sink,
+                                                                    "game_id", None)}
+
     def _enter_game(self) -> None:
         ctx = self.ctx()
         if self.journal.state.over:
@@ -596,6 +637,8 @@ class App:
             roster.save(self.store, p["names"])
             self.roster = tuple(p["names"])
             return ok(names=list(self.roster))
+        if kind == "play-again":
+            return self.web_play_again(p)
         if kind == "new-game":
             from companion.session.journal import game_for
             from companion.rules.game import Header

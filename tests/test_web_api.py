@@ -446,6 +446,32 @@ def test_a_chaos_round_scored_from_a_phone_asks_for_the_next_dealer(served):
     assert snap["state"]["over"] and snap["ask"] is None
 
 
+def test_play_again_from_a_phone(served):
+    """One tap on the game-over view: the same players and house rules, a new game through
+    the app thread, straight to the game; refused (nothing changes) unless the game is over."""
+    served.pair()
+    assert served.post("/api/play-again", {})[0] == 409  # no game
+    served.new_game("pig-farm", ["Olu", "Ann", "Ben"], rules={"target": 300}, first=1)
+    old = state_of(served)
+    status, data = served.post("/api/play-again", {"seq": old["seq"]})
+    assert status == 409 and "not over" in data["error"]
+    assert state_of(served)["game_id"] == old["game_id"]
+    for bad in ({"seq": "7"}, {"seq": True}, {"players": ["X"]}):
+        assert served.post("/api/play-again", bad)[0] == 400, bad
+    served.post("/api/action", {"event": {"type": "end"}})
+    over = state_of(served)
+    assert over["state"]["over"]
+    status, data = served.post("/api/play-again", {"seq": over["seq"]})
+    assert status == 200 and data["seq"] > over["seq"]
+    snap = state_of(served)
+    assert snap["game_id"] == data["game_id"] != over["game_id"] and snap["events"] == 0
+    assert (snap["game"], snap["players"], snap["rules"]) == \
+        ("pig-farm", ["Olu", "Ann", "Ben"], over["rules"])
+    assert snap["rules"]["target"] == 300 and snap["first"] == 2  # one seat on
+    assert len(served.app.stack) == 1  # the phone tapped: straight to the game
+    assert served.post("/api/play-again", {"seq": None})[0] == 409  # this one is not over
+
+
 def test_undo_with_nothing_to_undo_is_409(served):
     served.pair()
     assert served.post("/api/undo")[0] == 409  # no game open

@@ -84,6 +84,11 @@ class ResumeGame:
 
 
 @dataclass(frozen=True)
+class PlayAgain:
+    """A new game of the finished one's kind, players and house rules (App.play_again)."""
+
+
+@dataclass(frozen=True)
 class LeaveGame:
     """Close the current game (it stays in the journal) and return to the start menu."""
 

@@ -21,10 +21,11 @@ from companion.rules.penny_badger import (BANK, MAX_CARDS, PennyState, best_catc
                                           withdrawal)
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Toast
+from companion.ui.actions import Emit, Home, Pop, Push, Toast
 from companion.ui.dice import dice_menu
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Result, Screen, TextScreen, wrap
+from companion.ui.again import end_menu
 from companion.ui.records import end_line
 
 TOP_H = 30  # the bank and the current badger
@@ -559,7 +560,7 @@ class PennyEnd(Screen):
         elif button is Button.DOWN:
             self.first += 1  # clamped when drawn
         elif button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))  # play again or leave
         return None
 
 

@@ -124,6 +124,7 @@ def routes(web: Web) -> list[Route]:
         Route("/api/undo", paired("undo", check_empty), methods=["POST"]),
         Route("/api/redo", paired("redo", check_empty), methods=["POST"]),
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
+        Route("/api/play-again", paired("play-again", check_play_again), methods=["POST"]),
     ]
 
 
@@ -164,6 +165,15 @@ def check_action(body: dict[str, Any]) -> dict[str, Any]:
 def check_roster(body: dict[str, Any]) -> dict[str, Any]:
     _only(body, "names")
     return {"names": guard.check_names(body.get("names"))}
+
+
+def check_play_again(body: dict[str, Any]) -> dict[str, Any]:
+    """{} or {"seq": N}: the snapshot the phone saw the game over on."""
+    _only(body, "seq")
+    seq = body.get("seq")
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+        raise Refused(400, f"seq must be the snapshot's seq (a number) or null, not {seq!r}")
+    return {"seq": seq}
 
 
 def check_new_game(body: dict[str, Any]) -> dict[str, Any]:

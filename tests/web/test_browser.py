@@ -438,3 +438,21 @@ def test_after_a_chaos_round_the_phone_asks_who_deals(page, companion):
     snap = state(c)
     assert snap["state"]["rounds"] == 1 and snap["ask"] is None
     assert [e["type"] for e in c.app.journal.events] == ["round_points", "first"]
+
+
+def test_play_again_is_one_tap_on_the_game_over_view(page, companion):
+    c = companion("match-patch", ["Olu", "Ann", "Ben"])
+    pair(page, c)
+    page.goto(c.url + "/control")
+    page.locator("#actions").get_by_role("button", name="End the game").click()
+    page.locator("#actions").get_by_role("button", name="Tap again: End the game").click()
+    expect(page.locator("#turn")).to_have_attribute("data-state", "over")
+    first = state(c)
+    again = page.locator("#actions button.play-again")
+    expect(again).to_have_text("Play again: Match Patch with Olu, Ann, Ben")
+    again.click()
+    expect(page.locator("#turn")).to_have_attribute("data-state", "playing")
+    expect(page.locator("#who")).to_have_text("Ann")  # the first player, one seat on
+    snap = state(c)
+    assert snap["game_id"] != first["game_id"] and snap["players"] == first["players"]
+    assert snap["rules"] == first["rules"] and snap["events"] == 0

@@ -372,13 +372,26 @@
       return;
     }
     if (st.over) {
-      box.replaceChildren(h("h2", {text: "Game actions"}),
-                          h("p", {class: "note", text: "The game is over: undo, or start a new game below."}));
+      box.replaceChildren(h("h2", {text: "Game over"}), playAgainButton(s),
+                          h("p", {class: "note", text: "Or undo, or start another game below."}));
       return;
     }
     const own = (ACTIONS[s.game] || (() => []))(s);
     box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
                             own, common(s)].flat());
+  }
+
+  // --- play again ---------------------------------------------------------------------------
+  function playAgainButton(s) {
+    // One tap: the same game with the same players and house rules (the box moves the first
+    // player one seat on). The box refuses it unless the game is over.
+    const b = button("Play again: " + (s.title || s.game) + " with " + s.players.join(", "), async () => {
+      b.disabled = true;
+      const r = await post("/api/play-again", {seq: s.seq});
+      b.disabled = false;
+      if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
+    }, "go play-again");
+    return b;
   }
 
   // --- new game -----------------------------------------------------------------------------
