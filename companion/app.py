@@ -356,6 +356,8 @@ class App:
             self.start_roll(action)
         elif isinstance(action, A.NewGame):
             return self.new_game(action.header)
+        elif isinstance(action, A.PlayAgain):
+            return self.play_again()
         elif isinstance(action, A.ResumeGame):
             return self.resume_game(action.game)
         elif isinstance(action, A.LeaveGame):
@@ -418,8 +420,8 @@ class App:
         event = j.undo()
         self._committed("undo", event)
         self.stack[:] = [self.mode.home(self.ctx())]
-        self._check_over()
         self.show_toast("Undone: " + j.game.describe(event, j.header, before))
+        self._check_over()  # after the toast: an end screen clears it
         return True
 
     def redo(self) -> bool:
@@ -432,8 +434,8 @@ class App:
         before = j.state
         event = j.redo()
         self._committed("redo", event)
-        self._check_over()
         self.show_toast("Redone: " + j.game.describe(event, j.header, before))
+        self._check_over()  # after the toast: an end screen clears it
         return True
 
     def stats(self):
@@ -607,6 +609,45 @@ class App:
             for u in self.store.unfinished())
         self.stack = [StartScreen(self.ctx())]
 
+    # --- play again ---------------------------------------------------------------------------
+
+    def play_again(self, *, from_phone: bool = False) -> bool:
+        """A new game of the finished one's kind, with its players in their seats and its
+        house rules (as the header recorded them), the first player one seat on clockwise
+        (as a deal passes), through `new_game` like any new game; the finished game stays in
+        the journal. On the panel the game's own "who goes first" follows (at that seat); a
+        phone's one tap goes straight to the game."""
+        j = self.journal
+        if j is None or not j.state.over:
+            self.show_toast("Play again: the game is not over")
+            return False
+        from companion.rules.game import Header
+        h = j.header
+        header = Header(h.game, tuple(h.players), (h.first + 1) % len(h.players),
+                        dict(h.rules))
+        if not self.new_game(header):
+            return False
+        del self.stack[1:]  # the same house rules: not shown again
+        if not from_phone:
+            self.stack.append(self.mode.first_player_screen(self.ctx()))
+        return True
+
+    def web_play_again(self, p: dict) -> dict:
+        """POST /api/play-again: the game-over view's one tap. Only a finished game is played
+        again (an unfinished one is not replaced by it); `seq` is the snapshot it was
+        pressed on."""
+        j = self.journal
+        if j is None:
+            return {"ok": False, "status": 409, "error": "no game to play again: start one"}
+        if not j.state.over:
+            return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
+                    "or start a new game"}
+        if not self.play_again(from_phone=True):
+            return {"ok": False, "status": 503, "error": "the new game was not saved: "
+                    + (self.toast[0] if self.toast else "error")}
+        return {"ok": True, "seq": self.web_seq, "game_id": getattr(self.journal.sink,
+                                                                    "game_id", None)}
+
     def _enter_game(self) -> None:
         ctx = self.ctx()
         if self.journal.state.over:
@@ -617,10 +658,14 @@ class App:
             self.at_end = False
 
     def _check_over(self) -> None:
-        """Switch to the end screen when the game ends, and back when undo reopens it."""
+        """Switch to the end screen when the game ends, and back when undo reopens it. The
+        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
+        hint) would cover the winners, so it goes."""
         over = self.journal.state.over
         if over != self.at_end:
             self._enter_game()
+            if over:
+                self.toast = None
 
     def pop_to(self, screen: Screen, *, inclusive: bool = False) -> None:
         if screen in self.stack:
@@ -733,6 +778,8 @@ class App:
             roster.save(self.store, p["names"])
             self.roster = tuple(p["names"])
             return ok(names=list(self.roster))
+        if kind == "play-again":
+            return self.web_play_again(p)
         if kind == "new-game":
             from companion.session.journal import game_for
             from companion.rules.game import Header
@@ -764,10 +811,17 @@ class App:
             return refused(409, "no game is open on the box: start one first")
         if kind == "action":
             event = p["event"]
-            j.check(event)  # IllegalEvent (422, the engine's words) and nothing changes
+            try:
+                j.check(event)  # an illegal move changes nothing
+            except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
+                from companion.web.words import plain
+                return {**refused(422, plain(str(e), event, j.header.players)),
+                        "engine": str(e)}
             if not self.emit(event):
                 return refused(503, "not saved: " + (self.toast[0] if self.toast else "error"))
             del self.stack[1:]  # back to the game's home (or end) screen
+            if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
+                self.perform(self.mode.after_web_action(event, self.ctx()))
             return ok()
         if kind in ("undo", "redo"):
             if not (j.can_undo if kind == "undo" else j.can_redo):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import choose, press
 
 from companion.inputs import Button, Gesture
+from companion.ui.actions import Redo
+from companion.ui.modes import MODES
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
 
@@ -224,3 +227,62 @@ def test_an_unknown_die_is_refused_before_anything_changes(make_app):
     with pytest.raises(IllegalEvent, match="unknown die 'd20'"):
         app.perform(Roll(("d20",)))
     assert app.stack == stack and app.pending is None
+
+
+def test_the_end_screen_is_not_covered_by_a_toast(make_app):
+    """A "Redone: ..." toast of the move that ended the game, or any toast still up, covered
+    the winners on the end screen (issue 18, item 7): the game's end clears it."""
+    app = make_app()
+    start_table_game(app)
+    press(app, Button.BACK)  # "Hold BACK to undo": a toast is up when the game ends
+    assert app.toast is not None
+    press(app, Button.OK, Gesture.HOLD)
+    choose(app, "End game")
+    press(app, Button.OK)  # "End this game?" yes
+    assert isinstance(app.top, EndScreen) and app.toast is None
+    press(app, Button.BACK, Gesture.HOLD)  # undo: the game is open again, and says so
+    assert isinstance(app.top, TableScreen) and app.toast[0] == "Undone: End of game"
+    assert app.perform(Redo())
+    assert isinstance(app.top, EndScreen) and app.toast is None
+    clean = app.top.render(app.ctx())
+    assert app.frame().tobytes() == clean.tobytes()  # nothing drawn over the end screen
+
+
+@pytest.mark.parametrize("kind", sorted(MODES))
+def test_play_again_from_the_end_screen(make_app, kind):
+    """One item on every end screen: the same players and house rules, a new game in the
+    journal (the finished one kept), the first player one seat on, then who goes first."""
+    from companion.rules.game import Header
+    app = make_app()
+    players = ("Ann", "Ben", "Cy", "Dee")
+    assert app.new_game(Header(kind, players, 2, {**app.config.house_rules(kind)}))
+    del app.stack[1:]
+    old = app.journal
+    old_id = old.sink.game_id
+    app.emit({"type": "end"})
+    assert old.state.over and len(app.stack) == 1
+    press(app, Button.OK)
+    menu = app.top
+    assert menu.title == "Game over"
+    assert [i.text(app.ctx()) for i in menu.items] == ["Play again", "Start menu"]
+    press(app, Button.OK)  # Play again
+    j = app.journal
+    assert j is not old and j.sink.game_id != old_id and not j.state.over and j.events == []
+    assert (j.header.game, j.header.players, dict(j.header.rules)) == \
+        (kind, players, dict(old.header.rules))
+    assert j.header.first == 3
+    assert app.top is not app.stack[0]  # the game's own "who goes first"
+    press(app, Button.BACK)
+    assert len(app.stack) == 1 and app.journal.state.table.current == 3
+    rows = {r.id: r for r in app.store.history_rows()}
+    assert set(rows) == {old_id, j.sink.game_id} and rows[old_id].events == 1  # kept, "end"
+
+
+def test_play_again_is_only_for_a_finished_game(make_app):
+    from companion.ui.actions import PlayAgain
+    app = make_app()
+    start_table_game(app)
+    before = (app.journal, list(app.journal.events))
+    assert app.perform(PlayAgain()) is False
+    assert app.toast[0] == "Play again: the game is not over"
+    assert (app.journal, list(app.journal.events)) == before

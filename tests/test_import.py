@@ -149,7 +149,8 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     app = make_app(path=db)
     # The table game is over but still the open game: it comes back on its end screen.
     assert app.journal is not None and app.journal.header.game == "table"
-    press(app, Button.OK)  # leave the finished game: the imported one is offered instead
+    press(app, Button.OK)  # the end screen's menu: play again or leave
+    choose(app, "Start menu")  # leave the finished game: the imported one is offered instead
     choose(app, "Resume Penny Badger (3)")
     assert app.journal.events == PENNY
     press(app, Button.OK, Gesture.HOLD)

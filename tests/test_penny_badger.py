@@ -420,11 +420,25 @@ def test_biggest_claim_and_best_catch():
     assert biggest_claim(()) is None and best_catch(hist[:1]) is None
 
 
-def test_describe_for_the_undo_toast():
+def test_describe_says_who_paid_whom():
+    """The history lines (panel, undo toast, web) name the accusers and every payment: "Olu
+    claimed 3 of a kind, true" said nothing of who paid whom (issue 18, item 7)."""
     j = game(4, claim(2), PASS_EVENT, claim(3, [0, 3], False), claim(1, [0], True))
     assert [j.describe(i) for i in range(4)] == [
-        "Ann claimed a pair", "Ben passed", "Cy claimed 3 of a kind, bluff",
-        "Dee claimed a wild, true"]
+        "Ann claimed a pair: bank paid Ann 4",
+        "Ben passed: Ben paid bank 1",
+        "Cy claimed 3 of a kind, challenged by Dee and Ann, a bluff: "
+        "Cy paid bank 4, Dee 4 and Ann 4",
+        "Dee claimed a wild, challenged by Ann, true: bank paid Dee 3; Ann paid bank 1 and Dee 1"]
+    # Each line's amounts are the settlement the engine recorded.
+    for i, record in enumerate(j.state.history):
+        for t in record.transfers:
+            payer = "bank" if t.payer == "bank" else NAMES[t.payer]
+            assert payer + " paid" in j.describe(i) and f" {t.amount}" in j.describe(i)
+    # A true claim whose accusers cannot pay in full, and a badger going out.
+    j = game(3, claim(7, [1, 2], True), bank=200, savings=40)
+    assert j.describe(0) == ("Ann claimed 7 of a kind, challenged by Ben and Cy, true: bank paid "
+                             "Ann 128; Ben paid bank 40; Cy paid bank 40; Ben is out; Cy is out")
 
 
 # --- replay (docs/log-format.md) -----------------------------------------------------

@@ -73,7 +73,7 @@ def test_ledger_grid_strikes_out_the_eliminated(cfg):
     ctx = Context(config=cfg, journal=out)
     img = Ledger(MODE).render(ctx)
     cols, rows, _ = grid_layout(5)
-    assert (cols, rows) == (3, 2)
+    assert (cols, rows) == (2, 3)
     # Ann (seat 0, out) is struck: a lit horizontal line across the middle of her cell.
     cw = 128 // cols
     rh = (64 - 32) // rows
@@ -83,6 +83,50 @@ def test_ledger_grid_strikes_out_the_eliminated(cfg):
     live_img = Ledger(MODE).render(Context(config=cfg, journal=live))
     live_row = [live_img.getpixel((x, 32 + (16 - 1) // 2)) for x in range(3, 60)]
     assert not all(live_row)
+
+
+def grid_texts(cfg, j, monkeypatch) -> list[str]:
+    """The texts the ledger draws below its top block (the savings grid)."""
+    drawn: list[str] = []
+    real = draw.Draw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        if xy[1] >= 32:
+            drawn.append(text)
+        return real(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(draw.Draw, "text", spy)
+    Ledger(MODE).render(Context(config=cfg, journal=j))
+    return drawn
+
+
+@pytest.mark.parametrize("names,cards,olu", [
+    (("Olu", "Ann", "Ben", "Dee", "Eve"), 7, "227"),  # Olu takes 128: three figures
+    (("Olu", "Ann", "Ben", "Dee", "Eve", "Mia"), 7, "227"),
+    (("Olu", "Ann", "Ben", "Dee", "Eve", "Mia", "Zoe", "Kim", "Ray"), 2, "24")])
+def test_five_or_more_three_letter_names_are_drawn_whole(cfg, monkeypatch, names, cards, olu):
+    """Five badgers were drawn "O…", "A…" (issue 18, item 7): each 3-letter name is whole
+    beside its savings (seven to nine badgers: beside two figures)."""
+    j = journal({"type": "claim", "cards": cards, "challengers": []}, players=names,
+                bank=200, savings=99 if cards == 7 else 20)
+    assert not j.state.over
+    texts = grid_texts(cfg, j, monkeypatch)
+    assert [t for t in texts if t.isalpha()] == list(names)
+    assert olu in texts
+
+
+def test_long_names_keep_as_much_as_fits(cfg, monkeypatch):
+    names = ("Wolfeschlegelste", "Anna-Maria Louis", "Bartholomew", "Dee", "Eve",
+             "Maximilian")
+    texts = grid_texts(cfg, journal(players=names), monkeypatch)
+    shown = [t for t in texts if not t.isdigit()]
+    assert shown[3:5] == ["Dee", "Eve"]
+    room = 128 // 2 - draw.text_size("20", 10)[0] - 7  # a cell of two columns, less savings
+    for name, text in zip(names, shown):
+        if text != name:
+            kept = text.removesuffix("…")
+            assert name.startswith(kept) and len(kept) >= 5, (name, text)  # was 1
+            assert draw.text_size(name[:len(kept) + 1] + "…", 10)[0] > room  # no more fits
 
 
 @pytest.mark.parametrize("n", range(2, 17))
@@ -234,7 +278,8 @@ def test_worked_example_played_on_the_buttons_then_undone(app):
     app.handle(ButtonInput(Button.BACK, Gesture.HOLD))
     assert app.journal.state.savings == (24, 19, 20, 20) and app.journal.state.bank == 97
     assert isinstance(app.top, Ledger) and app.journal.state.table.current == 2
-    assert app.toast[0] == "Undone: Cy claimed 3 of a kind, true"
+    assert app.toast[0] == ("Undone: Cy claimed 3 of a kind, challenged by Dee and Ann, true: "
+                            "bank paid Cy 8; Dee paid bank 4 and Cy 4; Ann paid bank 4 and Cy 4")
     # The bluff branch.
     press(app, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK)
     press(app, Button.DOWN, Button.OK, Button.DOWN, Button.OK, Button.UP, Button.UP, Button.OK)

@@ -81,7 +81,8 @@ def test_the_panel_parks_a_game_for_a_new_one_and_resumes_either(make_app, tmp_p
     choose(app, "End game")
     press(app, Button.OK)
     assert isinstance(app.top, EndScreen)
-    press(app, Button.OK)  # the end screen leaves to the start menu
+    press(app, Button.OK)  # the end screen's menu: Play again, Start menu
+    choose(app, "Start menu")
     assert isinstance(app.top, StartScreen) and labels(app)[0] == "Resume Table (4)"
     press(app, Button.OK)
     assert app.store.game_id(app.journal) == first

@@ -317,7 +317,8 @@ def test_records_screen_and_end_line(make_app, tmp_path):
     assert app.top.render(app.ctx()) is not None
     from companion.ui.records import end_line
     assert end_line(app.ctx()) == "1st win in 1 game"
-    press(app, Button.OK)  # leave to the start menu
+    press(app, Button.OK)  # the end screen's menu: play again or leave
+    choose(app, "Start menu")
     choose(app, "Records")
     assert isinstance(app.top, RecordsScreen) and app.top.kind == "match-patch"
     rows = app.top.rows(app.ctx())

@@ -392,6 +392,101 @@ def test_an_illegal_action_is_422_with_the_engines_words_and_changes_nothing(ser
     assert served.app.journal.header.players == ("Ann", "Ben", "Cy", "Dee")
 
 
+@pytest.mark.parametrize("game,players,event,plain,engine", [
+    ("pig-farm", ["Olu", "Ann", "Ben"],
+     {"type": "sell", "hands": [{"sets": [2, 2], "unmatched": 0}, {"sets": [3, 3, 2]},
+                                {"sets": []}]},
+     "Olu sold the farm (it is Olu's turn), so Olu's sets need at least 3 sets, e.g. 3 3 2 "
+     "(not 2). If someone else sold, give them the turn first (Skip to)",
+     "sell: hand 0 (the seller): a seller needs at least 3 sets to sell the farm, not 2"),
+    ("pig-farm", ["Olu", "Ann", "Ben"],
+     {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [3, 1]},
+                                {"sets": []}]},
+     "Ann's sets: a set has 2 or more pigs, not 1", "sell: hand 1 (seat 1): a set has"),
+    ("penny-badger", ["Olu", "Ann", "Ben"],
+     {"type": "claim", "cards": 3, "challengers": [1]},
+     "Claim: say whether the revealed cards were true or a bluff", "claim: a challenged"),
+    ("chaos", ["Olu", "Ann", "Ben"], {"type": "round_points", "points": [4, 5, 6]},
+     "Round points: enter 0 for the player who went out (the round ends when someone is out "
+     "of cards)", "round_points: the round ends"),
+    ("chaos", ["Olu", "Ann", "Ben"], {"type": "swap_hands", "players": [2, 2]},
+     "Swap Hands: name two different players", "swap_hands: name two different players"),
+    ("table", ["Olu", "Ann", "Ben"], {"type": "skip_to", "player": 0, "x": 1},
+     "Skip to: unknown field 'x' (allowed: player)", "skip_to: unknown field"),
+])
+def test_a_refused_form_says_in_plain_words_what_to_fix(served, game, players, event, plain,
+                                                       engine):
+    """"sell: hand 0 (the seller): ..." read like the engine (issue 18, item 7): the answer
+    names the player and the field; the engine's words are beside it for scripts."""
+    served.pair()
+    served.new_game(game, players)
+    status, data = served.post("/api/action", {"event": event})
+    assert status == 422 and data["error"] == plain and data["engine"].startswith(engine)
+    assert "seat" not in data["error"] and "hand 0" not in data["error"]
+    assert served.app.journal.events == []
+
+
+def test_a_chaos_round_scored_from_a_phone_asks_for_the_next_dealer(served):
+    """The panel's Round points asks "who deals?"; a round scored from a phone asked nothing
+    (issue 18, item 7). Now the panel asks, the snapshot's `ask` says so for the phone, and
+    the answer (from either) clears it."""
+    from companion.ui.chaos import DealerPicker
+    served.pair()
+    served.new_game("chaos", ["Olu", "Ann", "Ben", "Dee"], first=1)
+    assert state_of(served)["ask"] is None
+    status, data = served.post("/api/action", {"event": {"type": "round_points",
+                                                         "points": [0, 14, 9, 30]}})
+    assert status == 200
+    snap = state_of(served)
+    assert snap["ask"] == {"kind": "dealer", "suggested": 1}  # Ann went first: Ann deals
+    assert isinstance(served.app.top, DealerPicker) and served.app.top.cursor == 1
+    # The phone answers: Ann deals, Ben (after her, clockwise) goes first.
+    status, _ = served.post("/api/action", {"event": {"type": "first", "player": 2}})
+    assert status == 200
+    snap = state_of(served)
+    assert snap["ask"] is None and snap["state"]["current"] == 2
+    assert not isinstance(served.app.top, DealerPicker)
+    # The next round scored, then answered on the box: the phone's question goes too.
+    served.post("/api/action", {"event": {"type": "round_points", "points": [3, 0, 9, 30]}})
+    assert state_of(served)["ask"] == {"kind": "dealer", "suggested": 2}
+    status, _ = served.post("/api/press", {"button": "OK"})  # the suggested dealer: Ben
+    snap = state_of(served)
+    assert snap["ask"] is None and snap["state"]["current"] == 3
+    # A round that ends the game asks nothing.
+    served.post("/api/action", {"event": {"type": "round_points", "points": [0, 0, 0, 600]}})
+    snap = state_of(served)
+    assert snap["state"]["over"] and snap["ask"] is None
+
+
+def test_play_again_from_a_phone(served):
+    """One tap on the game-over view: the same players and house rules, a new game through
+    the app thread, straight to the game; refused (nothing changes) unless the game is over."""
+    served.pair()
+    assert served.post("/api/play-again", {})[0] == 409  # no game
+    served.new_game("pig-farm", ["Olu", "Ann", "Ben"], rules={"target": 300}, first=1)
+    old = state_of(served)
+    status, data = served.post("/api/play-again", {"seq": old["seq"]})
+    assert status == 409 and "not over" in data["error"]
+    assert state_of(served)["game_id"] == old["game_id"]
+    for bad in ({"seq": "7"}, {"seq": True}, {"players": ["X"]}):
+        assert served.post("/api/play-again", bad)[0] == 400, bad
+    served.post("/api/action", {"event": {"type": "end"}})
+    over = state_of(served)
+    assert over["state"]["over"]
+    status, data = served.post("/api/play-again", {"seq": old["seq"]})  # a stale page
+    assert status == 409 and data["error"].startswith("the game moved on")
+    assert state_of(served)["game_id"] == over["game_id"]
+    status, data = served.post("/api/play-again", {"seq": over["seq"]})
+    assert status == 200 and data["seq"] > over["seq"]
+    snap = state_of(served)
+    assert snap["game_id"] == data["game_id"] != over["game_id"] and snap["events"] == 0
+    assert (snap["game"], snap["players"], snap["rules"]) == \
+        ("pig-farm", ["Olu", "Ann", "Ben"], over["rules"])
+    assert snap["rules"]["target"] == 300 and snap["first"] == 2  # one seat on
+    assert len(served.app.stack) == 1  # the phone tapped: straight to the game
+    assert served.post("/api/play-again", {"seq": None})[0] == 409  # this one is not over
+
+
 def test_undo_with_nothing_to_undo_is_409(served):
     served.pair()
     assert served.post("/api/undo")[0] == 409  # no game open

@@ -30,7 +30,7 @@ def test_a_double_posted_pass_is_done_once(served):
     assert status == 200 and first["seq"] > seq
     status, second = served.post("/api/action", {"event": {"type": "pass"}, "seq": seq})
     assert status == 409
-    assert second["error"] == "the game moved on: Ann passed; it is Ben's turn"
+    assert second["error"] == "the game moved on: Ann passed: Ann paid bank 1; it is Ben's turn"
     after = snap(served)
     assert served.app.journal.events == [{"type": "pass"}]
     assert after["state"]["current"] == 1 and after["seq"] == first["seq"]

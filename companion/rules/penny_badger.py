@@ -244,6 +244,28 @@ def transfer_lines(record: Record, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def and_list(words: Sequence[str]) -> str:
+    """"Ann", "Ann and Ben", "Ann, Ben and Cy"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def payment_words(transfers: Sequence[Transfer], eliminated: Sequence[int],
+                  names: Sequence[str]) -> str:
+    """Who paid whom in one settlement, in the order paid: "bank paid Cy 8; Dee paid bank 4
+    and Cy 4; Dee is out" (a claim on an empty bank: "bank had nothing to pay")."""
+    parts: list[str] = []
+    by_payer: dict[Party, list[Transfer]] = {}
+    for t in transfers:
+        by_payer.setdefault(t.payer, []).append(t)
+    for payer, ts in by_payer.items():
+        paid = and_list([f"{party_name(t.payee, names)} {t.amount}" for t in ts])
+        parts.append(f"{party_name(payer, names)} paid {paid}")
+    parts += [f"{names[s]} is out" for s in eliminated]
+    return "; ".join(parts) or "nothing moved"
+
+
 def record_title(record: Record, names: Sequence[str]) -> str:
     who = names[record.seat]
     if record.cards is None:
@@ -400,15 +422,36 @@ class PennyBadger(Game):
             and 0 <= event["player"] < len(header.players) else before.table.current
         who = header.name(seat)
         if kind == "pass":
-            return f"{who} passed"
+            return f"{who} passed" + self._paid(before, header, seat, None, (), None)
         if kind == "claim":
             cards = event.get("cards")
             what = claim_words(cards) if isinstance(cards, int) and 1 <= cards <= 8 \
                 else "a claim"
-            if not event.get("challengers"):
-                return f"{who} claimed {what}"
-            return f"{who} claimed {what}, " + ("true" if event.get("truthful") else "bluff")
+            raw = event.get("challengers") or []
+            if not raw:
+                return f"{who} claimed {what}" + self._paid(before, header, seat, cards, (),
+                                                            None)
+            truthful = bool(event.get("truthful"))
+            by = clockwise_from(seat, raw, len(header.players)) \
+                if all(isinstance(c, int) for c in raw) else raw
+            accusers = and_list([header.name(c) if isinstance(c, int) else str(c)
+                                 for c in by])
+            return (f"{who} claimed {what}, challenged by {accusers}, "
+                    + ("true" if truthful else "a bluff")
+                    + self._paid(before, header, seat, cards, tuple(raw), truthful))
         return super().describe(event, header, before)
+
+    @staticmethod
+    def _paid(before: State, header: Header, seat: int, cards: int | None,
+              challengers: tuple[int, ...], truthful: bool | None) -> str:
+        """": bank paid Ann 4; Ben paid bank 2 and Ann 2; Ben is out": who paid whom, worked
+        out by `settle` from the state before (as the engine did), for the history lines."""
+        try:
+            s = settle(before.bank, before.savings, seat, cards=cards,  # type: ignore[attr-defined]
+                       challengers=challengers, truthful=truthful)
+        except (AttributeError, IndexError, KeyError, TypeError, AssertionError):
+            return ""  # not a state this event can settle on: the words without amounts
+        return ": " + payment_words(s.transfers, s.eliminated, header.players)
 
     def text(self, state: PennyState, header: Header) -> str:  # type: ignore[override]
         lines = [super().text(state, header), f"Bank: {state.bank}"]

@@ -87,6 +87,11 @@ class ResumeGame:
 
 
 @dataclass(frozen=True)
+class PlayAgain:
+    """A new game of the finished one's kind, players and house rules (App.play_again)."""
+
+
+@dataclass(frozen=True)
 class LeaveGame:
     """Return to the start menu; the game stays in the journal (Resume brings it back)."""
 

@@ -16,11 +16,12 @@ from companion.rules.chaos import COLORS, TARGET, first_in_direction
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import After, Beep, Emit, Home, LeaveGame, Pop, Push, Replace, Toast
+from companion.ui.actions import After, Beep, Emit, Home, Pop, Push, Replace, Toast
 from companion.ui.color_picker import ColorPicker
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Menu, Result, Screen, TextScreen, pick_player
 from companion.ui.table import next_line, turn_header
+from companion.ui.again import HINT, end_menu
 from companion.ui.records import end_title
 
 CALL_SECONDS = 1.0  # "If they fail to do so within 1 second, they draw 3 cards."
@@ -183,11 +184,11 @@ class ChaosEnd(Screen):
             draw.centered(d, (0, top + 11, draw.WIDTH, 41), names, largest=26)
             d.text((draw.WIDTH // 2, 47), f"{s.scores[s.winners[0]]} points",
                    font=draw.font(12), fill=1, anchor="mm")
-        draw.hint(d, "OK: start menu")
+        draw.hint(d, HINT)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))
         if button in (Button.UP, Button.DOWN):
             return Push(points_screen(ctx))
         return None
@@ -276,8 +277,14 @@ class RoundPoints(Screen):
             return Toast(str(e).removeprefix("round_points: "), 3.0)
         if after.over:
             return Emit(event)  # the app shows the end screen
-        return Emit(event, then=[Home(), Push(DealerPicker(ctx, title="Next round: who deals?",
-                                                           cursor=ctx.state.starter))])
+        return Emit(event, then=[Home(), *ask_next_dealer(ctx)])
+
+
+def ask_next_dealer(ctx: Context) -> list:
+    """After a round is scored and the game goes on: who deals the next one? (The panel's
+    Round points and a round scored from a phone both ask; the snapshot's `ask` says so.)
+    The dealing passes on: the one asked first is the seat that went first last round."""
+    return [Push(DealerPicker(ctx, title="Next round: who deals?", cursor=ctx.state.starter))]
 
 
 class MarkMost(Menu):
@@ -362,6 +369,11 @@ class ChaosMode(Mode):
 
     def first_player_screen(self, ctx: Context) -> Screen:
         return DealerPicker(ctx)
+
+    def after_web_action(self, event: dict, ctx: Context) -> Result:
+        if event.get("type") == "round_points" and not ctx.state.over:
+            return ask_next_dealer(ctx)
+        return None
 
     def game_actions(self, ctx: Context) -> list[Item]:
         s = ctx.state

@@ -14,10 +14,11 @@ from companion.rules.drop_rainbow import RAINBOW
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, LeaveGame, Push, Toast
+from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.color_picker import ColorPicker, abbreviations, color_strip
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Result, Screen
+from companion.ui.again import end_menu
 from companion.ui.records import end_title
 
 LABEL_W = 28  # the "FAIL"/"HAVE" labels in front of the strips
@@ -143,11 +144,11 @@ class DropEnd(Screen):
             draw.centered(d, (0, top + 12, draw.WIDTH, 42), names, largest=26)
             d.text((draw.WIDTH // 2, 47), f"{len(s.score[s.winners[0]])} score cards",
                    font=draw.font(12), fill=1, anchor="mm")
-        draw.hint(d, "OK: start menu  ▲▼: all")
+        draw.hint(d, "OK: again / leave  ▲▼: all")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))
         if button in (Button.UP, Button.DOWN):
             return Push(CollectedScreen())
         return None

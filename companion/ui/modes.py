@@ -50,6 +50,11 @@ class Mode:
     def first_player_screen(self, ctx: Context) -> Screen:
         return FirstPlayer(self, ctx)
 
+    def after_web_action(self, event: dict, ctx: Context) -> Result:
+        """What the panel does after a phone's form recorded `event` (the game's home screen
+        is already on top): a question the panel's own flow asks next, or nothing."""
+        return None
+
     def house_rules_screen(self, ctx: Context, *, done: Any = None) -> Screen:
         return TextScreen("House rules", self.house_rules(ctx.journal.header),
                           done=done if done is not None else _pop())

@@ -21,10 +21,11 @@ from companion.rules.penny_badger import (BANK, MAX_CARDS, PennyState, best_catc
                                           withdrawal)
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Toast
+from companion.ui.actions import Emit, Home, Pop, Push, Toast
 from companion.ui.dice import dice_menu
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Context, Item, Result, Screen, TextScreen, wrap
+from companion.ui.again import end_menu
 from companion.ui.records import end_line
 
 TOP_H = 30  # the bank and the current badger
@@ -32,11 +33,14 @@ GRID_TOP = 32
 
 
 def grid_layout(n: int) -> tuple[int, int, int]:
-    """(columns, rows, font size) of the savings grid for `n` badgers: as large as fits."""
+    """(columns, rows, font size) of the savings grid for `n` badgers: as large as fits.
+    Five or six badgers sit in two columns of three rows: three columns left a name 20
+    pixels beside its savings, one letter ("O…" for "Olu"); two give it 38 or more, six
+    or seven letters of the smallest size."""
     if n <= 4:
         return 2, 2, 13
     if n <= 6:
-        return 3, 2, 12
+        return 2, 3, 10
     return 3, 3, 10
 
 
@@ -556,7 +560,7 @@ class PennyEnd(Screen):
         elif button is Button.DOWN:
             self.first += 1  # clamped when drawn
         elif button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))  # play again or leave
         return None
 
 

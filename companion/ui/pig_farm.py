@@ -20,10 +20,11 @@ from companion.rules.pig_farm import (MIN_SELL_SETS, FarmScore, PigFarmState, bu
                                       farm_score)
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, LeaveGame, Pop, Push, Replace, Roll, Toast
+from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.modes import Mode, register
 from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen
+from companion.ui.again import end_menu
 from companion.ui.records import end_title
 
 MAX_SET_SIZE = 30  # more pigs than three base decks hold of one kind: a slip of the finger
@@ -522,11 +523,11 @@ class PigEndScreen(Screen):
                    font=draw.font(draw.SMALL), fill=1, anchor="mt")
             draw.centered(d, (0, top + 11, draw.WIDTH, 51),
                           " & ".join(ctx.name(w) for w in s.winners), largest=28)
-        draw.hint(d, "▼ rounds    OK: leave")
+        draw.hint(d, "▼rounds OK: again/leave")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))
         if button in (Button.DOWN, Button.UP, Button.NEXT):
             return Push(RoundsTable())
         return None

@@ -8,9 +8,10 @@ from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.actions import Emit, LeaveGame, Push, Toast
+from companion.ui.actions import Emit, Push, Toast
 from companion.ui.dice import draw_glyph, dice_menu
 from companion.ui.screen import Context, Result, Screen
+from companion.ui.again import HINT, end_menu
 from companion.ui.records import end_title
 
 if TYPE_CHECKING:
@@ -97,11 +98,11 @@ class EndScreen(Screen):
             d.text((draw.WIDTH // 2, top + 1), label, font=draw.font(draw.SMALL), fill=1,
                    anchor="mt")
             draw.centered(d, (0, top + 11, draw.WIDTH, 51), " & ".join(names), largest=28)
-        draw.hint(d, "OK: start menu")
+        draw.hint(d, HINT)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
-            return LeaveGame()
+            return Push(end_menu(ctx))
         return None
 
 
@@ -140,3 +141,5 @@ def table_gallery(mode: Mode, config) -> Iterable[tuple[str, Journal, list[Scree
     j3 = Journal(Header("table", names))
     j3.append({"type": "end"})
     yield "end", j3, [EndScreen(mode)]
+    from companion.ui.again import end_menu
+    yield "end-menu", j3, [EndScreen(mode), end_menu(Context(config=config, journal=j3))]

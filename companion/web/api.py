@@ -128,6 +128,7 @@ def routes(web: Web) -> list[Route]:
         Route("/api/redo", paired("redo", check_empty), methods=["POST"]),
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
         Route("/api/resume", paired("resume", check_resume), methods=["POST"]),
+        Route("/api/play-again", paired("play-again", check_empty), methods=["POST"]),
     ]
 
 
@@ -195,6 +196,7 @@ def check_resume(body: dict[str, Any]) -> dict[str, Any]:
     _only(body, "game", "replaces")
     return {"game": _game_id(body, "game", required=True),
             "replaces": _game_id(body, "replaces", required=False)}
+
 
 
 def check_new_game(body: dict[str, Any]) -> dict[str, Any]:

@@ -188,15 +188,39 @@ def score_chart(kind: str, players: tuple[str, ...], rows: list[dict[str, Any]])
     import pygal
     name = SCORING[kind].name
     values = [v for r in rows for v in r["scores"]]
+    labels = [str(r["n"]) for r in rows]
     chart = pygal.Line(**_config(title=f"{name.capitalize()} through the game",
                                  x_title="event", show_minor_x_labels=False,
-                                 x_labels_major_count=5, truncate_label=-1, dots_size=4,
-                                 show_dots=len(rows) <= 12,
+                                 x_labels_major=x_labels_shown(labels), truncate_label=-1,
+                                 dots_size=4, show_dots=len(rows) <= 12,
                                  y_labels=ticks(min(values), max(values))))
-    chart.x_labels = [str(r["n"]) for r in rows]
+    chart.x_labels = labels
     for seat, player in enumerate(players):
         chart.add(player, [r["scores"][seat] for r in rows])
     return _svg(chart)
+
+
+PLOT_WIDTH = 380  # of the 480 a chart is drawn: the rest is the margins and the y labels
+LABEL_PX = 16  # one digit at the labels' 26 px, with the 10 px between two labels below
+
+
+def x_labels_shown(labels: list[str]) -> list[str]:
+    """The x labels the per-game chart writes (the points are the start and each change of
+    a score, evenly spaced): every one when they fit side by side, else every k-th, always
+    the first (the start) and the last (the final score), so no two overlap."""
+    if len(labels) <= 2:
+        return list(labels)
+    width = LABEL_PX * max(len(t) for t in labels) + 10
+    room = max(2, PLOT_WIDTH // width + 1)  # labels that fit, evenly spaced
+    if len(labels) <= room:
+        return list(labels)
+    step = -(-(len(labels) - 1) // (room - 1))
+    keep = list(range(0, len(labels), step))
+    if len(labels) - 1 - keep[-1] < step and keep[-1] != 0:
+        keep[-1] = len(labels) - 1  # the last point instead of one too close to it
+    else:
+        keep.append(len(labels) - 1)
+    return [labels[i] for i in sorted(set(keep))]
 
 
 def _svg(chart) -> str:
@@ -224,13 +248,16 @@ def _top(title: str, players: dict[str, dict[str, Any]]) -> str:
     return title
 
 
+def _bar_height(players: dict[str, dict[str, Any]]) -> int:
+    return max(220, 80 + 46 * min(CHART_PLAYERS, len(players)))
+
+
 def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
     import pygal
     chart = pygal.HorizontalBar(**_config(title=_top("Win rate (%)", players),
                                           range=(0, 100), print_values=True,
                                           y_labels=[0, 25, 50, 75, 100], margin_right=30,
-                                          height=max(220, 80 + 46 * min(CHART_PLAYERS,
-                                                                        len(players)))))
+                                          truncate_label=-1, height=_bar_height(players)))
     names = list(players)[:CHART_PLAYERS]
     chart.x_labels = names
     chart.add("win rate", [round((players[n]["win_rate"] or 0) * 100) for n in names])
@@ -238,10 +265,17 @@ def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
 
 
 def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
+    """Each player's wins, stacked by game kind. Bars across, names down the side (as the
+    win rate chart: a long name stays whole), and whole numbers on the wins axis."""
     import pygal
     names = list(players)[:CHART_PLAYERS]
     kinds = [k for k in GAMES if any(k in players[n]["by_game"] for n in names)]
-    chart = pygal.StackedBar(**_config(title=_top("Wins by game", players), x_label_rotation=30))
+    most = max((sum(players[n]["by_game"].get(k, {}).get("won", 0) for k in kinds)
+                for n in names), default=0)
+    chart = pygal.HorizontalStackedBar(**_config(title=_top("Wins by game", players),
+                                                 y_labels=ticks(0, most), margin_right=30,
+                                                 truncate_label=-1,
+                                                 height=_bar_height(players)))
     chart.x_labels = names
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])

@@ -193,7 +193,8 @@ class Web:
                                      "game before trying again"}, status_code=503)
         if result.get("ok"):
             return JSONResponse({k: v for k, v in result.items() if k != "status"})
-        return JSONResponse({"error": result.get("error", "refused")},
+        return JSONResponse({"error": result.get("error", "refused"),  # and "engine", if any
+                             **{k: v for k, v in result.items() if k == "engine"}},
                             status_code=result.get("status", 409))
 
     def frame_png(self) -> bytes | None:

@@ -20,7 +20,7 @@ def build(journal, *, seq: int, resume: str = "") -> dict[str, Any]:
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
-        "can_undo": False, "can_redo": False, "resume": resume or None,
+        "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
         "frame": f"/api/frame.png?seq={seq}",
     }
     if journal is None:
@@ -34,8 +34,20 @@ def build(journal, *, seq: int, resume: str = "") -> dict[str, Any]:
         "events": n,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
+        "ask": ask(journal),
     })
     return snap
+
+
+def ask(journal) -> dict[str, Any] | None:
+    """The question the game's flow asks now, for the phone to ask too: after a Chaos round
+    is scored (and until the next event), who deals the next round; the panel asks it at
+    the same time. {"kind": "dealer", "suggested": seat} or None."""
+    s = journal.state
+    if journal.header.game == "chaos" and journal.events and not s.over \
+            and journal.events[-1].get("type") == "round_points":
+        return {"kind": "dealer", "suggested": s.starter}
+    return None
 
 
 def last_roll(journal) -> dict[str, Any] | None:

@@ -383,3 +383,76 @@ def test_names_are_shown_as_text_never_as_html(page, companion):
     assert page.locator("#board img").count() == 1  # only the box's frame
     expect(page.locator("#players tbody tr").first.locator("td.name")).to_contain_text(hostile)
     assert not dialogs
+
+
+def test_a_form_error_says_which_field_to_fix_in_plain_words(page, companion):
+    """"sell: hand 0 (the seller): ..." read like the engine (issue 18, item 7)."""
+    c = companion("pig-farm", ["Olu", "Ann", "Ben"])
+    pair(page, c)
+    sell = page.locator("form[data-form=sell]")
+    sell.locator("input[name=sets1]").fill("3 3 2")  # the sets typed on the wrong line
+    sell.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text(
+        "Olu sold the farm (it is Olu's turn), so Olu's sets need at least 3 sets, e.g. 3 3 2. "
+        "If someone else sold, give them the turn first (Skip to)")
+    seller = sell.locator("input[name=sets0]")
+    expect(seller).to_be_focused()
+    expect(seller).to_have_attribute("aria-invalid", "true")
+    sell.locator("input[name=sets0]").fill("3 1")
+    sell.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Olu's sets: a set has 2 or more pigs, not 1")
+    assert state(c)["events"] == 0
+    # What only the box can check comes back in the same words: Chaos' Swap Hands.
+    chaos = companion("chaos", ["Olu", "Ann", "Ben"], journal="chaos")
+    pair(page, chaos)
+    swap = page.locator("form[data-form=swap]")
+    swap.locator("select[name=b]").select_option("0")
+    swap.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Swap Hands: name two different players")
+    points = page.locator("form[data-form=round_points]")
+    for k, v in enumerate((4, 5, 6)):
+        points.locator(f"input[name=points{k}]").fill(str(v))
+    points.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Round points: enter 0 for the player who went out")
+    expect(points.locator("input[name=points0]")).to_be_focused()
+    assert state(chaos)["events"] == 0
+
+
+def test_after_a_chaos_round_the_phone_asks_who_deals(page, companion):
+    c = companion("chaos", ["Olu", "Ann", "Ben", "Dee"])
+    pair(page, c)
+    expect(page.locator("form[data-form=dealer]")).to_have_count(0)
+    points = page.locator("form[data-form=round_points]")
+    for k, v in enumerate((12, 0, 7, 30)):
+        points.locator(f"input[name=points{k}]").fill(str(v))
+    points.locator("button[type=submit]").click()
+    dealer = page.locator("form[data-form=dealer]")
+    expect(dealer).to_be_visible()
+    expect(dealer.locator("select[name=dealer]")).to_have_value("0")  # Olu went first
+    expect(dealer).to_contain_text("Ann goes first")
+    dealer.locator("select[name=dealer]").select_option("2")  # Ben deals
+    expect(dealer).to_contain_text("Dee goes first")
+    dealer.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Dee")
+    expect(page.locator("form[data-form=dealer]")).to_have_count(0)
+    snap = state(c)
+    assert snap["state"]["rounds"] == 1 and snap["ask"] is None
+    assert [e["type"] for e in c.app.journal.events] == ["round_points", "first"]
+
+
+def test_play_again_is_one_tap_on_the_game_over_view(page, companion):
+    c = companion("match-patch", ["Olu", "Ann", "Ben"])
+    pair(page, c)
+    page.goto(c.url + "/control")
+    page.locator("#actions").get_by_role("button", name="End the game").click()
+    page.locator("#actions").get_by_role("button", name="Tap again: End the game").click()
+    expect(page.locator("#turn")).to_have_attribute("data-state", "over")
+    first = state(c)
+    again = page.locator("#actions button.play-again")
+    expect(again).to_have_text("Play again: Match Patch with Olu, Ann, Ben")
+    again.click()
+    expect(page.locator("#turn")).to_have_attribute("data-state", "playing")
+    expect(page.locator("#who")).to_have_text("Ann")  # the first player, one seat on
+    snap = state(c)
+    assert snap["game_id"] != first["game_id"] and snap["players"] == first["players"]
+    assert snap["rules"] == first["rules"] and snap["events"] == 0

@@ -220,3 +220,21 @@ def test_game_page_in_the_browser(page, served):
     assert json.loads(lines[0])["players"] == ["Ann", "Ben", "Cy"] and len(lines) == 1 + len(PIG)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert errors == []
+
+
+def test_penny_badger_history_says_who_paid_whom(tmp_path, companion):
+    """/games/N and the live snapshot give each claim's payments (issue 18, item 7)."""
+    with Store(tmp_path / "journal.db") as s:
+        j = s.new_game(Header("penny-badger", ("Olu", "Ann", "Ben")))
+        j.append({"type": "claim", "cards": 3, "challengers": [1, 2], "truthful": True})
+        j.append({"type": "claim", "cards": 2, "challengers": [0], "truthful": False})
+    c = companion()
+    line1 = ("Olu claimed 3 of a kind, challenged by Ann and Ben, true: bank paid Olu 8; "
+             "Ann paid bank 4 and Olu 4; Ben paid bank 4 and Olu 4")
+    line2 = "Ann claimed a pair, challenged by Olu, a bluff: Ann paid bank 2 and Olu 2"
+    import html
+    page = html.unescape(get(c, "/games/1")[2].decode())
+    assert line1 in page and line2 in page
+    with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
+        snap = json.loads(r.read())
+    assert [h["text"] for h in snap["history"]] == [line1, line2]

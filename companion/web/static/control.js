@@ -121,12 +121,23 @@
     const b = button(label, () => send(event, b));
     return b;
   }
+  // A form's own check failed: say what to fix in plain words and put the cursor there.
+  class FieldError extends Error {
+    constructor(input, text) { super(text); this.input = input; }
+  }
   function form(title, kids, submitLabel, onsubmit, name) {
     const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const event = onsubmit(f);
+      for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+      let event;
+      try { event = onsubmit(f); } catch (e) {
+        if (!(e instanceof FieldError)) throw e;
+        showError(e.message);
+        if (e.input) { e.input.setAttribute("aria-invalid", "true"); e.input.focus(); }
+        return;
+      }
       if (event) {
         const ok = await send(event, f);
         if (ok) f.dataset.sent = String(Date.now());
@@ -136,6 +147,15 @@
   }
   function field(f, name) { return f.elements[name]; }
   function int(f, name) { return parseInt(field(f, name).value, 10); }
+  function seatInts(s, f, name, what) {
+    // Every player's number from a perSeat grid; an empty or bad one is named.
+    return s.players.map((n, k) => {
+      const input = field(f, name + k);
+      const v = input.value.trim();
+      if (!/^\d+$/.test(v)) throw new FieldError(input, "Enter " + n + "'s " + what + " (a whole number)");
+      return parseInt(v, 10);
+    });
+  }
   function confirmButton(label, event) {
     // Two taps instead of a dialog: the first arms the button, the second sends.
     const b = button(label, async () => {
@@ -177,7 +197,10 @@
         const t = f.querySelector("input[name=truthful]:checked");
         const event = {type: "claim", cards: int(f, "cards"), challengers};
         if (challengers.length) {
-          if (!t) { showError("Challenged: say whether the cards were true or a bluff"); return null; }
+          if (!t) {
+            throw new FieldError(f.querySelector("input[name=truthful]"),
+                                 "Challenged: say whether the revealed cards were true or a bluff");
+          }
           event.truthful = t.value === "true";
         }
         return event;
@@ -185,12 +208,15 @@
     ];
   };
 
-  function parseSets(text, who) {
+  function parseSets(input, who) {
+    const text = input.value;
     const parts = text.trim() ? text.trim().split(/[\s,+]+/) : [];
     const sets = parts.map((p) => Number(p));
     if (sets.some((n) => !Number.isInteger(n) || n < 0)) {
-      throw new Error(who + ": sets must be whole numbers of pigs, e.g. 3 3 2");
+      throw new FieldError(input, who + "'s sets: the pigs in each set as whole numbers, e.g. 3 3 2");
     }
+    const small = sets.find((n) => n < 2);
+    if (small !== undefined) throw new FieldError(input, who + "'s sets: a set has 2 or more pigs, not " + small);
     return sets;
   }
   ACTIONS["pig-farm"] = (s) => {
@@ -211,11 +237,15 @@
                       "aria-label": n + " sets", inputMode: "text"}),
           number("unmatched" + k, 0, 99, 0))),
       ], "Score the round", (f) => {
-        try {
-          const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k).value, n),
-                                                   unmatched: int(f, "unmatched" + k) || 0}));
-          return {type: "sell", hands};
-        } catch (e) { showError(e.message); return null; }
+        const seller = s.players[st.current];
+        const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k), n),
+                                                 unmatched: int(f, "unmatched" + k) || 0}));
+        if (hands[st.current].sets.length < 3) {
+          throw new FieldError(field(f, "sets" + st.current), seller + " sold the farm (it is " + seller +
+            "'s turn), so " + seller + "'s sets need at least 3 sets, e.g. 3 3 2. If someone else sold, " +
+            "give them the turn first (Skip to)");
+        }
+        return {type: "sell", hands};
       }, "sell"),
       form("Butcher", [
         h("div", {class: "row"}, dieSel, faceSel),
@@ -230,8 +260,31 @@
     ];
   };
 
+  function dealerForm(s) {
+    // After a round is scored the box asks who deals the next one (the snapshot's "ask"):
+    // the phone asks too. The player after the dealer, in the current direction, goes first.
+    const st = s.state;
+    const after = (dealer) => {
+      for (let i = 1; i <= s.players.length; i++) {
+        const k = ((dealer + st.direction * i) % s.players.length + s.players.length) % s.players.length;
+        if (active(s, k)) return k;
+      }
+      return dealer;
+    };
+    const sel = select("dealer", seatOptions(s), s.ask.suggested);
+    const note = h("p", {class: "note"});
+    const say = () => { note.textContent = s.players[after(parseInt(sel.value, 10))] + " goes first"; };
+    sel.addEventListener("change", say);
+    say();
+    const f = form("Next round: who deals?", [h("label", {}, "Dealer ", sel), note], "Deals",
+                   (f) => ({type: "first", player: after(int(f, "dealer"))}), "dealer");
+    f.classList.add("ask");
+    return f;
+  }
+
   ACTIONS["chaos"] = (s) => {
     const st = s.state;
+    const ask = s.ask && s.ask.kind === "dealer" ? [dealerForm(s)] : [];
     const colorForm = h("form", {"data-form": "color"}, h("h3", {text: "Color cards"}),
       h("label", {}, "Color ", select("color", CHAOS_COLORS, st.color || "red")));
     const colorButton = (label, type) => {
@@ -241,6 +294,7 @@
     colorForm.append(h("div", {class: "quick"}, colorButton("Pick a Color", "pick_color"),
       colorButton("Draw 4", "draw_four"), colorButton("Color Dump", "color_dump")));
     return [
+      ...ask,
       h("div", {class: "quick"},
         quick("Take the Draw 4 stack" + (st.draw_stack ? " (" + st.draw_stack + ")" : ""), {type: "take_draw_four"}),
         quick("Two Train", {type: "two_train"}),
@@ -251,8 +305,13 @@
            "Swap", (f) => ({type: "swap_hands", players: [int(f, "a"), int(f, "b")]}), "swap"),
       form("Round points", [h("p", {class: "note", text: "Points left in each hand; 0 for who went out."}),
                             perSeat(s, "points", 0, 999, 0)],
-           "Score the round", (f) => ({type: "round_points",
-                                        points: s.players.map((n, k) => int(f, "points" + k))}), "round_points"),
+           "Score the round", (f) => {
+             const points = seatInts(s, f, "points", "points");
+             if (!points.includes(0)) {
+               throw new FieldError(field(f, "points0"), "Round points: enter 0 for the player who went out");
+             }
+             return {type: "round_points", points};
+           }, "round_points"),
     ];
   };
 
@@ -279,7 +338,7 @@
     const t = st.targets || {};
     return [
       form("Roll-off (8-sided, one per player)", [perSeat(s, "roll", 1, 8, 1)], "Record the roll-off",
-           (f) => ({type: "roll_off", rolls: s.players.map((n, k) => int(f, "roll" + k))}), "roll_off"),
+           (f) => ({type: "roll_off", rolls: seatInts(s, f, "roll", "roll")}), "roll_off"),
       form("Targets", [h("div", {class: "row"}, select("colors", COLOR_FACES, t.colors || "red"),
                                                 select("shapes", SHAPE_FACES, t.shapes || "star"))],
            "Set the targets", (f) => ({type: "roll", dice: {colors: field(f, "colors").value,
@@ -304,7 +363,7 @@
 
   ACTIONS["match-patch"] = (s) => [
     form("Mini-pip totals", [perSeat(s, "pips", 0, 99, 0)], "Record the pips",
-         (f) => ({type: "pips", pips: s.players.map((n, k) => int(f, "pips" + k))}), "pips"),
+         (f) => ({type: "pips", pips: seatInts(s, f, "pips", "mini-pip total")}), "pips"),
     form("A pair for", [select("player", seatOptions(s), s.state.current)], "Pair",
          (f) => ({type: "pair", player: int(f, "player")}), "pair"),
   ];
@@ -351,7 +410,7 @@
     const st = s.state || {};
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
                                 s.game === "drop-rainbow" ? [st.top === null, (st.side || []).length] : 0,
-                                s.game === "chaos" ? [st.draw_stack, st.train] : 0]);
+                                s.game === "chaos" ? [st.draw_stack, st.train] : 0, s.ask]);
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
@@ -360,13 +419,24 @@
       return;
     }
     if (st.over) {
-      box.replaceChildren(h("h2", {text: "Game actions"}),
-                          h("p", {class: "note", text: "The game is over: undo, or start a new game below."}));
+      box.replaceChildren(h("h2", {text: "Game over"}), playAgainButton(s),
+                          h("p", {class: "note", text: "Or undo, or start another game below."}));
       return;
     }
     const own = (ACTIONS[s.game] || (() => []))(s);
     box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
                             own, common(s)].flat());
+  }
+
+  // --- play again ---------------------------------------------------------------------------
+  function playAgainButton(s) {
+    // One tap: the same game with the same players and house rules (the box moves the first
+    // player one seat on). The box refuses it unless the game is over.
+    const b = button("Play again: " + (s.title || s.game) + " with " + s.players.join(", "), async () => {
+      const r = await post("/api/play-again", {}, b);
+      if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
+    }, "go play-again");
+    return b;
   }
 
   // --- new game -----------------------------------------------------------------------------

@@ -142,7 +142,8 @@ const Table = (function () {
                           "): " + b.verdict}));
       }
       if ((st.round_points || []).length) {
-        const head = h("tr", {}, h("th", {text: "Round"}), s.players.map((n) => h("th", {text: n})));
+        const head = h("tr", {}, h("th", {text: "Round"}),
+                       s.players.map((n) => h("th", {class: "pcol"}, h("span", {text: n}))));
         // The TV has no scrolling: its table keeps the last rounds (the totals count them all).
         const first = TV ? Math.max(0, st.round_points.length - 5) : 0;
         const rows = st.round_points.slice(first).map((pts, i) => [pts, i + first]).map(([pts, r]) => h("tr", {},

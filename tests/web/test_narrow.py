@@ -1,0 +1,121 @@
+"""A 390 px phone (issue 18, item 7): no page, table or form is wider than the screen, with
+the longest names a player can have (16 characters, some without a space to break at).
+Pig Farm's round table, Penny Badger's savings, the head-to-head headers and the actions
+heading all clipped or scrolled sideways before."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules import GAMES
+from companion.rules.game import Header
+from companion.session.store import Store
+from companion.web.shots import DEMOS, pair
+
+pytestmark = pytest.mark.slow
+
+PHONE = {"width": 390, "height": 844}
+# Six 16-character names (the most a name may have), four with no space to wrap at.
+LONG = ["Wolfeschlegelste", "Anna-Maria Louis", "Bartholomewsmith", "Christophersonjr",
+        "Maximilianussssz", "Ann Elisabethann"]
+
+# Everything on the page that is wider than the screen, or whose content is wider than
+# itself (text running out of its box, or a box that scrolls sideways). The chart's own
+# SVG parts are drawn inside the scaled <svg> and are left out; form fields hold what is
+# typed and are left out too.
+OVERFLOW = """() => {
+  const W = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > W) {
+    out.push('page ' + document.documentElement.scrollWidth + ' > ' + W);
+  }
+  const skip = new Set(['INPUT', 'SELECT', 'OPTION', 'TEXTAREA', 'SCRIPT', 'STYLE', 'BR']);
+  for (const e of document.querySelectorAll('body *')) {
+    if (skip.has(e.tagName) || (e.closest('svg') && e.tagName !== 'svg')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    const what = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+      (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ')[0] : '') +
+      ' "' + (e.textContent || '').trim().slice(0, 30) + '"';
+    if (r.right > W + 0.5 || r.left < -0.5) out.push(what + ' spans ' + Math.round(r.left) +
+                                                    '..' + Math.round(r.right));
+    const display = getComputedStyle(e).display;
+    if (display !== 'inline' && display !== 'contents' && e.clientWidth &&
+        e.scrollWidth > e.clientWidth + 1) {
+      out.push(what + ' holds ' + e.scrollWidth + ' in ' + e.clientWidth);
+    }
+  }
+  return out;
+}"""
+
+
+def fits(page) -> str:
+    """"" when nothing is wider than the screen, else each thing that is, one a line."""
+    page.wait_for_timeout(100)  # the fitted name and the frame settle
+    return "\n".join(page.evaluate(OVERFLOW))
+
+
+def expect(locator):
+    from playwright.sync_api import expect as pw_expect
+    return pw_expect(locator)
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def _long_game(kind: str) -> tuple[list[str], dict, list[dict]]:
+    """The kind's demo game with six long names (five for Drop Rainbow, which takes five),
+    a long name's turn."""
+    players, rules, events = DEMOS[kind]
+    n = min(6, GAMES[kind].max_players)
+    per_seat = {"sell": "hands", "round_points": "points", "roll_off": "rolls", "pips": "pips"}
+    events = [dict(e, **{per_seat[e["type"]]: (e[per_seat[e["type"]]] * 2)[:n]})
+              if e["type"] in per_seat else e for e in events]
+    return LONG[:n], rules, events
+
+
+@pytest.mark.parametrize("kind", list(DEMOS))
+def test_live_and_control_pages_fit_a_390px_phone_with_long_names(phone, companion, kind):
+    players, rules, events = _long_game(kind)
+    c = companion(kind, players, rules, events)
+    phone.goto(c.url + "/")
+    expect(phone.locator("#conn")).to_have_attribute("data-state", "live")
+    assert fits(phone) == ""
+    pair(phone, c)
+    phone.goto(c.url + "/control")
+    expect(phone.locator("#actions h2")).to_contain_text("'s turn")
+    phone.click("#new-game summary")
+    assert fits(phone) == ""
+
+
+def test_history_pages_fit_a_390px_phone_with_long_names(phone, companion, tmp_path):
+    with Store(tmp_path / "journal.db") as s:
+        for kind in ("pig-farm", "penny-badger", "chaos"):
+            players, rules, events = _long_game(kind)
+            j = s.new_game(Header(kind, tuple(players), 0, rules))
+            for e in events:
+                j.append(e)
+            j.append({"type": "end"})
+    c = companion()
+    for path in ("/games", "/games/1", "/games/2", "/games/3", "/stats", "/stats?game=pig-farm",
+                 "/stats?game=penny-badger", "/stats?game=chaos"):
+        phone.goto(c.url + path)
+        assert fits(phone) == "", path
+    # The head-to-head table names every player in full (not its first four letters).
+    phone.goto(c.url + "/stats")
+    heads = phone.locator("#head-to-head thead th").all_inner_texts()
+    assert sorted(h.replace("\n", "") for h in heads if h.strip()) == sorted(LONG[:6])
+
+
+def test_the_widest_16_letter_name_fits_the_actions_heading(phone, companion):
+    wide = "WMWMWMWMWMWMWMWM"  # legal, if unlikely: the widest letters of the font
+    c = companion("penny-badger", [wide, "Ann", "Ben"])
+    pair(phone, c)
+    phone.goto(c.url + "/control")
+    expect(phone.locator("#actions h2")).to_contain_text(wide + "'s turn", ignore_case=True)
+    assert fits(phone) == ""
