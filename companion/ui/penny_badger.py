@@ -648,6 +648,12 @@ def penny_gallery(mode: PennyMode, config) -> Iterable[tuple[str, Journal, list[
               {"type": "reverse"}, {"type": "pass"}):
         j8.append(e)
     yield "ledger-8", j8, [Ledger(mode)]
+    # Five badgers with short names, as a group hit it ("O..." for "Olu" before).
+    j5 = Journal(Header("penny-badger", ("Olu", "Ann", "Ben", "Cy", "Dee")))
+    for e in ({"type": "claim", "cards": 3, "challengers": [2, 3], "truthful": True},
+              {"type": "pass"}):
+        j5.append(e)
+    yield "ledger-5", j5, [Ledger(mode)]
     # Sixteen badgers: pages of nine.
     from companion.ui.start import default_names
     j16 = Journal(Header("penny-badger", default_names(config.names, 16)))
