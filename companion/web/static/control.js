@@ -482,6 +482,7 @@
   });
 
   function setPaired(yes) {
+    showPairBanner(!yes);
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
@@ -509,6 +510,20 @@
     document.getElementById("redo").disabled = !s.can_redo;
   }
 
+  // --- the box's screen above the buttons, and the "not paired" line at the top -------------
+  function showControlFrame(src) {
+    const img = document.getElementById("control-frame");
+    if (img && src && img.getAttribute("src") !== src) img.src = src;
+  }
+  function showPairBanner(show) {
+    const el = document.getElementById("pair-banner");
+    if (el) el.hidden = !show;
+  }
+
   Table.onRender(onSnapshot);
+  Table.onFrame(showControlFrame);
+  // On load and after every reconnect (the box restarted, or forgot its phones): ask again,
+  // so a phone that is no longer paired never shows buttons that look as if they work.
+  Table.onConnect(checkPaired);
   checkPaired();
 })();
