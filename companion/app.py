@@ -660,6 +660,8 @@ class App:
         from companion.session import phones
         self.web, self.publish = web, web.publish
         self.on_frame = web.frame_changed
+        if self.last_frame is not None:  # drawn before the web came: its number, for new streams
+            web.frame_changed(self.last_frame[0])
         web.pairing.load(phones.load(self.store))
         # A code used or voided by wrong tries: redraw the pairing screen (and say so).
         web.pairing.on_change = lambda note: self.post(Notice(note) if note else Tick("web"))

@@ -423,3 +423,27 @@ def test_a_games_log_is_refused_to_a_foreign_host_like_the_backup(tmp_path, conf
             assert status == 200, path
     finally:
         s.close()
+
+
+def test_a_frame_drawn_before_the_web_started_is_sent_on_connect(tmp_path, config, clock):
+    """`companion run` draws its first frame, then starts the web: a new stream still gets
+    that frame's number (found by the benchmark: no frame event until the panel changed)."""
+    import random
+    from companion.app import App
+    from companion.drivers.display import dummy
+    from companion.session.store import Store
+    from companion.web.server import Web
+    store = Store(tmp_path / "journal.db")
+    app = App(config=config, store=store, display=dummy(), rng=random.Random(1))
+    app.render()
+    web = Web(config=config, post=app.post, host="127.0.0.1", port=0,
+              frame=lambda: app.last_frame, clock=clock, route_modules=())
+    app.attach_web(web)
+    assert web.start() == ""
+    try:
+        ev = Events(web.port)
+        assert ev.next_frame()["n"] == app.last_frame[0]
+        ev.close()
+    finally:
+        web.stop()
+        store.close()

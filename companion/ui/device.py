@@ -89,7 +89,7 @@ def standin_frame() -> Image.Image:
     img, d = draw.blank()
     draw.title_bar(d, "Table web")
     draw.centered(d, (0, 14, draw.WIDTH, 40), "Pairing on the box", largest=16)
-    draw.centered(d, (0, 42, draw.WIDTH, 62), "The code is shown only there", largest=10)
+    draw.centered(d, (0, 42, draw.WIDTH, 62), "Code: on the box only", largest=10)
     return img
 
 
@@ -121,7 +121,7 @@ class PairScreen(Screen):
         if shown.status == "paired":
             draw.title_bar(d, self.title)
             draw.centered(d, (0, 14, draw.WIDTH, 40), "Phone paired", largest=18)
-            draw.hint(d, "OK: pair another  BACK: done")
+            draw.hint(d, "OK: another  BACK: done")
             return img
         if shown.status != "open":
             void = shown.status == "void"
@@ -130,7 +130,7 @@ class PairScreen(Screen):
                           largest=16)
             draw.centered(d, (0, 34, draw.WIDTH, 48), "20 wrong tries" if void else
                           "The code is closed", largest=10)
-            draw.hint(d, "OK: new code  BACK: done")
+            draw.hint(d, "OK: new  BACK: done")
             return img
         code = shown.code
         url = web.pair_url(code)

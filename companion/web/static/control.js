@@ -483,11 +483,12 @@
 
   function setPaired(yes) {
     showPairBanner(!yes);
+    const was = paired;  // asked again on every reconnect: load only when it changes
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
-    if (yes) {
+    if (yes && !was) {
       loadKinds();
       loadRoster();
       actionsKey = "";
