@@ -178,9 +178,20 @@ def test_run_ack_prints_the_code_when_one_is_shown(tmp_path):
     (tmp_path / "none.toml").write_text("")
     port = free_port()
     p = run_companion(tmp_path, "--web", f"127.0.0.1:{port}")
+    import queue
+    import threading
+    lines: queue.Queue = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(x) for x in p.stdout], daemon=True)
+    reader.start()
+
+    def line() -> str:
+        try:
+            return lines.get(timeout=10).strip()
+        except queue.Empty:
+            return "(nothing printed in 10 s)"
     try:
-        assert p.stdout.readline().startswith("web ")
-        assert p.stdout.readline().strip() == "ready"
+        assert line().startswith("web ")
+        assert line() == "ready"
         # The start menu: down to "Table web", then "Pair a phone" (its first item).
         from companion.config import load
         from companion.ui.start import StartScreen
@@ -189,9 +200,9 @@ def test_run_ack_prints_the_code_when_one_is_shown(tmp_path):
         labels = [i.text(ctx) for i in StartScreen(ctx).items]
         p.stdin.write("DOWN\n" * labels.index("Table web") + "OK\nOK\n")
         p.stdin.flush()
-        line = p.stdout.readline().strip()
-        assert line.startswith("pair ") and len(line.split()[1]) == 6, line
-        code = line.split()[1]
+        shown = line()
+        assert shown.startswith("pair ") and len(shown.split()[1]) == 6, shown
+        code = shown.split()[1]
         import urllib.request
         req = urllib.request.Request(f"http://127.0.0.1:{port}/api/pair", method="POST",
                                      data=json.dumps({"code": code}).encode(),
@@ -200,8 +211,14 @@ def test_run_ack_prints_the_code_when_one_is_shown(tmp_path):
         with urllib.request.urlopen(req, timeout=10) as r:
             assert r.status == 200
     finally:
-        out, err = p.communicate("QUIT\n", timeout=30)
-    assert p.returncode == 0 and "pair " not in out  # no fresh code after the phone paired
+        p.stdin.write("QUIT\n")
+        p.stdin.close()
+        p.wait(30)
+        reader.join(10)
+    rest = []
+    while not lines.empty():
+        rest.append(lines.get())
+    assert p.returncode == 0 and not any(x.startswith("pair ") for x in rest)  # none after
 
 
 # --- issue 20.2: a guest hammering codes -----------------------------------------------------
