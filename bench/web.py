@@ -10,6 +10,12 @@
   `web URL` line (--ack), when phones can connect.
 - web_idle_cpu_percent / web_rss_mb: `companion run` with the web on and 3 SSE clients
   connected, left alone.
+- web_frame_push_p50/p99_ms (issue 18): the same process; a NEXT on stdin -> the SSE "frame"
+  event with the new frame number read by each of 5 clients, which then fetch the PNG (as
+  the pages do). Presses 150 ms apart, so each change is pushed at once (changes within 1/10 s
+  of a push are folded into the next one: by design up to 100 ms later).
+- press_to_frame_*_web5: the clients fetch each pushed frame's PNG too (the web thread
+  encodes it while the app thread handles the next press).
 """
 
 from __future__ import annotations
@@ -25,15 +31,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A child process holding N event streams; prints "client seq events perf_counter" per event.
+# A child process holding N event streams; prints "client seq events perf_counter" per
+# snapshot and "F client n perf_counter" per frame event (then fetches that PNG, as a page does).
 CLIENTS = r"""
-import json, selectors, socket, sys, time
+import http.client, json, selectors, socket, sys, time
 port, n = int(sys.argv[1]), int(sys.argv[2])
 sel = selectors.DefaultSelector()
 for i in range(n):
     s = socket.create_connection(("127.0.0.1", port))
     s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-    sel.register(s, selectors.EVENT_READ, [i, b""])
+    sel.register(s, selectors.EVENT_READ, [i, b"", "", None])
 print("connected", flush=True)
 while True:
     for key, _ in sel.select():
@@ -44,9 +51,21 @@ while True:
         key.data[1] += data
         *lines, key.data[1] = key.data[1].split(b"\n")
         for line in lines:
-            if line.startswith(b"data:"):
+            line = line.rstrip(b"\r")
+            if line.startswith(b"event:"):
+                key.data[2] = line[6:].strip().decode()
+            elif line.startswith(b"data:") and key.data[2] == "frame":
+                f = json.loads(line[5:])
+                print("F", key.data[0], f["n"], t, flush=True)
+                if key.data[3] is None:
+                    key.data[3] = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                key.data[3].request("GET", f["src"])
+                key.data[3].getresponse().read()
+            elif line.startswith(b"data:"):
                 snap = json.loads(line[5:])
                 print(key.data[0], snap["seq"], snap["events"], t, flush=True)
+            elif not line:
+                key.data[2] = ""
 """
 
 
@@ -69,10 +88,17 @@ class Clients:
             raise RuntimeError("the SSE clients did not connect")
         self.cond = threading.Condition()
         self.seen: dict[int, tuple[int, float]] = {}  # client -> (events, first time seen)
+        self.frames: dict[int, tuple[int, float]] = {}  # client -> (frame n, time seen)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in self.proc.stdout:
+            if line.startswith("F "):
+                _, client, n, t = line.split()
+                with self.cond:
+                    self.frames[int(client)] = (int(n), float(t))
+                    self.cond.notify_all()
+                continue
             client, _seq, events, t = line.split()
             with self.cond:
                 if int(events) != self.seen.get(int(client), (None,))[0]:
@@ -88,6 +114,29 @@ class Clients:
                     raise RuntimeError(f"the clients did not see event {k}: {self.seen}")
                 self.cond.wait(left)
             return [t for _, t in self.seen.values()]
+
+    def frame_now(self, timeout: float = 10.0) -> int:
+        """The newest frame number every client has seen (waits until each has seen one)."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while len(self.frames) < self.n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(f"the clients saw no frame: {self.frames}")
+                self.cond.wait(left)
+            return min(n for n, _ in self.frames.values())
+
+    def wait_frame(self, above: int, timeout: float = 10.0) -> list[float]:
+        """When each client first saw a frame numbered above `above`."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not (len(self.frames) == self.n and all(n > above for n, _ in
+                                                          self.frames.values())):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RuntimeError(f"the clients saw no frame after {above}: {self.frames}")
+                self.cond.wait(left)
+            return [t for _, t in self.frames.values()]
 
     def close(self) -> None:
         self.proc.kill()
@@ -137,6 +186,36 @@ def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, pres
     note = f"{presses} presses x {clients} clients, companion run on stdin"
     figure("web_snapshot_latency_p50_ms", pct(lat, 50), "ms", None, note)
     figure("web_snapshot_latency_p99_ms", pct(lat, 99), "ms", 50.0, note)
+
+
+def bench_frames(tmp: Path, figure, journal: Path, env: dict[str, str], *, presses: int,
+                 clients: int = 5) -> None:
+    """A panel change -> the "frame" event read by each client (which then fetch the PNG)."""
+    port = free_port()
+    p = companion(tmp, journal, port, env, "--input", "stdin", "--ack")
+    lat: list[float] = []
+    try:
+        for line in p.stdout:
+            if line.startswith("ready"):
+                break
+        c = Clients(port, clients)
+        try:
+            n = c.frame_now()
+            for _ in range(presses):
+                t0 = time.perf_counter()
+                p.stdin.write("NEXT\n")
+                p.stdin.flush()
+                lat += [(t - t0) * 1000 for t in c.wait_frame(n)]
+                n = c.frame_now()
+                time.sleep(0.15)  # past the 1/10 s fold: each change is pushed at once
+        finally:
+            c.close()
+    finally:
+        p.stdin.close()
+        p.wait(30)
+    note = f"{presses} presses x {clients} clients (each fetches the PNG), 150 ms apart"
+    figure("web_frame_push_p50_ms", pct(lat, 50), "ms", None, note)
+    figure("web_frame_push_p99_ms", pct(lat, 99), "ms", 100.0, note)
 
 
 def attach_web(clients: int):
@@ -231,6 +310,7 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
     journal = resumable_journal(tmp, 200)
     env = env_for(tmp)
     bench_latency(tmp, figure, journal, env, presses=20 if quick else 200)
+    bench_frames(tmp, figure, journal, env, presses=20 if quick else 200)
     bench_press_to_frame(tmp, presses=60 if quick else 1000, attach=attach_web(5),
                          suffix="_web5")
     bench_startup(tmp, figure, journal, env, runs=1 if quick else 7)

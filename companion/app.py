@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
-from companion.inputs import ShutdownRequest, StatsFilled, WebRequest
+from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
 from companion import power
 from companion.rules import dice as dicemod
@@ -158,7 +158,13 @@ class App:
         self.snapshot_due = False  # a change is not published yet (flush_snapshot)
         self.answering = False  # handling a WebRequest (on_web)
         self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
-        self.last_frame: tuple[int, Any] | None = None  # (frame number, PIL image) last shown
+        # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
+        # while a secret screen (Pair a phone) is up; the number grows only when it changes.
+        # Set here only (the app thread); the web thread only reads it.
+        self.last_frame: tuple[int, Any] | None = None
+        self._public_raw = b""
+        self.panel_frame: Any = None  # the image the panel itself shows now
+        self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
         if self.journal is not None:
             self._enter_game()
         else:
@@ -223,6 +229,8 @@ class App:
                 self.on_web(item)
             elif isinstance(item, StatsFilled):
                 self.on_stats_filled(item)
+            elif isinstance(item, PhonePaired):
+                self.on_phone_paired(item)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
@@ -369,7 +377,13 @@ class App:
             self.web_switch(action.on)
         elif isinstance(action, A.ForgetPhones):
             if self.web is not None:
+                from companion.session import phones
                 n = self.web.pairing.forget_all()
+                try:
+                    phones.clear(self.store)
+                except JournalError as e:  # forgotten now; kept ones come back after a restart
+                    self.not_saved(e)
+                    return False
                 self.show_toast(f"Forgot {n} phone{'s' * (n != 1)}")
         elif isinstance(action, A.Toast):
             self.show_toast(action.text, action.seconds)
@@ -831,10 +845,35 @@ class App:
             return ok()
         return refused(400, f"unknown request {kind!r}")
 
+    def on_phone_paired(self, item: PhonePaired) -> None:
+        """Keep a paired phone's session in the journal database (the web asked; this thread
+        is the one writer)."""
+        from companion.session import phones
+        from companion.web import pairing
+        ok = True
+        try:
+            phones.add(self.store, item.digest, item.created, now=self.web.pairing.wall()
+                       if self.web is not None else item.created, ttl=pairing.SESSION_TTL,
+                       keep=pairing.MAX_SESSIONS)
+        except JournalError as e:
+            log.warning("the paired phone is not kept across a restart: %s", e)
+            ok = False
+        if item.reply is not None:
+            try:
+                item.reply.set_result(ok)
+            except Exception:  # the web gave up waiting
+                pass
+
     def attach_web(self, web) -> None:
         """Give the app its table web (companion.web.server.Web, started or not): snapshots
-        go to it from now on, and the menus offer "Table web"."""
+        and changed frames go to it from now on, the phones kept in the journal are paired
+        again, and the menus offer "Table web"."""
+        from companion.session import phones
         self.web, self.publish = web, web.publish
+        self.on_frame = web.frame_changed
+        if self.last_frame is not None:  # drawn before the web came: its number, for new streams
+            web.frame_changed(self.last_frame[0])
+        web.pairing.load(phones.load(self.store))
         # A code used or voided by wrong tries: redraw the pairing screen (and say so).
         web.pairing.on_change = lambda note: self.post(Notice(note) if note else Tick("web"))
         if self.journal is None and isinstance(self.stack[0], StartScreen):
@@ -876,8 +915,19 @@ class App:
                 raise
             log.exception("error drawing %r", self.top)
             frame = error_frame()
-        self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, frame)
+        self.panel_frame = frame
         self.display.show(frame)
+        # What the web may show: never a secret screen (the pairing code and its QR).
+        public = frame
+        if getattr(self.top, "secret", False):
+            from companion.ui.device import standin_frame
+            public = standin_frame()
+        raw = public.tobytes()
+        if self.last_frame is None or raw != self._public_raw:
+            self._public_raw = raw
+            self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
+            if self.on_frame is not None:
+                self.on_frame(self.last_frame[0])
 
 
 def error_frame():

@@ -289,6 +289,8 @@ def _web(args, cfg, app, stack) -> str:
     web = Web(config=cfg, post=app.post, host=host, port=port,
               frame=lambda: app.last_frame, source=cfg.journal_path())
     app.attach_web(web)
+    if args.ack:  # headless scripts and tests read the code here (the service never uses --ack)
+        web.pairing.on_code = lambda code: print(f"pair {code}", flush=True)
     stack.callback(web.stop)
     if args.no_web or not (w["enabled"] or args.web):
         return ""

@@ -94,3 +94,15 @@ class StatsFilled:
     None when the replay failed (companion/app.py, `App.stats`)."""
 
     records: Any = None
+
+
+@dataclass(frozen=True, eq=False)
+class PhonePaired:
+    """A phone paired (companion/web/pairing.py): the app thread, the journal's one writer,
+    keeps its session (the token's SHA-256 and its creation time, wall clock) in the journal
+    database, so it survives a restart. `reply` (a concurrent.futures.Future) gets True, or
+    False when it could not be saved (the phone is then paired until a restart)."""
+
+    digest: str
+    created: float
+    reply: Any = None

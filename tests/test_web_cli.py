@@ -169,9 +169,9 @@ def test_web_on_pair_forget_and_off_from_the_start_menu(web_app):
     assert isinstance(app.top, device.PairScreen)
     code = app.web.pairing.code()
     assert app.web.pair_url(code) == f"HTTP://127.0.0.1:{app.web.port}/J/{code}"
-    # A phone pairs: the code is used, and the screen shows a new one.
+    # A phone pairs: the code is used and closed ("Phone paired"; OK asks for another).
     assert app.web.pairing.attempt(code).ok
-    assert app.web.pairing.code() != code and app.web.pairing.phones == 1
+    assert app.web.pairing.shown().status == "paired" and app.web.pairing.phones == 1
     press(app, Button.BACK)
     choose(app, "Forget all phones")
     press(app, Button.OK)
@@ -220,9 +220,12 @@ def test_the_pairing_screen_shows_the_code_and_refreshes_itself(web_app):
     code = app.web.pairing.code()
     assert screen.render(ctx).tobytes() == first  # the same code draws the same frame
     wrong = f"{(int(code) + 1) % 10**6:06d}"
-    for _ in range(5):
-        app.web.pairing.attempt(wrong)  # voided: a new code, a new QR
-    assert app.web.pairing.code() != code and screen.render(ctx).tobytes() != first
+    for k in range(20):
+        app.web.pairing.attempt(wrong, f"10.0.0.{k}")  # voided: the screen says so
+    void = screen.render(ctx).tobytes()
+    assert app.web.pairing.shown().status == "void" and void != first
+    screen.on_press(Button.OK, ctx)  # a new code, a new QR
+    assert app.web.pairing.code() != code and screen.render(ctx).tobytes() not in (first, void)
     assert screen.on_tick("pair", {}, ctx).token == "pair"  # the countdown keeps ticking
 
 
@@ -233,8 +236,8 @@ def test_a_phone_pairing_redraws_the_panel_and_says_so(web_app):
     app.render()
     choose(app, "Table web")
     choose(app, "Pair a phone")
-    before = app.last_frame[1].tobytes()
+    before = app.panel_frame.tobytes()
     assert app.web.pairing.attempt(app.web.pairing.code()).ok  # as the web thread does
     drain(app)
     app.render()
-    assert app.toast[0] == "Phone paired" and app.last_frame[1].tobytes() != before
+    assert app.toast[0] == "Phone paired" and app.panel_frame.tobytes() != before

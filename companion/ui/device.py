@@ -83,15 +83,28 @@ def qr_image(text: str, *, height: int = draw.HEIGHT) -> Image.Image:
     return img
 
 
+def standin_frame() -> Image.Image:
+    """What the web shows instead of a secret screen (the pairing code and its QR): drawn
+    like any panel frame, 128x64 mode "1", so no public route ever carries the code."""
+    img, d = draw.blank()
+    draw.title_bar(d, "Table web")
+    draw.centered(d, (0, 14, draw.WIDTH, 40), "Pairing on the box", largest=16)
+    draw.centered(d, (0, 42, draw.WIDTH, 62), "Code: on the box only", largest=10)
+    return img
+
+
 class PairScreen(Screen):
-    """The code, big, and the QR code of HTTP://ADDRESS:PORT/J/CODE. It refreshes itself when
-    the code is used, voided by wrong tries or expires (the web posts a redraw, and a tick
-    each second keeps the countdown)."""
+    """The code, big, and the QR code of HTTP://ADDRESS:PORT/J/CODE, with its countdown. A
+    used code closes: "Phone paired" (OK: pair another). 20 wrong tries void it: "Code void"
+    (OK: new code). An expired one is renewed by itself. The web thread posts a redraw on each
+    change, and a tick each second keeps the countdown. `secret`: the web never shows it."""
 
     title = "Pair a phone"
+    secret = True
 
     def __init__(self) -> None:
         self._qr: tuple[str, Image.Image] | None = None
+        self._asked = False  # a code was made for this screen (made on its first frame)
 
     def render(self, ctx: Context) -> Image.Image:
         img, d = draw.blank()
@@ -101,7 +114,25 @@ class PairScreen(Screen):
             draw.centered(d, (0, 14, draw.WIDTH, 40), "Web is off", largest=16)
             draw.hint(d, "Web on: in Table web")
             return img
-        code = web.pairing.code()
+        if not self._asked:
+            self._asked = True
+            web.pairing.open()
+        shown = web.pairing.shown()
+        if shown.status == "paired":
+            draw.title_bar(d, self.title)
+            draw.centered(d, (0, 14, draw.WIDTH, 40), "Phone paired", largest=18)
+            draw.hint(d, "OK: another  BACK: done")
+            return img
+        if shown.status != "open":
+            void = shown.status == "void"
+            draw.title_bar(d, self.title)
+            draw.centered(d, (0, 13, draw.WIDTH, 33), "Code void" if void else "No code",
+                          largest=16)
+            draw.centered(d, (0, 34, draw.WIDTH, 48), "20 wrong tries" if void else
+                          "The code is closed", largest=10)
+            draw.hint(d, "OK: new  BACK: done")
+            return img
+        code = shown.code
         url = web.pair_url(code)
         if self._qr is None or self._qr[0] != url:
             self._qr = (url, qr_image(url))
@@ -113,7 +144,7 @@ class PairScreen(Screen):
         size = draw.fit("888", box_w - 2, 22, largest=22)
         d.text((x0 + box_w // 2, 12), code[:3], font=draw.font(size), fill=1, anchor="mt")
         d.text((x0 + box_w // 2, 12 + size), code[3:], font=draw.font(size), fill=1, anchor="mt")
-        left = int(web.pairing.seconds_left() + 0.999)
+        left = int(shown.seconds_left + 0.999)
         d.text((x0 + box_w // 2, draw.HEIGHT), f"{left // 60}:{left % 60:02d}",
                font=draw.font(draw.SMALL), fill=1, anchor="md")
         return img
@@ -122,7 +153,14 @@ class PairScreen(Screen):
         pass
 
     def on_press(self, button, ctx: Context) -> Result:
+        web = web_of(ctx)
+        open_now = web is not None and web.pairing.shown().status == "open"
+        if button is Button.OK and web is not None and web.running and not open_now:
+            web.pairing.open()  # asked for: pair another phone, or a new code after a void
+            return None
         if button in (Button.BACK, Button.OK):
+            if web is not None:
+                web.pairing.close()  # nobody sees the code any more: it stops working
             return Pop()
         return None
 
@@ -148,6 +186,10 @@ def web_gallery(config) -> list[tuple[str, Image.Image]]:
     out = [("web-menu", menu.render(ctx))]
     out.append(("web-forget", menu.items[2].choose(ctx).screen.render(ctx)))
     out.append(("web-menu-off", web_menu(off_ctx).render(off_ctx)))
-    out.append(("web-pair", PairScreen().render(ctx)))
+    screen = PairScreen()
+    out.append(("web-pair", screen.render(ctx)))
+    web.pairing.attempt(web.pairing.code())
+    out.append(("web-paired", screen.render(ctx)))
+    out.append(("web-pairing-standin", standin_frame()))
     out.append(("web-address", address_screen(ctx).render(ctx)))
     return out

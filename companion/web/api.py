@@ -17,18 +17,35 @@ from starlette.routing import Route
 from companion.inputs import Button
 from companion.web import guard
 from companion.web.guard import Refused
+from companion.web.pairing import digest
+from companion.web.snapshot import Frame
 
 if TYPE_CHECKING:
     from companion.web.server import Web
 
 COOKIE = "companion_session"
-COOKIE_AGE = 30 * 24 * 3600  # seconds; the session itself lives until a restart or "Forget"
+COOKIE_AGE = 30 * 24 * 3600  # seconds; as the session (kept in the journal: a restart keeps it)
 PING = 15  # seconds between SSE keep-alive comments
 BUTTONS = [b.value for b in Button]
 
 
 def error(status: int, reason: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
+
+
+class ASGI:
+    """A plain ASGI callable as a route (Starlette wraps a function as request -> response)."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+
+    async def __call__(self, scope, receive, send) -> None:
+        await self.fn(scope, receive, send)
+
+
+def client_address(request: Request) -> str:
+    """The address the request came from (pairing waits and stream caps are per address)."""
+    return request.client.host if request.client is not None else ""
 
 
 def no_store(resp: Response) -> Response:
@@ -42,23 +59,37 @@ def routes(web: Web) -> list[Route]:
         body = latest[1] if latest is not None else json.dumps(web.initial_snapshot())
         return no_store(Response(body, media_type="application/json"))
 
-    async def events(request: Request) -> Response:
+    async def events(scope, receive, send) -> None:
+        """An ASGI app, not a plain endpoint: the stream's slot is given back however the
+        stream ends (even when the client leaves before the first byte)."""
+        address = client_address(Request(scope))
+        gate = web.gate
+        status, why = gate.stream(address)
+        if status:
+            await error(status, why, **{"Retry-After": "5"})(scope, receive, send)
+            return
         slot = web.hub.subscribe()
 
         async def stream():
-            try:
-                if web.hub.latest is None:  # nothing published yet: still one on connect
-                    snap = web.initial_snapshot()
-                    yield {"data": json.dumps(snap), "id": str(snap["seq"])}
-                while True:
-                    item = await slot.get()
-                    if item is None:
-                        return
+            if web.hub.latest is None:  # nothing published yet: still one on connect
+                snap = web.initial_snapshot()
+                yield {"data": json.dumps(snap), "id": str(snap["seq"])}
+            while True:
+                item = await slot.get()
+                if item is None:
+                    return
+                if isinstance(item, Frame):  # the panel changed: no snapshot seq of its own
+                    yield {"event": "frame", "data": json.dumps(
+                        {"n": int(item), "src": f"/api/frame.png?n={int(item)}"})}
+                else:
                     yield {"data": item[1], "id": str(item[0])}
-            finally:
-                web.hub.unsubscribe(slot)
 
-        return EventSourceResponse(stream(), ping=PING, headers={"Cache-Control": "no-store"})
+        try:
+            await EventSourceResponse(stream(), ping=PING,
+                                      headers={"Cache-Control": "no-store"})(scope, receive, send)
+        finally:
+            web.hub.unsubscribe(slot)
+            gate.stream_ended(address)
 
     async def frame(request: Request) -> Response:
         png = web.frame_png()  # ~1 ms for a new frame, cached by frame number
@@ -84,11 +115,13 @@ def routes(web: Web) -> list[Route]:
         code = body.get("code")
         if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code.strip()):
             return error(400, "code must be the 6 digits shown on the box")
-        result = web.pairing.attempt(code.strip())
+        result = web.pairing.attempt(code.strip(), client_address(request))
         if result.retry_after > 0:
             return error(429, result.error, **{"Retry-After": str(int(result.retry_after + 0.999))})
         if not result.ok:
             return error(403, result.error)
+        # Kept in the journal by the app thread (the one writer) before the phone hears "ok".
+        await web.keep_phone(digest(result.token), result.created)
         resp = JSONResponse({"ok": True})
         resp.set_cookie(COOKIE, result.token, max_age=COOKIE_AGE, path="/", httponly=True,
                         samesite="strict")
@@ -115,7 +148,7 @@ def routes(web: Web) -> list[Route]:
 
     return [
         Route("/api/state", state),
-        Route("/api/events", events),
+        Route("/api/events", ASGI(events), methods=["GET"]),
         Route("/api/frame.png", frame),
         Route("/api/me", me),
         Route("/api/kinds", kinds),

@@ -105,11 +105,17 @@ def host_name(host_header: str) -> str:
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
-def check_origin(headers, allowed: frozenset[str]) -> None:
-    """Raise `Refused` unless Host names the box and the request comes from its own pages."""
+def check_host(headers, allowed: frozenset[str]) -> None:
+    """Raise `Refused` unless Host names the box (every POST, every whole-log download)."""
     host = headers.get("host", "")
     if host_name(host) not in allowed:
         raise Refused(403, f"Host {host!r} is not this box (use its address or name)")
+
+
+def check_origin(headers, allowed: frozenset[str]) -> None:
+    """Raise `Refused` unless Host names the box and the request comes from its own pages."""
+    check_host(headers, allowed)
+    host = headers.get("host", "")
     origin = headers.get("origin")
     if origin is not None:
         if origin.lower().rstrip("/") not in (f"http://{host.lower()}", f"https://{host.lower()}"):

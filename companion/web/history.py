@@ -343,8 +343,21 @@ def routes(web) -> list:
                     legend=legend(g.players),
                     score=SCORING[kind].name if kind in SCORING else "", line=line)
 
+    def whole_log_refused(request):
+        """A download of a whole log (a game's, or the journal) goes only to a page of the
+        box's own: a DNS-rebinding page, which names another host, is refused, like every
+        POST."""
+        try:
+            guard.check_host(request.headers, web.allowed_hosts)
+        except guard.Refused as e:
+            return PlainTextResponse(e.reason, status_code=e.status)
+        return None
+
     def game_log(request):
         from companion.session import log as logmod
+        refused = whole_log_refused(request)
+        if refused is not None:
+            return refused
         gid = request.path_params["game_id"]
         if src is None or not src.path.is_file():
             return PlainTextResponse("no such game", status_code=404)
@@ -385,12 +398,9 @@ def routes(web) -> list:
                     record_rows=_record_rows(st))
 
     def backup(request):
-        # The whole journal: only to a page of the box's own (a DNS-rebinding page, which
-        # names another host, is refused), like every POST.
-        host = request.headers.get("host", "")
-        if guard.host_name(host) not in web.allowed_hosts:
-            return PlainTextResponse(f"Host {host!r} is not this box (use its address or "
-                                     "name)", status_code=403)
+        refused = whole_log_refused(request)
+        if refused is not None:
+            return refused
         if src is None or not src.path.is_file():
             return PlainTextResponse("no journal yet", status_code=404)
         path = consistent_copy(src.path)

@@ -21,8 +21,9 @@ import time
 from typing import Any, Callable
 
 from companion.errors import IllegalEvent
-from companion.inputs import WebRequest
+from companion.inputs import PhonePaired, WebRequest
 from companion.web import guard
+from companion.web.gate import Gate
 from companion.web.guard import parse_hostport  # noqa: F401  (for callers)
 from companion.web.pairing import Pairing
 from companion.web.snapshot import Hub, build
@@ -34,9 +35,8 @@ log = logging.getLogger(__name__)
 PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
-# Connections and requests at once; past it uvicorn answers 503 at once, so a guest opening
-# a thousand event streams cannot use up the process's files and lock out the table.
-MAX_CONNECTIONS = 100
+# Connections and requests: companion/web/gate.py decides (idle connections time out and are
+# evicted first, event streams are capped per address, paired phones keep reserved slots).
 
 
 class Web:
@@ -45,15 +45,20 @@ class Web:
     def __init__(self, *, config, post: Callable[[object], None], host: str = "127.0.0.1",
                  port: int = 8080, frame: Callable[[], Any] = lambda: None,
                  source: Any = None, clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
+                 gate_options: dict[str, float] | None = None,
                  route_modules: tuple[str, ...] = PAGE_MODULES,
                  extra_routes: list | None = None) -> None:
         self.config = config
         self.post = post
         self.host = host
         self.port = port  # the bound port once started (port 0 = any free port)
-        self.frame = frame  # () -> (frame number, PIL image) | None, from the app
+        self.frame = frame  # () -> (frame number, PIL image) | None: App.last_frame, never
+        # a secret screen (the app draws a stand-in for the pairing code)
         self.source = source  # what the history pages read (the journal database path)
-        self.pairing = Pairing(clock=clock)
+        self.pairing = Pairing(clock=clock, wall=wall)
+        self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
+        self.gate = Gate(**self.gate_options)
         self.route_modules = route_modules
         self.extra_routes = list(extra_routes or [])  # mounted last (tests, tools)
         self.hub = Hub()
@@ -65,6 +70,7 @@ class Web:
         self._snapshot: dict[str, Any] | None = None
         self._png: tuple[int, bytes] | None = None
         self._png_lock = threading.Lock()
+        self._frame_n = 0  # the newest frame number the app drew (frame_changed)
 
     # --- lifecycle (called from the app or the main thread) -----------------------------------
 
@@ -92,10 +98,15 @@ class Web:
         self.allowed_hosts = guard.allowed_hosts(self.addresses)
 
         import uvicorn
-        app = build_app(self, extra=self.extra_routes)
+        from companion.web import gate as gatemod
+        from companion.web.api import COOKIE
+        g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
+        app = gatemod.Admission(build_app(self, extra=self.extra_routes), g,
+                                self.pairing.valid, cookie=COOKIE)
+        # uvicorn's own limit is a last guard only (the gate keeps connections below it).
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, ws="none", http="h11",
-                                limit_concurrency=MAX_CONNECTIONS,
+                                timeout_graceful_shutdown=1, ws="none",
+                                http=gatemod.protocol(g), limit_concurrency=g.max_sockets + 8,
                                 loop="asyncio", server_header=False)
         self.server = uvicorn.Server(config)
         self.hub = Hub()
@@ -105,6 +116,7 @@ class Web:
             self.loop = asyncio.get_running_loop()
             if self._snapshot is not None:
                 self.hub.set(self._snapshot)
+            self.hub.frame_n = self._frame_n
             await self.server.serve(sockets=[sock])
 
         def run() -> None:
@@ -167,6 +179,16 @@ class Web:
             except RuntimeError:  # the loop closed meanwhile (stopping)
                 pass
 
+    def frame_changed(self, n: int) -> None:
+        """The app drew a changed frame `n` (App.render): push it to the event streams."""
+        self._frame_n = n
+        loop = self.loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self.hub.frame, n)
+            except RuntimeError:  # the loop closed meanwhile (stopping)
+                pass
+
     def initial_snapshot(self) -> dict[str, Any]:
         return self._snapshot or build(None, seq=0)
 
@@ -196,6 +218,18 @@ class Web:
         return JSONResponse({"error": result.get("error", "refused"),  # and "engine", if any
                              **{k: v for k, v in result.items() if k == "engine"}},
                             status_code=result.get("status", 409))
+
+    async def keep_phone(self, digest: str, created: float) -> bool:
+        """Have the app thread keep a new session in the journal (the one writer); True once
+        saved, False when it could not be (the phone stays paired until a restart)."""
+        reply: concurrent.futures.Future = concurrent.futures.Future()
+        self.post(PhonePaired(digest, created, reply))
+        try:
+            return bool(await asyncio.wait_for(asyncio.wrap_future(reply),
+                                                timeout=REPLY_TIMEOUT))
+        except asyncio.TimeoutError:
+            log.warning("the app did not keep the paired phone in time")
+            return False
 
     def frame_png(self) -> bytes | None:
         current = self.frame()

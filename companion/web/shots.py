@@ -125,16 +125,12 @@ class Companion:
         from companion.drivers.display import dummy
         from companion.session.store import Store
         from companion.web.server import Web
-        from companion.inputs import Notice, Tick
         self.store = Store(self.journal)
         self.app = App(config=self.config, store=self.store, display=dummy(),
                        rng=random.Random(7))
         self.web = Web(config=self.config, post=self.app.post, host="127.0.0.1", port=self.port,
                        frame=lambda: self.app.last_frame, source=self.journal)
-        self.web.pairing.on_change = lambda note: self.app.post(
-            Notice(note) if note else Tick("web"))
-        self.app.web, self.app.publish = self.web, self.web.publish
-        self.app.publish_snapshot()
+        self.app.attach_web(self.web)
         problem = self.web.start()
         if problem:
             self.close()

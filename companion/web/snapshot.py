@@ -73,32 +73,61 @@ def _plain(v: Any) -> Any:
     return v
 
 
+FRAME_EVERY = 0.1  # seconds: at most 10 frame pushes a second (the newest wins)
+
+
+class Frame(int):
+    """A slot's item for "the panel's frame changed": its frame number."""
+
+
 class Slot:
-    """One SSE client's mailbox: holds only the newest snapshot not yet sent."""
+    """One SSE client's mailbox: holds only the newest snapshot not yet sent, and the newest
+    frame number not yet sent (a slow phone skips to the newest of each)."""
 
     def __init__(self) -> None:
         self.item: tuple[int, str] | None = None
+        self.frame: int | None = None
+        self.closed = False
         self.ready = asyncio.Event()
 
-    def put(self, item: tuple[int, str]) -> None:
-        self.item = item
+    def put(self, item: tuple[int, str] | None) -> None:
+        if item is None:
+            self.closed = True
+        else:
+            self.item = item
         self.ready.set()
 
-    async def get(self) -> tuple[int, str] | None:
-        """The newest snapshot; None once the hub closed."""
-        await self.ready.wait()
-        self.ready.clear()
-        item, self.item = self.item, None
-        return item
+    def put_frame(self, n: int) -> None:
+        self.frame = n
+        self.ready.set()
+
+    async def get(self) -> tuple[int, str] | Frame | None:
+        """The newest snapshot, else the newest frame number (a `Frame`); None once the hub
+        closed."""
+        while True:
+            if self.closed:
+                return None
+            if self.item is not None:
+                item, self.item = self.item, None
+                return item
+            if self.frame is not None:
+                n, self.frame = self.frame, None
+                return Frame(n)
+            self.ready.clear()
+            await self.ready.wait()
 
 
 class Hub:
-    """Web-loop side of publishing. `set` and `close` run on the web loop only."""
+    """Web-loop side of publishing. `set`, `frame` and `close` run on the web loop only."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, frame_every: float = FRAME_EVERY) -> None:
         self.latest: tuple[int, str] | None = None  # (seq, JSON text)
         self.slots: set[Slot] = set()
         self.closed = False
+        self.frame_n = 0  # the newest frame number (0: none drawn yet)
+        self.frame_every = frame_every
+        self._frame_due: asyncio.TimerHandle | None = None
+        self._frame_sent = float("-inf")  # loop time of the last push
 
     def set(self, snapshot: dict[str, Any]) -> None:
         if self.latest is not None and snapshot["seq"] <= self.latest[0]:
@@ -107,14 +136,37 @@ class Hub:
         for slot in self.slots:
             slot.put(self.latest)
 
+    def frame(self, n: int) -> None:
+        """The panel's frame changed: push its number now, or when 1/10 s has passed since
+        the last push (changes meanwhile are folded into that one: the newest wins)."""
+        if n <= self.frame_n:
+            return
+        self.frame_n = n
+        if self._frame_due is not None or self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._frame_sent + self.frame_every - loop.time()
+        if wait <= 0:
+            self._push_frame()
+        else:
+            self._frame_due = loop.call_later(wait, self._push_frame)
+
+    def _push_frame(self) -> None:
+        self._frame_due = None
+        self._frame_sent = asyncio.get_running_loop().time()
+        for slot in self.slots:
+            slot.put_frame(self.frame_n)
+
     def subscribe(self) -> Slot:
         slot = Slot()
         if self.closed:  # stopping: the stream ends at once
-            slot.put(None)  # type: ignore[arg-type]
+            slot.put(None)
             return slot
         self.slots.add(slot)
         if self.latest is not None:
             slot.put(self.latest)
+        if self.frame_n:
+            slot.put_frame(self.frame_n)
         return slot
 
     def unsubscribe(self, slot: Slot) -> None:
@@ -122,5 +174,8 @@ class Hub:
 
     def close(self) -> None:
         self.closed = True
+        if self._frame_due is not None:
+            self._frame_due.cancel()
+            self._frame_due = None
         for slot in self.slots:
-            slot.put(None)  # type: ignore[arg-type]
+            slot.put(None)

@@ -4,6 +4,7 @@ the guard against unpaired and cross-origin requests, lock-out, reconnecting."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -237,7 +238,8 @@ def test_every_kind_shows_its_whole_game(page, companion, kind):
     text = page.locator("#board").inner_text().lower()
     missing = [f for f in _kind_facts(snap) if f.lower() not in text]
     assert not missing and not errors, (missing, errors)
-    expect(page.locator("#frame-img")).to_have_attribute("src", snap["frame"])
+    # The box's picture: the snapshot's link, then the stream's pushed frames (issue 18.4).
+    expect(page.locator("#frame-img")).to_have_attribute("src", re.compile(r"^/api/frame\.png\?"))
 
 
 def test_phone_form_error_is_one_line_and_undo_redo_work(page, companion):

@@ -628,11 +628,13 @@
   });
 
   function setPaired(yes) {
+    showPairBanner(!yes);
+    const was = paired;  // asked again on every reconnect: load only when it changes
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
-    if (yes) {
+    if (yes && !was) {
       loadKinds();
       loadRoster();
       actionsKey = "";
@@ -658,6 +660,20 @@
     }
   }
 
+  // --- the box's screen above the buttons, and the "not paired" line at the top -------------
+  function showControlFrame(src) {
+    const img = document.getElementById("control-frame");
+    if (img && src && img.getAttribute("src") !== src) img.src = src;
+  }
+  function showPairBanner(show) {
+    const el = document.getElementById("pair-banner");
+    if (el) el.hidden = !show;
+  }
+
   Table.onRender(onSnapshot);
+  Table.onFrame(showControlFrame);
+  // On load and after every reconnect (the box restarted, or forgot its phones): ask again,
+  // so a phone that is no longer paired never shows buttons that look as if they work.
+  Table.onConnect(checkPaired);
   checkPaired();
 })();

@@ -6,6 +6,9 @@ const Table = (function () {
   const MODE = document.body.className.replace(/^.*mode-(\w+).*$/, "$1");
   const TV = MODE === "tv";
   const listeners = [];
+  const frameListeners = [];  // fn(src) for every frame the box pushes
+  const connectListeners = [];  // fn() on every (re)connect of the event stream
+  let frameN = 0;  // the newest frame pushed ("frame" events); 0: none yet
   let snap = null;
   let source = null;
   let retry = 500;
@@ -303,8 +306,19 @@ const Table = (function () {
   }
 
   function renderFrame(s) {
+    // The stream's "frame" events show the box's picture; the snapshot's own link only
+    // paints it before the first of them.
+    if (frameN) return;
     const img = document.getElementById("frame-img");
     if (img && s.frame && img.getAttribute("src") !== s.frame) img.src = s.frame;
+  }
+
+  function showFrame(f) {
+    if (!f || typeof f.n !== "number" || f.n === frameN) return;
+    frameN = f.n;
+    const img = document.getElementById("frame-img");
+    if (img) img.src = f.src;
+    for (const fn of frameListeners) fn(f.src);
   }
 
   function render(s) {
@@ -331,7 +345,14 @@ const Table = (function () {
   function connect() {
     if (source) source.close();
     source = new EventSource("/api/events");
-    source.onopen = () => { retry = 500; setConn("live", "live"); };
+    source.onopen = () => {
+      retry = 500;
+      setConn("live", "live");
+      for (const fn of connectListeners) fn();
+    };
+    source.addEventListener("frame", (ev) => {
+      try { showFrame(JSON.parse(ev.data)); } catch (e) { /* the next one comes */ }
+    });
     source.onmessage = (ev) => {
       let s;
       try { s = JSON.parse(ev.data); } catch (e) { return; }
@@ -373,6 +394,12 @@ const Table = (function () {
     h, chip, fill,
     get snapshot() { return snap; },
     onRender(fn) { listeners.push(fn); if (snap) fn(snap); },
+    onFrame(fn) {
+      frameListeners.push(fn);
+      const img = document.getElementById("frame-img");
+      if (img && img.getAttribute("src")) fn(img.getAttribute("src"));
+    },
+    onConnect(fn) { connectListeners.push(fn); },
     refreshFrame() {
       // After a press the box draws once its queue is empty: fetch now and once more a moment
       // later, so a press that changed only the screen (a menu) shows too.
