@@ -260,7 +260,11 @@ def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
                                           truncate_label=-1, height=_bar_height(players)))
     names = list(players)[:CHART_PLAYERS]
     chart.x_labels = names
-    chart.add("win rate", [round((players[n]["win_rate"] or 0) * 100) for n in names])
+    rates = [round((players[n]["win_rate"] or 0) * 100) for n in names]
+    # A 0 has no bar to write it in (pygal would draw it dark on the dark background): the
+    # axis says it.
+    chart.add("win rate", [{"value": r, "formatter": (lambda v: "") if r == 0 else str}
+                           for r in rates])
     return _svg(chart)
 
 

@@ -1,17 +1,19 @@
 """Screenshots of the history pages for docs/web/: `python -m companion.web.history_shots [DIR]`.
 
 A journal of sample games (companion/session/sample.py, plus one hand-written Penny Badger
-game) served by the real companion; Debian's chromium at phone size (360 wide, full page).
+game) served by the real companion; Debian's chromium at phone size (390x844, full page) and
+TV size (1920x1080, `-tv`).
 """
 
 from __future__ import annotations
 
 import random
 import sys
+from itertools import product
 import tempfile
 from pathlib import Path
 
-from companion.web.shots import PHONE, Companion, chromium_path
+from companion.web.shots import PHONE, TV, Companion, chromium_path
 
 PAGES = (("history-games", "/games"), ("history-game-pig-farm", "/games/{pig}"),
          ("history-game-penny-badger", "/games/{penny}"), ("history-stats", "/stats"),
@@ -63,11 +65,11 @@ def shoot(out: Path) -> list[Path]:
         ids = seed(journal)
         browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
         with Companion(journal) as c:
-            for name, path in PAGES:
-                page = browser.new_page(viewport=PHONE, device_scale_factor=1)
+            for (name, path), (suffix, size) in product(PAGES, (("", PHONE), ("-tv", TV))):
+                page = browser.new_page(viewport=size, device_scale_factor=1)
                 page.goto(c.url + path.format(**ids))
-                target = out / f"{name}.png"
-                page.screenshot(path=str(target), full_page=True)
+                target = out / f"{name}{suffix}.png"
+                page.screenshot(path=str(target), full_page=size is PHONE)
                 page.close()
                 written.append(target)
         browser.close()

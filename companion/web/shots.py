@@ -4,7 +4,7 @@ browser tests drive.
 `Companion` is the real thing on a free port: an App on luma's dummy display, its own thread
 handling the input queue, and the Web (uvicorn in its thread). `DEMOS` is a realistic game in
 progress for every game kind. `main()` opens each in Debian's chromium through Playwright and
-saves the phone (360x800) and TV (1920x1080) layouts, plus the pairing and control pages.
+saves the phone (390x844) and TV (1920x1080) layouts, plus the pairing and control pages.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-PHONE = {"width": 360, "height": 800}
+PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 
 # A game in progress per kind: (players, rules, events). Every event is legal (the store's
@@ -193,7 +193,9 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     page = browser.new_page(viewport=size, device_scale_factor=1)
                     page.goto(c.url + path)
                     page.wait_for_selector("#conn[data-state=live]")
-                    page.wait_for_function("document.getElementById('frame-img').complete")
+                    # The frame PNG loaded (a function the driver runs: no eval under the CSP).
+                    page.locator("#frame-img").evaluate(
+                        "img => img.complete || new Promise(r => { img.onload = r; })")
                     target = out / f"{kind}-{label}.png"
                     page.screenshot(path=str(target), full_page=label == "phone")
                     written.append(target)
@@ -235,6 +237,13 @@ def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     page.wait_for_selector("#ng-kind option", state="attached")
     page.locator("#new-game").screenshot(path=str(out / "new-game-phone.png"))
     written.append(out / "new-game-phone.png")
+    # Over an unfinished game the first tap asks; the form's button says what it will end.
+    for i, name in enumerate(("Ann", "Ben")):
+        page.locator("#ng-players input").nth(i).fill(name)
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_selector("#new-game-form button[data-armed]")
+    page.locator("#new-game").screenshot(path=str(out / "new-game-confirm-phone.png"))
+    written.append(out / "new-game-confirm-phone.png")
     context.close()
     unpaired = browser.new_page(viewport=PHONE, device_scale_factor=1)
     unpaired.goto(c.url + "/control")
