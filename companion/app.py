@@ -42,7 +42,10 @@ TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
 
 # What a press from a phone may not do on a stale snapshot (App.web_request): each commits to
 # the journal, changes the game shown, or starts a roll that will.
-COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.ResumeGame, A.LeaveGame, A.Roll)
+# The device menu's switches (forget phones, web on/off, quit) count too: a page
+# that is behind may not be pressing what its user thinks.
+COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.PlayAgain, A.ResumeGame, A.LeaveGame, A.Roll,
+           A.ForgetPhones, A.WebSwitch, A.QuitApp)
 
 
 class StaleChange(Exception):
@@ -154,10 +157,14 @@ class App:
         # `publish(snapshot)` its callback after each committed change (None: no web).
         self.web = None
         self.publish: Callable[[dict], None] | None = None
-        self.web_seq = 0  # increases with every snapshot published
+        # Increases with every snapshot published. It starts at a random point of each run, so
+        # a page still holding a seq from before a restart (a power cut) is told it is behind,
+        # never taken for a snapshot this run happens to have reached too.
+        self.web_seq = random.randrange(1, 2**40) * 1000
         self.snapshot_due = False  # a change is not published yet (flush_snapshot)
         self.answering = False  # handling a WebRequest (on_web)
         self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
+        self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
         # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
         # while a secret screen (Pair a phone) is up; the number grows only when it changes.
         # Set here only (the app thread); the web thread only reads it.
@@ -529,7 +536,10 @@ class App:
         self.seen[self.web_seq] = (None, "", 0, self.commits) if j is None else (
             self.store.game_id(j), j.game.title, len(j.events), self.commits)
         self.seen.pop(self.web_seq - SEEN, None)
-        self.publish(build(self.journal, seq=self.web_seq, resume=resume))
+        left = None
+        if j is None and self.left is not None and not self.left.state.over:
+            left = {"game_id": self.store.game_id(self.left), "title": self.left.game.title}
+        self.publish(build(self.journal, seq=self.web_seq, resume=resume, left=left))
 
     def current_seq(self) -> int:
         """The `seq` of the snapshot of the game as it is now: a change not yet published
@@ -801,7 +811,8 @@ class App:
                             {**self.config.house_rules(p["game"]), **p["rules"]})
             game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
         if kind in ("new-game", "resume"):
-            j = self.journal
+            # The game in progress, or the one left for the start menu (still unfinished).
+            j = self.journal if self.journal is not None else self.left
             if j is not None and not j.state.over and (kind == "new-game" or
                                                        self.store.game_id(j) != p["game"]):
                 gid = self.store.game_id(j)
@@ -851,10 +862,13 @@ class App:
         from companion.session import phones
         from companion.web import pairing
         ok = True
+        if self.web is not None and not self.web.pairing.knows(item.digest):
+            ok = False  # forgotten (Forget all phones) before this got here: not kept
         try:
-            phones.add(self.store, item.digest, item.created, now=self.web.pairing.wall()
-                       if self.web is not None else item.created, ttl=pairing.SESSION_TTL,
-                       keep=pairing.MAX_SESSIONS)
+            if ok:
+                phones.add(self.store, item.digest, item.created,
+                           now=self.web.pairing.wall() if self.web is not None else item.created,
+                           ttl=pairing.SESSION_TTL, keep=pairing.MAX_SESSIONS)
         except JournalError as e:
             log.warning("the paired phone is not kept across a restart: %s", e)
             ok = False
@@ -917,6 +931,12 @@ class App:
             frame = error_frame()
         self.panel_frame = frame
         self.display.show(frame)
+        # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
+        # end, not only its own OK/BACK): its code closes with it, as the screen's would.
+        secret_up = any(getattr(s, "secret", False) for s in self.stack)
+        if self._secret_up and not secret_up and self.web is not None:
+            self.web.pairing.close()
+        self._secret_up = secret_up
         # What the web may show: never a secret screen (the pairing code and its QR).
         public = frame
         if getattr(self.top, "secret", False):

@@ -145,6 +145,21 @@ def test_the_lock_is_held_in_process_and_names_the_pid(tmp_path):
         assert lock_path(journal).read_text().strip() == str(os.getpid())
 
 
+def test_a_symlink_or_relative_path_to_the_journal_is_the_same_lock(tmp_path, monkeypatch):
+    """Two companions reaching one journal by two names still meet at one lock."""
+    from companion.session.lock import JournalInUse, JournalLock
+
+    real = tmp_path / "state" / "journal.db"
+    real.parent.mkdir()
+    real.touch()
+    (tmp_path / "link.db").symlink_to(real)
+    monkeypatch.chdir(tmp_path / "state")
+    with JournalLock(real):
+        for other in (tmp_path / "link.db", "journal.db"):
+            with pytest.raises(JournalInUse):
+                JournalLock(other).acquire()
+
+
 # --- one active row per place -----------------------------------------------------------------
 
 def test_the_schema_refuses_a_second_active_row_at_one_place(tmp_path):

@@ -138,6 +138,24 @@ def test_store_lists_every_unfinished_game_and_resumes_only_those(tmp_path):
         assert s.resume().events[-1] == {"type": "skip"} and s.open_id() == 1
 
 
+def test_the_resume_list_replays_each_game_once_a_run(tmp_path, monkeypatch):
+    """The start menu asks for the list after every game: a game whose content did not change
+    is not replayed again (100 long games would block the buttons each time)."""
+    with Store(tmp_path / "j.db") as s:
+        for players in (("A", "B"), ("C", "D"), ("E", "F")):
+            s.new_game(Header("table", players)).append({"type": "next"})
+        replayed: list[int] = []
+        real = Store.replay
+        monkeypatch.setattr(Store, "replay", lambda self, row: (replayed.append(row.id),
+                                                                 real(self, row))[1])
+        first = s.unfinished()
+        assert sorted(replayed) == [1, 2, 3]
+        assert s.unfinished() == first and len(replayed) == 3
+        j = s.reopen(2, park=True)
+        j.append({"type": "end"})  # game 2 changed (finished): replayed, and no longer listed
+        assert [u.id for u in s.unfinished()] == [3, 1] and replayed[3:] == [2]
+
+
 def test_a_game_whose_rows_were_altered_is_not_resumed(tmp_path):
     with Store(tmp_path / "j.db") as s:
         j = s.new_game(Header("table", ("A", "B")))

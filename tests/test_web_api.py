@@ -92,6 +92,8 @@ class Served:
         snap = self.get("/api/state")
         if "replaces" not in extra and snap["game"] and not snap["state"]["over"]:
             extra["replaces"] = snap["game_id"]
+        elif "replaces" not in extra and snap["left"]:  # left for the start menu, unfinished
+            extra["replaces"] = snap["left"]["game_id"]
         status, data = self.post("/api/new-game", {"game": game, "players": players, **extra})
         assert status == 200, data
 
@@ -514,7 +516,8 @@ def test_the_roster_is_kept_in_the_journal(served, tmp_path):
 
 def test_an_emptied_roster_stays_empty_and_the_panel_seats_the_roster(served):
     served.pair()
-    assert served.post("/api/roster", {"names": []}) == (200, {"ok": True, "seq": 1,
+    seq = served.get("/api/state")["seq"]
+    assert served.post("/api/roster", {"names": []}) == (200, {"ok": True, "seq": seq,
                                                                "names": []})
     assert served.get("/api/roster")["names"] == []  # not the config's names again
     assert served.post("/api/roster", {"names": ["Zoë", "Bo", "Cy"]})[0] == 200

@@ -119,6 +119,23 @@ def test_a_stranger_reading_every_public_route_never_sees_the_code(make, clock):
     assert pair_from(s, code, GUEST)[0] == 403
 
 
+def test_the_code_closes_when_the_pairing_screen_goes_by_any_path(make):
+    """Not only OK/BACK on the screen: a phone's action (back to the game's screen) takes the
+    pairing screen away, and its code with it; nobody can pair with it unseen."""
+    s = make()
+    s.pair()
+    s.new_game("table", ["Ann", "Ben"])
+    s.app.post(ButtonInput(Button.OK, Gesture.HOLD))  # the game's menu
+    settle(s)
+    code = open_pairing(s)
+    assert s.post("/api/action", {"event": {"type": "next"}})[0] == 200
+    settle(s)
+    assert not isinstance(s.app.top, device.PairScreen)
+    assert s.web.pairing.shown().status == "closed"
+    s.cookie = ""
+    assert pair_from(s, code, GUEST)[0] == 403
+
+
 def test_after_a_phone_pairs_the_panel_says_so_and_makes_no_new_code(make):
     s = make()
     codes: list[str] = []
@@ -328,6 +345,27 @@ def test_forget_all_phones_clears_the_kept_sessions(tmp_path, config, clock):
     db = sqlite3.connect(tmp_path / "journal.db")
     assert db.execute("SELECT COUNT(*) FROM phones").fetchone() == (0,)
     db.close()
+
+
+def test_a_phone_forgotten_before_its_session_is_kept_stays_forgotten(tmp_path, config, clock):
+    """Forget all phones handled before the app thread keeps a new phone's session: the
+    session is not written back (it would pair that phone again after a restart)."""
+    from companion.inputs import PhonePaired
+    from companion.web.pairing import digest
+    s = Served(tmp_path, config, clock)
+    try:
+        h = digest("a-token-nobody-holds-any-more")
+        s.app.post(PhonePaired(h, s.web.pairing.wall()))  # paired, then forgotten at once
+        settle(s)
+        db = sqlite3.connect(tmp_path / "journal.db")
+        try:
+            assert db.execute("SELECT COUNT(*) FROM phones WHERE hash=?", (h,)).fetchone() \
+                == (0,)
+        except sqlite3.OperationalError:  # no table: nothing was ever kept
+            pass
+        db.close()
+    finally:
+        s.close()
 
 
 # --- issue 20.1: idle connections and bursts of streams ------------------------------------------

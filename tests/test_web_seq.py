@@ -8,7 +8,9 @@ import threading
 
 import pytest
 
+from companion.inputs import Button, ButtonInput, Gesture
 from test_web_api import Served
+from test_web_guests import choose, settle
 
 
 @pytest.fixture
@@ -163,3 +165,74 @@ def test_a_change_queued_behind_a_box_press_is_stale(make_app):
     assert answer["status"] == 409 and answer["error"] == (
         "the game moved on: Ann's turn ended; it is Ben's turn"), answer
     assert app.journal.events == [{"type": "next"}]
+
+
+def test_a_stale_press_cannot_play_again(served):
+    """Play again starts a game: on a stale snapshot the end screen's menu refuses it."""
+    served.new_game("table", ["Ann", "Ben"])
+    served.post("/api/action", {"event": {"type": "end"}, "seq": None})
+    seq = snap(served)["seq"]
+    gid = snap(served)["game_id"]
+    assert served.post("/api/press", {"button": "OK", "seq": seq})[0] == 200  # the end menu
+    served.app.post(ButtonInput(Button.BACK, Gesture.HOLD))  # undo on the box, then redo
+    served.post("/api/redo", {"seq": None})  # over again: the end screen
+    # OK opens the end screen's menu (that commits nothing); OK on "Play again" would start
+    # a game: refused.
+    assert served.post("/api/press", {"button": "OK", "seq": seq})[0] == 200
+    status, data = served.post("/api/press", {"button": "OK", "seq": seq})
+    assert status == 409 and data["error"].startswith("the game moved on")
+    assert snap(served)["game_id"] == gid
+
+
+def test_a_seq_from_before_a_restart_is_never_taken_for_one_of_this_run(tmp_path, config, clock):
+    """Each run starts its seq at its own point: a page holding a seq from before a power cut
+    is told it is behind, even after this run has published as many snapshots."""
+    first = Served(tmp_path, config, clock)
+    try:
+        first.pair()
+        first.new_game("table", ["Ann", "Ben"])
+        old = snap(first)["seq"]
+        cookie = first.cookie
+    finally:
+        first.close()
+    again = Served(tmp_path, config, clock)
+    try:
+        again.cookie = cookie
+        assert snap(again)["seq"] != old
+        status, data = again.post("/api/action", {"event": {"type": "next"}, "seq": old})
+        assert status == 409 and "old state of the game" in data["error"]
+        assert len(again.app.journal.events) == 0
+    finally:
+        again.close()
+
+
+def test_a_new_game_over_a_game_left_for_the_start_menu_needs_replaces(served):
+    """The unfinished game left for the start menu is set aside by a new game too: the
+    snapshot names it (`left`) and the API asks for "replaces"."""
+    served.new_game("table", ["Ann", "Ben"])
+    served.post("/api/action", {"event": {"type": "next"}, "seq": None})
+    gid = snap(served)["game_id"]
+    served.app.post(ButtonInput(Button.OK, Gesture.HOLD))  # the game's menu, on the box
+    settle(served)
+    choose(served, "Leave to start")
+    served.app.post(ButtonInput(Button.OK, Gesture.PRESS))  # "Leave this game?" yes
+    settle(served)
+    s = snap(served)
+    assert s["game"] is None and s["left"] == {"game_id": gid, "title": "Table"}
+    body = {"game": "table", "players": ["Cy", "Dee"], "seq": None}
+    status, data = served.post("/api/new-game", body)
+    assert status == 409 and f'"replaces": {gid}' in data["error"]
+    assert snap(served)["game"] is None
+    assert served.post("/api/new-game", {**body, "replaces": gid})[0] == 200
+    assert snap(served)["left"] is None
+    assert gid in [u.id for u in served.app.store.unfinished()]  # set aside, resumable
+
+
+def test_a_game_id_sqlite_cannot_hold_is_a_400(served):
+    """SQLite's integers stop at 2**63 - 1: a bigger id is a 400, not an internal error."""
+    for bad in (2**63, 2**70):
+        status, data = served.post("/api/resume", {"game": bad, "seq": None})
+        assert status == 400 and "game must be a game's id" in data["error"]
+    status, data = served.post("/api/resume", {"game": 1, "replaces": 2**64, "seq": None})
+    assert status == 400 and "replaces must be a game's id" in data["error"]
+    assert served.get("/api/state")["seq"] > 0  # the box still answers

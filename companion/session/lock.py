@@ -31,7 +31,9 @@ class JournalInUse(JournalError):
 
 
 def lock_path(journal: Path | str) -> Path:
-    journal = Path(journal)
+    """Beside the journal's real file: a symlink or a relative path to the same journal
+    names the same lock (the message still names the path as given)."""
+    journal = Path(journal).resolve()
     return journal.with_name(journal.name + ".lock")
 
 

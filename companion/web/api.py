@@ -189,7 +189,8 @@ def _game_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
     value = body.get(field)
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    # SQLite's integers stop at 2**63 - 1 (a bigger one is an OverflowError, not "no game").
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**63:
         raise Refused(400, f"{field} must be a game's id (as in /games), not {value!r}")
     return value
 

@@ -52,6 +52,7 @@ class Reader:
     history_rows = Store.history_rows
     active_events = Store.active_events
     summaries = Store.summaries
+    replay = Store.replay
     _imported_ids = Store._imported_ids
     _load = staticmethod(Store._load)
     verify = Store.verify

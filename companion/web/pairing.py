@@ -209,6 +209,11 @@ class Pairing:
             for h, created in rows:
                 self._remember(h, float(created))
 
+    def knows(self, h: str) -> bool:
+        """Whether session hash `h` is still paired (not forgotten since it paired)."""
+        with self._lock:
+            return h in self._sessions
+
     def valid(self, token: str | None) -> bool:
         if not token:
             return False

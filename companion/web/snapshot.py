@@ -15,12 +15,16 @@ from typing import Any
 HISTORY = 30  # events listed in `history`
 
 
-def build(journal, *, seq: int, resume: str = "") -> dict[str, Any]:
-    """The snapshot for `journal` (None: the start menu). `seq` increases on every change."""
+def build(journal, *, seq: int, resume: str = "",
+          left: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
+    `left`: on the start menu, the unfinished game left for it ({"game_id", "title"}), which
+    a new game would set aside."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
         "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
+        "left": left,
         "frame": f"/api/frame.png?seq={seq}",
     }
     if journal is None:

@@ -528,11 +528,11 @@
   const ngGo = document.querySelector("#new-game-form button[type=submit]");
   const ngGoLabel = ngGo.textContent;
   let ngTimer = 0;
-  function armNewGame(s) {
-    ngGo.dataset.armed = String(s.game_id);
+  function armNewGame(title, id) {
+    ngGo.dataset.armed = String(id);
     ngGo.classList.add("danger");
-    ngGo.textContent = "End " + (s.title || s.game) + " #" + s.game_id + " and start";
-    showNote((s.title || s.game) + " #" + s.game_id + " is not finished: tap again to set it " +
+    ngGo.textContent = "End " + title + " #" + id + " and start";
+    showNote(title + " #" + id + " is not finished: tap again to set it " +
              "aside (it can be resumed from Games) and start");
     clearTimeout(ngTimer);
     ngTimer = setTimeout(disarmNewGame, 8000);
@@ -564,10 +564,15 @@
     const body = {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)};
     // A game in progress is set aside (parked: it can be resumed), never on one tap: the first
     // tap asks, as the button "End Chaos #3 and start"; the second sends "replaces".
+    // The game on the box, or the unfinished one left for the start menu (`left`).
     const s = Table.snapshot;
-    const open = s && s.game && !(s.state || {}).over ? s.game_id : null;
+    const playing = s && s.game && !(s.state || {}).over;
+    const open = playing ? s.game_id : (s && s.left ? s.left.game_id : null);
     if (open !== null) {
-      if (String(open) !== ngGo.dataset.armed) { armNewGame(s); return; }
+      if (String(open) !== ngGo.dataset.armed) {
+        armNewGame(playing ? (s.title || s.game) : s.left.title, open);
+        return;
+      }
       body.replaces = open;
     }
     disarmNewGame();
