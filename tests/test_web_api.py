@@ -101,13 +101,16 @@ class Served:
 class Events:
     """An SSE client reading /api/events line by line."""
 
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port: int, *, cookie: str = "", source: str | None = None,
+                 expect: int = 200) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                             source_address=(source, 0) if source else None)
         self.sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                          "Accept: text/event-stream\r\n\r\n".encode())
+                          "Accept: text/event-stream\r\n".encode()
+                          + (f"Cookie: {cookie}\r\n".encode() if cookie else b"") + b"\r\n")
         self.file = self.sock.makefile("rb")
-        status = self.file.readline()
-        assert b" 200 " in status, status
+        self.status = self.file.readline()
+        assert f" {expect} ".encode() in self.status, self.status
         while self.file.readline() not in (b"\r\n", b""):
             pass  # headers
         self.chunked = True

@@ -462,6 +462,25 @@ def test_paired_phones_keep_request_slots_that_strangers_cannot_take(make):
             e.close()
 
 
+def test_guests_on_many_addresses_cannot_take_a_paired_phones_event_stream(make):
+    """Extra addresses cost a LAN guest nothing: the streams a guest can hold stop short of
+    the cap, and the rest are kept for paired phones (whose page follows the game live)."""
+    s = make(gate_options={"max_streams": 6, "reserved_streams": 2, "streams_per_address": 2})
+    s.pair()
+    guests = []
+    try:
+        for i in range(3, 5):  # two addresses, two streams each: every public slot
+            guests += [Events(s.web.port, source=f"127.0.0.{i}") for _ in range(2)]
+        refused = Events(s.web.port, source="127.0.0.5", expect=503)
+        refused.close()
+        phone = Events(s.web.port, cookie=s.cookie)  # 200: a kept slot
+        assert phone.next()["seq"] == s.get("/api/state")["seq"]
+        phone.close()
+    finally:
+        for e in guests:
+            e.close()
+
+
 # --- issue 20.5: every whole-log download checks Host ----------------------------------------------
 
 def test_a_games_log_is_refused_to_a_foreign_host_like_the_backup(tmp_path, config, clock):
@@ -476,6 +495,28 @@ def test_a_games_log_is_refused_to_a_foreign_host_like_the_backup(tmp_path, conf
             assert status == 403 and b"is not this box" in body, path
             status, body, _ = s.request("GET", path)
             assert status == 200, path
+    finally:
+        s.close()
+
+
+def test_the_backup_a_guest_can_download_holds_no_phone_sessions(tmp_path, config, clock):
+    """The kept sessions (hash, created) stay on the box: not even their bytes are in the
+    public backup, and a restored copy pairs no phone again."""
+    s = Served(tmp_path, config, clock, route_modules=PAGE_MODULES,
+               source=tmp_path / "journal.db")
+    try:
+        s.pair()
+        s.new_game("table", ["Ann", "Ben"])
+        h = hashlib.sha256(s.cookie.split("=", 1)[1].encode()).hexdigest()
+        s.cookie = ""
+        status, body, _ = s.request("GET", "/backup", source=GUEST)
+        assert status == 200 and h.encode() not in body
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(body)
+        db = sqlite3.connect(copy)
+        assert db.execute("SELECT COUNT(*) FROM phones").fetchone() == (0,)
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+        db.close()
     finally:
         s.close()
 

@@ -64,7 +64,10 @@ def routes(web: Web) -> list[Route]:
         stream ends (even when the client leaves before the first byte)."""
         address = client_address(Request(scope))
         gate = web.gate
-        status, why = gate.stream(address)
+        # A paired phone's stream has slots a guest cannot take (it counted as paired when it
+        # opened, and is given back the same way whatever happens to the session meanwhile).
+        paired = web.pairing.valid(Request(scope).cookies.get(COOKIE))
+        status, why = gate.stream(address, paired=paired)
         if status:
             await error(status, why, **{"Retry-After": "5"})(scope, receive, send)
             return
@@ -89,7 +92,7 @@ def routes(web: Web) -> list[Route]:
                                       headers={"Cache-Control": "no-store"})(scope, receive, send)
         finally:
             web.hub.unsubscribe(slot)
-            gate.stream_ended(address)
+            gate.stream_ended(address, paired=paired)
 
     async def frame(request: Request) -> Response:
         png = web.frame_png()  # ~1 ms for a new frame, cached by frame number

@@ -13,7 +13,8 @@ Two layers, both on the web loop (no locks):
 - **Requests** (`Admission`, an ASGI wrapper). At most `max_requests` at once, of which
   `reserved` only for browsers with a paired session cookie (a phone's press always finds a
   slot). Event streams are capped at `streams_per_address` (429) and `max_streams` in all
-  (503), below the public request cap.
+  (503), below the public request cap; `reserved_streams` of those only for paired browsers
+  (a guest on many addresses cannot leave a paired phone without its live page).
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ MAX_REQUESTS = 100  # requests being answered at once (event streams included)
 RESERVED = 20  # of those, only for paired browsers
 STREAMS_PER_ADDRESS = 8
 MAX_STREAMS = 64  # < MAX_REQUESTS - RESERVED: quick public requests keep room too
+RESERVED_STREAMS = 16  # of those, only for paired browsers
 
 
 class Gate:
     def __init__(self, *, header_timeout: float = HEADER_TIMEOUT, per_address: int = PER_ADDRESS,
                  max_sockets: int = MAX_SOCKETS, max_requests: int = MAX_REQUESTS,
                  reserved: int = RESERVED, streams_per_address: int = STREAMS_PER_ADDRESS,
-                 max_streams: int = MAX_STREAMS) -> None:
+                 max_streams: int = MAX_STREAMS,
+                 reserved_streams: int = RESERVED_STREAMS) -> None:
         self.header_timeout = header_timeout
         self.per_address = per_address
         self.max_sockets = max_sockets
@@ -43,12 +46,14 @@ class Gate:
         self.reserved = reserved
         self.streams_per_address = streams_per_address
         self.max_streams = max_streams
+        self.reserved_streams = reserved_streams
         self.open: dict[Any, str] = {}  # protocol -> client address
         self.idle: dict[Any, None] = {}  # protocols between requests, oldest first
         self.by_address: Counter[str] = Counter()
         self.requests = 0
         self.public = 0  # requests without a paired session
         self.streams: Counter[str] = Counter()
+        self.public_streams = 0  # streams without a paired session
         self.evicted = 0  # connections closed to make room (for tests and the bench)
 
     # --- connections --------------------------------------------------------------------------
@@ -105,18 +110,21 @@ class Gate:
         self.requests -= 1
         self.public -= not paired
 
-    def stream(self, address: str) -> tuple[int, str]:
+    def stream(self, address: str, *, paired: bool = False) -> tuple[int, str]:
         """Room for one more event stream from `address`: (0, "") and counted, or a refusal."""
         if self.streams[address] >= self.streams_per_address:
             return 429, (f"too many event streams from this address (at most "
                          f"{self.streams_per_address}): close a tab")
-        if sum(self.streams.values()) >= self.max_streams:
+        if sum(self.streams.values()) >= self.max_streams or (
+                not paired and self.public_streams >= self.max_streams - self.reserved_streams):
             return 503, "too many event streams open on the box: try again soon"
         self.streams[address] += 1
+        self.public_streams += not paired
         return 0, ""
 
-    def stream_ended(self, address: str) -> None:
+    def stream_ended(self, address: str, *, paired: bool = False) -> None:
         self.streams[address] -= 1
+        self.public_streams -= not paired
         if self.streams[address] <= 0:
             del self.streams[address]
 

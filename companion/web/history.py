@@ -450,6 +450,13 @@ def consistent_copy(path: Path) -> str:
     try:
         src.backup(dst)
         dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+        # The paired phones' sessions stay on the box: a guest may download the backup, and a
+        # restored copy must not pair again the phones forgotten since (secure_delete: the
+        # rows' bytes are overwritten, not just unlinked).
+        if dst.execute("SELECT 1 FROM sqlite_master WHERE name='phones'").fetchone():
+            dst.execute("PRAGMA secure_delete=ON")
+            dst.execute("DELETE FROM phones")
+            dst.commit()
     except sqlite3.Error:
         dst.close()
         os.unlink(tmp)
