@@ -250,3 +250,14 @@ def test_a_type_that_is_not_text_is_refused_while_a_stack_is_owed(kind):
     s = play(start(), {"type": "draw_four", "color": "red"})
     with pytest.raises(IllegalEvent, match="needs a \"type\""):
         G.apply(s, {"type": kind})
+
+
+def test_a_round_points_line_names_each_players_points():
+    """History lines carry the amounts (issue #18 part 7): a scored round says who got what."""
+    from companion.rules import GAMES
+    from companion.rules.game import Header
+    game = GAMES["chaos"]
+    header = game.check_header(Header("chaos", ("Ann", "Ben", "Cy")))
+    before = game.initial(header)
+    line = game.describe({"type": "round_points", "points": [0, 25, 40]}, header, before)
+    assert line == "Round points: Ann 0, Ben 25, Cy 40"

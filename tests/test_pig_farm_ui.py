@@ -201,7 +201,7 @@ def test_a_whole_round_on_the_buttons_then_undo_reverses_it(make_app):
     press(app, Button.BACK, Gesture.HOLD)
     assert j.state.scores == (0, 0, 0, 0) and j.state.rounds == 0
     assert j.state.table.current == 1
-    assert app.toast[0] == "Undone: Ben sold the farm (round 1)"
+    assert app.toast[0] == "Undone: Ben sold the farm (round 1): Ann 15, Ben 130, Cy -30, Dee 0"
 
 
 def test_a_seller_with_fewer_than_3_sets_cannot_confirm(make_app):

@@ -218,6 +218,10 @@ class Chaos(Game):
         if kind == "color_dump":
             return f"{who}: Color Dump {str(event.get('color')).upper()}"
         if kind == "round_points":
+            points = event.get("points")
+            if isinstance(points, list) and len(points) == len(header.players):
+                return "Round points: " + ", ".join(f"{header.name(seat)} {p}"
+                                                    for seat, p in enumerate(points))
             return "Round points"
         return super().describe(event, header, before)
 

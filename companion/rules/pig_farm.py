@@ -308,7 +308,13 @@ class PigFarm(Game):
         kind = event.get("type")
         if kind == "sell":
             seller = header.name(before.table.current)
-            return f"{seller} sold the farm (round {before.rounds + 1})"
+            text = f"{seller} sold the farm (round {before.rounds + 1})"
+            try:  # the round's points, as the move scored them
+                points = self.apply(before, event).results[-1].points  # type: ignore[attr-defined]
+            except (IllegalEvent, AttributeError, IndexError):
+                return text
+            return text + ": " + ", ".join(f"{header.name(seat)} {p}"
+                                           for seat, p in enumerate(points))
         if kind == "butcher":
             verdict = butcher_verdict(event.get("die", ""), event.get("face", ""))
             return ("Butcher at the deal: " if event.get("deal") else "Butcher: ") + verdict
