@@ -552,7 +552,7 @@ def test_the_log_format_example_prints_what_the_doc_says(tmp_path, capsys):
 
 def test_a_sale_line_names_each_players_points():
     """History lines carry the amounts (issue #18 part 7): a sale says what each scored, as
-    the move scored it (RULES.md, Pig Farm scoring: the seller's 130 = 30 + 2 x 50)."""
+    the move scored it (docs/rules.md, "Pig Farm": the seller's 130 = 30 + 2 x 50)."""
     j = journal(3)
     j.append(sell(hand([3, 3, 2], unmatched=1), hand([2]), hand([])))
     assert j.describe(0) == (f"{NAMES[0]} sold the farm (round 1): {NAMES[0]} 130, "
