@@ -58,9 +58,12 @@ def test_a_press_the_box_ignores_says_so(page, companion):
     c = companion("table", NAMES)
     pair(page, c)
     expect(page.locator("#who")).to_have_text("Ann")
+    down = page.locator("button.press[data-button=DOWN]")
+    where = down.bounding_box()
     page.click("button.press[data-button=UP]")
     expect(page.locator("#error")).to_have_class("error info")
     expect(page.locator("#error")).to_contain_text("Nothing to do here")
+    assert down.bounding_box() == where  # the note never moves a button under a finger
     expect(page.locator("#error")).to_be_hidden(timeout=4000)
     assert state(c)["events"] == 0
 
