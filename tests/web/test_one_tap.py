@@ -59,6 +59,7 @@ def test_a_press_the_box_ignores_says_so(page, companion):
     pair(page, c)
     expect(page.locator("#who")).to_have_text("Ann")
     down = page.locator("button.press[data-button=DOWN]")
+    down.scroll_into_view_if_needed()
     where = down.bounding_box()
     page.click("button.press[data-button=UP]")
     expect(page.locator("#error")).to_have_class("error info")
