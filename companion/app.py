@@ -553,8 +553,11 @@ class App:
             return ""
         then = self.seen.get(seq)
         if then is None:
-            return (f"this page shows an old state of the game (snapshot {seq}, the box is "
-                    f"at {self.current_seq()}); look again")
+            # Older than the snapshots kept, or from another run (a restart): either way the
+            # page is not showing the game as it is now.
+            return (f"this page shows an old state of the game (snapshot {seq} is not one of "
+                    f"the box's latest; it is at {self.current_seq()}, perhaps after a "
+                    "restart); look again")
         gid0, title0, n0, commits0 = then
         j = self.journal
         if j is None:

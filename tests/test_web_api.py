@@ -341,6 +341,7 @@ def test_cross_origin_posts_are_403_and_change_nothing(served):
     served.new_game("table", ["Ann", "Ben"])
     before = state_of(served)
     for headers in ({"Origin": "http://evil.example"},
+                    {"Origin": f"https://127.0.0.1:{served.web.port}"},  # the box has no TLS
                     {"Origin": None, "Sec-Fetch-Site": "cross-site"},
                     {"Origin": None}):
         status, data = served.post("/api/press", {"button": "NEXT"}, headers=headers)

@@ -236,3 +236,13 @@ def test_a_game_id_sqlite_cannot_hold_is_a_400(served):
     status, data = served.post("/api/resume", {"game": 1, "replaces": 2**64, "seq": None})
     assert status == 400 and "replaces must be a game's id" in data["error"]
     assert served.get("/api/state")["seq"] > 0  # the box still answers
+
+
+def test_refusals_spell_values_as_the_page_sent_them(served):
+    """JSON's true and "7", not Python's True and '7'; an unknown field's message lists seq."""
+    status, data = served.post("/api/press", {"button": "NEXT", "seq": True})
+    assert status == 400 and data["error"].endswith("not true")
+    status, data = served.post("/api/resume", {"game": "7", "seq": None})
+    assert status == 400 and data["error"].endswith('not "7"')
+    status, data = served.post("/api/press", {"button": "NEXT", "hue": 1, "seq": None})
+    assert status == 400 and data["error"] == 'unknown field "hue" (expected: button, seq)'

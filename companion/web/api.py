@@ -173,7 +173,16 @@ def routes(web: Web) -> list[Route]:
 def _only(body: dict[str, Any], *keys: str) -> None:
     extra = sorted(set(body) - set(keys))
     if extra:
-        raise Refused(400, f"unknown field {extra[0]!r} (expected: {', '.join(keys) or 'none'})")
+        raise Refused(400, f"unknown field {_js(extra[0])} (expected: "
+                      f"{', '.join((*keys, 'seq')) if keys else 'seq only'})")
+
+
+def _js(value: Any) -> str:
+    """A value as the page sent it (JSON: true, null, "7"), not as Python spells it."""
+    try:
+        return json.dumps(value, ensure_ascii=False)[:40]
+    except (TypeError, ValueError):
+        return repr(value)[:40]
 
 
 def take_seq(body: dict[str, Any]) -> int | None:
@@ -184,7 +193,7 @@ def take_seq(body: dict[str, Any]) -> int | None:
                       "on (GET /api/state), or \"seq\": null to skip the check")
     seq = body["seq"]
     if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 0):
-        raise Refused(400, f"seq must be a snapshot's seq (a whole number) or null, not {seq!r}")
+        raise Refused(400, f"seq must be a snapshot's seq (a whole number) or null, not {_js(seq)}")
     return seq
 
 
@@ -194,7 +203,7 @@ def _game_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
         return None
     # SQLite's integers stop at 2**63 - 1 (a bigger one is an OverflowError, not "no game").
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**63:
-        raise Refused(400, f"{field} must be a game's id (as in /games), not {value!r}")
+        raise Refused(400, f"{field} must be a game's id (as in /games), not {_js(value)}")
     return value
 
 
@@ -211,8 +220,8 @@ def check_press(body: dict[str, Any]) -> dict[str, Any]:
     if hold:
         words = words[1:]
     if len(words) != 1 or words[0] not in BUTTONS:
-        raise Refused(400, f"button must be one of {', '.join(BUTTONS)} (or HOLD BACK, "
-                      f"HOLD OK), not {name!r}")
+        raise Refused(400, f"button must be one of {', '.join(BUTTONS)}, or HOLD and one of "
+                      f"them (HOLD BACK, HOLD OK), not {_js(name)}")
     return {"button": words[0], "hold": hold}
 
 
@@ -247,6 +256,6 @@ def check_new_game(body: dict[str, Any]) -> dict[str, Any]:
         raise Refused(400, "rules must be an object of house rules")
     first = body.get("first", 0)
     if isinstance(first, bool) or not isinstance(first, int):
-        raise Refused(400, f"first must be a seat number, not {first!r}")
+        raise Refused(400, f"first must be a seat number, not {_js(first)}")
     return {"game": game, "players": players, "rules": rules, "first": first,
             "replaces": _game_id(body, "replaces", required=False)}

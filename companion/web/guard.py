@@ -118,7 +118,8 @@ def check_origin(headers, allowed: frozenset[str]) -> None:
     host = headers.get("host", "")
     origin = headers.get("origin")
     if origin is not None:
-        if origin.lower().rstrip("/") not in (f"http://{host.lower()}", f"https://{host.lower()}"):
+        # The box serves plain http only (docs/web.md): an https origin is not its own page.
+        if origin.lower().rstrip("/") != f"http://{host.lower()}":
             raise Refused(403, f"cross-origin request from {origin!r} refused")
         return
     site = headers.get("sec-fetch-site")

@@ -66,7 +66,11 @@
     try { data = await res.json(); } catch (e) { /* no JSON body */ }
     if (!res.ok) {
       const why = (data && data.error) || ("HTTP " + res.status);
-      if (res.status === 401) { setPaired(false); showError("This phone is not paired: " + why); }
+      if (res.status === 401) {
+        setPaired(false);
+        showError(/paired/i.test(why) ? why.charAt(0).toUpperCase() + why.slice(1)
+                                      : "This phone is not paired: " + why);
+      }
       else showError(why);
       return null;
     }
