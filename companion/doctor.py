@@ -294,6 +294,12 @@ def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
         finally:
             conn.close()
     except ConnectionRefusedError:
+        from companion.session.lock import running_pid
+        pid = running_pid(cfg.journal_path())
+        if pid is not None:
+            return _skip("web", f"not listening on {host}:{port}, though a companion runs on "
+                                f"this journal (pid {pid}): it was started with another --web, "
+                                f"or --no-web; with the config's: {urls}")
         return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
                             f"when it runs: {urls}")
     except (OSError, http.client.HTTPException) as e:

@@ -109,6 +109,22 @@ def test_the_config_checks_the_web_section():
 
 # --- companion doctor -------------------------------------------------------------------------
 
+def test_doctor_knows_a_companion_runs_on_the_journal_with_its_web_elsewhere(tmp_path):
+    """A companion started with another --web (or --no-web) holds the journal: the doctor
+    does not say "the companion is not running" (a guest trial saw that)."""
+    from companion.session.lock import JournalLock
+    port = free_port()
+    journal = tmp_path / "journal.db"
+    cfg = configmod.Config(configmod.check({"web": {"host": "127.0.0.1", "port": port},
+                                            "storage": {"path": str(journal)}}))
+    assert "the companion is not running" in check_web(cfg).detail
+    with JournalLock(journal):
+        line = check_web(cfg)
+        assert line.verdict == "SKIP" and f"a companion runs on this journal (pid " \
+            f"{os.getpid()})" in line.detail
+    assert "the companion is not running" in check_web(cfg).detail
+
+
 def test_doctor_says_where_the_web_listens(config):
     port = free_port()
     cfg = web_config(port)

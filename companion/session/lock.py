@@ -103,6 +103,25 @@ class JournalLock:
             self.fd = None
 
 
+def running_pid(journal: Path | str) -> int | None:
+    """The pid of the companion holding `journal`, read from its lock file without touching
+    the lock (a reader such as `companion doctor` must never make a starting companion think
+    the journal is taken); None when none runs (no file, or a pid that is gone: a SIGKILL)."""
+    try:
+        text = lock_path(journal).read_text("ascii", "replace").strip()
+    except OSError:
+        return None
+    if not text.isdigit():
+        return None
+    try:
+        os.kill(int(text), 0)
+    except ProcessLookupError:
+        return None
+    except OSError:  # PermissionError: it exists, run by another user
+        pass
+    return int(text)
+
+
 def _holder(fd: int, *, wait: float = 0.5) -> int | None:
     """The pid the holder wrote (it writes it just after taking the lock: wait a moment)."""
     deadline = time.monotonic() + wait
