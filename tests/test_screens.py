@@ -104,3 +104,14 @@ def test_empty_text_draws_nothing_at_any_position():
     for xy in ((0, 0), (0, -1.9999999999999964), (10.5, 3.25)):
         d.text(xy, "", font=draw.font(8), fill=1, anchor="la")
     assert img.getbbox() is None
+
+
+def test_a_confirm_screens_two_badges_never_touch(config):
+    """OK and BACK are two separate answers: a dark gap stands between their badges (a guest
+    trial read "OK = yesBACK = no" as one box)."""
+    from companion.ui.screen import Confirm
+    img = Confirm("Forget all phones?", None, detail="0 phones paired now").render(
+        Context(config=config))
+    px = img.load()
+    gaps = [x for x in range(30, 98) if not any(px[x, y] for y in range(48, 64))]
+    assert gaps, "the OK and BACK badges touch"

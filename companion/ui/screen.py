@@ -203,7 +203,7 @@ def wrap(line: str, width: int, size: int) -> list[str]:
 
 
 class Confirm(Screen):
-    """A question with OK = yes, BACK = no."""
+    """A question with OK: yes, BACK: no (two badges that never touch, even at 12 px)."""
 
     def __init__(self, question: str, yes: Any, *, no: Any = Pop(), detail: str = "") -> None:
         self.question = question
@@ -215,8 +215,8 @@ class Confirm(Screen):
         draw.centered(d, (0, 2, draw.WIDTH, 30), self.question, largest=20)
         if self.detail:
             draw.centered(d, (0, 30, draw.WIDTH, 44), self.detail, largest=draw.BODY)
-        draw.badge(d, (2, 56), "OK = yes", 12)
-        draw.badge(d, (draw.WIDTH - 2, 56), "BACK = no", 12, anchor="r")
+        draw.badge(d, (2, 56), "OK: yes", 12)
+        draw.badge(d, (draw.WIDTH - 2, 56), "BACK: no", 12, anchor="r")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
