@@ -253,14 +253,25 @@ def _bar_height(players: dict[str, dict[str, Any]]) -> int:
     return max(220, 80 + 46 * min(CHART_PLAYERS, len(players)))
 
 
+# A name down the side of a bar chart keeps this many characters (the rest is "…"; the table
+# above the chart has it whole): a 16-letter name left the bars a third of a phone's width
+# and ran off its left edge.
+NAME_CHARS = 11
+
+
+def _side_name(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+
+
 def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
     import pygal
     chart = pygal.HorizontalBar(**_config(title=_top("Win rate (%)", players),
                                           range=(0, 100), print_values=True,
                                           y_labels=[0, 25, 50, 75, 100], margin_right=30,
-                                          truncate_label=-1, height=_bar_height(players)))
+                                          truncate_label=-1,
+                                          height=_bar_height(players)))
     names = list(players)[:CHART_PLAYERS]
-    chart.x_labels = names
+    chart.x_labels = [_side_name(n) for n in names]
     rates = [round((players[n]["win_rate"] or 0) * 100) for n in names]
     # A 0 has no bar to write it in (pygal would draw it dark on the dark background): the
     # axis says it.
@@ -281,7 +292,7 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
                                                  y_labels=ticks(0, most), margin_right=30,
                                                  truncate_label=-1,
                                                  height=_bar_height(players)))
-    chart.x_labels = names
+    chart.x_labels = [_side_name(n) for n in names]
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
     return _svg(chart)

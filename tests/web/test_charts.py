@@ -51,7 +51,15 @@ def test_win_rate_axis_is_whole_percentages_unshortened():
     who = {"Wolfeschlegelste": {"chaos": 1}, "Ann": {"chaos": 0}}
     names, values = names_and_values(win_rate_chart(players(who)), who)
     assert values == ["0", "25", "50", "75", "100"]  # "100" was written "1…"
-    assert sorted(names) == sorted(who)
+    # A 16-letter name keeps 10 letters and "…" (whole, it ran off a phone's left edge).
+    assert sorted(names) == ["Ann", "Wolfeschle…"]
+
+
+def test_a_long_name_down_the_side_of_a_chart_is_shortened_to_fit():
+    who = {"Maximilianussssz": {"chaos": 2}, "Bo": {"pig-farm": 1}}
+    for chart in (win_rate_chart, wins_by_kind_chart):
+        names, _ = names_and_values(chart(players(who)), who)
+        assert sorted(names) == ["Bo", "Maximilian…"], chart.__name__
 
 
 def rows(numbers: list[int]) -> list[dict]:
