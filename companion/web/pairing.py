@@ -135,7 +135,7 @@ class Pairing:
 
     def attempt(self, code: str, address: str = "") -> Attempt:
         """A phone at `address` sends `code`."""
-        note = ""
+        note = fresh = ""
         with self._lock:
             now = self.clock()
             is_current = self._status == OPEN and bool(self._code) and \
@@ -152,15 +152,17 @@ class Pairing:
                                retry_after=until - now)
             self._waits.pop(address, None)
             if self._status == OPEN and now - self._born >= CODE_TTL:
-                self._status, self._code = CLOSED, ""
-                return Attempt(False, error="no valid code: the code expired; the box shows "
-                               "a new one")
-            if self._status == VOID:
+                # Renewed here, as the screen's own redraw would (shown()): the box does show
+                # a new one, as the answer says.
+                fresh = self._new_code(now)
+                result = Attempt(False, error="no valid code: the code expired; the box shows "
+                                 "a new one")
+            elif self._status == VOID:
                 return Attempt(False, error="no valid code: 20 wrong tries voided it; make a "
                                "new one on the box (Pair a phone)")
-            if self._status != OPEN:
+            elif self._status != OPEN:
                 return Attempt(False, error="no valid code: open Pair a phone on the box")
-            if is_current:
+            elif is_current:
                 self._used.append(self._code)
                 self._status, self._code = PAIRED, ""
                 token = secrets.token_urlsafe(32)
@@ -182,6 +184,8 @@ class Pairing:
                                      f"{int(WAIT)} s, then try again", retry_after=WAIT)
                 else:
                     result = Attempt(False, error="wrong code")
+        if fresh and self.on_code is not None:
+            self.on_code(fresh)
         if note and self.on_change is not None:
             self.on_change(note)
         return result
