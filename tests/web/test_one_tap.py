@@ -75,8 +75,11 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
     pair(page, c)
     expect(page.locator("#who")).to_have_text("Ben")
     page.click("#new-game summary")
-    page.select_option("#ng-kind", "table")
     inputs = page.locator("#ng-players input")
+    # The form starts from the table on the box: its players in their seats, not empty lines.
+    expect(inputs).to_have_count(len(NAMES))
+    assert [inputs.nth(i).input_value() for i in range(len(NAMES))] == list(NAMES)
+    page.select_option("#ng-kind", "table")
     for i in range(inputs.count()):
         inputs.nth(i).fill(("Zoe", "Yan", "Xia", "Wu")[i])
     go = page.locator("#new-game-form button[type=submit]")

@@ -519,6 +519,17 @@
     }
     return rules;
   }
+  // Opened with no names typed yet: the players of the game on the box, in their seats (the
+  // same table, most often), instead of empty lines to fill; the roster's chips stay below.
+  document.getElementById("new-game").addEventListener("toggle", (ev) => {
+    const s = Table.snapshot;
+    if (!ev.target.open || !s || !(s.players || []).length || typedNames().some(Boolean)) return;
+    const info = kindInfo();
+    const names = s.players.slice(0, info ? info.max_players : s.players.length);
+    const inputs = [...ngPlayers.querySelectorAll("input")];
+    names.forEach((n, k) => { if (inputs[k]) inputs[k].value = n; else addPlayer(n); });
+    refreshFirst();
+  });
   async function loadKinds() {
     if (kinds) return;
     kinds = await get("/api/kinds");
