@@ -132,6 +132,9 @@
   function form(title, kids, submitLabel, onsubmit, name) {
     const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
+    // The browser's own check (a number past its max) stops the submit before it happens:
+    // an older error line would then still speak of the last try. Clear it.
+    f.addEventListener("invalid", () => showError(""), true);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
