@@ -651,7 +651,7 @@
   });
 
   function setPaired(yes) {
-    showPairBanner(!yes);
+    showPairBanner(!yes && !onControlPage);  // /control says it in its own pairing form
     const was = paired;  // asked again on every reconnect: load only when it changes
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
