@@ -453,11 +453,11 @@ def test_an_altered_import_waiting_to_be_resumed_is_marked_broken(tmp_path, caps
     path = tmp_path / "j.db"
     assert cli.main(["import", str(log), "--journal", str(path)]) == 0
     with Store(path) as s:
-        assert s.parked() is not None
+        assert [u.status for u in s.unfinished()] == ["parked"]
     edit(path, "UPDATE events SET body='{\"type\": \"skip\"}' WHERE seq=1")
     with Store(path) as s:
         assert "Not resumed: game 1, row 2 (event 1): checksum does not match" in s.notice
-        assert s.parked() is None
+        assert s.unfinished() == []  # broken: not offered
     status = sqlite3.connect(path).execute("SELECT status FROM games").fetchone()[0]
     assert status == "broken"
 

@@ -53,7 +53,7 @@ def test_round_trip_export_import_export(tmp_path, capsys):
         capsys.readouterr().out
     assert export_lines(b, 1) == export_lines(a, 1) == exported.read_text().splitlines()
     with Store(b) as s:
-        assert s.resume() is None and s.parked() is None  # finished: stored closed
+        assert s.resume() is None and s.unfinished() == []  # finished: stored closed
 
 
 def test_importing_twice_adds_nothing(tmp_path, capsys):
@@ -173,4 +173,4 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     with Store(db) as s:  # resumed: it is the open game now, with its new event
         j = s.resume()
         assert j is not None and j.events == [*PENNY, {"type": "pass"}]
-        assert s.parked() is None
+        assert [u.status for u in s.unfinished()] == ["open"]  # no longer parked

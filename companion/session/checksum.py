@@ -147,11 +147,10 @@ def fill(db: sqlite3.Connection) -> int:
     """Give every game and row its checksums as the rows are now (the schema 1 -> 3 migration,
     inside the caller's transaction). Returns the number of rows."""
     n = 0
-    for gid, header, created, status in db.execute(
-            "SELECT id, CAST(header AS BLOB), created, status FROM games ORDER BY id").fetchall():
+    for gid, header, created in db.execute(
+            "SELECT id, CAST(header AS BLOB), created FROM games ORDER BY id").fetchall():
         prev = seed(gid, header, created)
-        db.execute("UPDATE games SET seed=?, sum=? WHERE id=?",
-                   (prev, game_sum(gid, prev, status), gid))
+        db.execute("UPDATE games SET seed=? WHERE id=?", (prev, gid))
         for row, seq, body, at, status in db.execute(
                 "SELECT row, seq, CAST(body AS BLOB), at, status FROM events WHERE game_id=? "
                 "ORDER BY row", (gid,)).fetchall():
@@ -160,6 +159,7 @@ def fill(db: sqlite3.Connection) -> int:
                        (prev, row_sum(gid, seq, body, at, status), row))
             n += 1
         db.execute("UPDATE games SET head=? WHERE id=?", (prev, gid))
+    fill_statuses(db)  # the statuses, under the seeds just made
     return n
 
 

@@ -443,7 +443,7 @@ class Store:
                     if column not in _columns(db, table):
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {column} BLOB")
                 if version < 2:
-                    checksum.fill(db)
+                    checksum.fill(db)  # every checksum, the statuses' too
                 elif version < 3:
                     checksum.fill_statuses(db)
                 found = self._set_aside_duplicates(db)
@@ -729,19 +729,6 @@ class Store:
                 continue
         return None
 
-    def parked(self) -> Journal | None:
-        """The latest parked game that still replays, with its sink (`unfinished` lists
-        every game Resume offers)."""
-        for gid, in self.db.execute("SELECT id FROM games WHERE status='parked' "
-                                    "ORDER BY id DESC").fetchall():
-            try:
-                journal = self._load(self.db, gid)
-            except (CompanionError, ValueError, KeyError, TypeError):
-                continue
-            journal.sink = _GameSink(self, gid)
-            return journal
-        return None
-
     def replay(self, row: HistoryRow) -> tuple[Header, list, Any] | None:
         """A game of `history_rows` folded from its active rows: (header, events, state), or
         None when it no longer replays (export --force still has its rows)."""
@@ -898,11 +885,18 @@ def _retire_open_games(db: sqlite3.Connection, *, park: bool = False) -> None:
         _set_game_status(db, gid, "parked" if park else "closed")
 
 
-def _resum(db: sqlite3.Connection, game_id: int, rows: list[tuple], status: str) -> None:
-    """Rows change only their status; each one's `sum` follows, unless it already disagreed
-    (then it is left, so the change made by hand stays visible)."""
+def _resum(db: sqlite3.Connection, game_id: int, rows: list[tuple], status: str, *,
+           refuse_altered: bool = False) -> None:
+    """Rows (row, seq, body, at, status, sum) change only their status; each one's `sum`
+    follows. A row whose checksum already disagrees is never re-summed (that would hide the
+    change made by hand): it is left as it is, or, with `refuse_altered` (a move in play),
+    nothing is saved."""
     for row, seq, body, at, old, stored in rows:
         ok = stored == checksum.row_sum(game_id, seq, body, at, old)
+        if not ok and refuse_altered:
+            found = Mismatch(game_id, f"row {row} (event {seq})",
+                             "the row was changed while the game was open")
+            raise NotSaved(f"not saved: {found}", short="Not saved: row altered")
         db.execute("UPDATE events SET status=?, sum=? WHERE row=?",
                    (status, checksum.row_sum(game_id, seq, body, at, status) if ok else stored,
                     row))
@@ -947,15 +941,8 @@ class _GameSink:
         db.execute("UPDATE games SET head=? WHERE id=?", (chain, self.game_id))
 
     def _set_status(self, db: sqlite3.Connection, rows: list[tuple], status: str) -> None:
-        """Undo, redo and a new event change only statuses; each row's `sum` follows. A row
-        whose checksum already disagrees is not re-summed (that would hide the change)."""
-        for row, seq, body, at, old, stored in rows:
-            if stored != checksum.row_sum(self.game_id, seq, body, at, old):
-                found = Mismatch(self.game_id, f"row {row} (event {seq})",
-                                 "the row was changed while the game was open")
-                raise NotSaved(f"not saved: {found}", short="Not saved: row altered")
-            db.execute("UPDATE events SET status=?, sum=? WHERE row=?",
-                       (status, checksum.row_sum(self.game_id, seq, body, at, status), row))
+        """Undo, redo and a new event change only statuses; an altered row stops the move."""
+        _resum(db, self.game_id, rows, status, refuse_altered=True)
 
     def undo(self, seq: int) -> None:
         with self.store._tx() as db:
@@ -965,7 +952,7 @@ class _GameSink:
                               (self.game_id, seq)).fetchall()
             if len(rows) != 1:
                 raise NotSaved(f"not saved: event {seq} of game {self.game_id} is not "
-                                   "in the journal as the screen shows it")
+                               "in the journal as the screen shows it")
             self._set_status(db, rows, "undone")
 
     def redo(self, seq: int) -> None:

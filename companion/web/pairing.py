@@ -117,9 +117,6 @@ class Pairing:
         s = self.shown()
         return s.code if s.status == OPEN else self.open()
 
-    def seconds_left(self) -> float:
-        return self.shown().seconds_left
-
     def _new_code(self, now: float) -> str:
         code = f"{self.randbelow(10**6):06d}"
         for _ in range(8):  # never a used one (it would answer "already used")
