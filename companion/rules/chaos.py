@@ -190,6 +190,13 @@ class Chaos(Game):
 
     # --- for replay and the screen -------------------------------------------------------------
 
+    def question(self, state: ChaosState, last: Event | None) -> dict[str, Any] | None:
+        """After a round is scored and the game goes on: who deals the next one? The dealing
+        passes on: the one suggested is the seat that went first last round."""
+        if last is not None and last.get("type") == "round_points" and not state.over:
+            return {"kind": "dealer", "suggested": state.starter}
+        return None
+
     def summary(self, state: ChaosState) -> dict[str, Any]:
         out = super().summary(state)
         out.update(color=state.color, train=state.train, draw_stack=state.draw_stack,

@@ -237,6 +237,12 @@ class Game:
                 "pending_skips": state.table.pending_skips, "turns": state.table.turns,
                 "last_roll": dict(state.last_roll) if state.last_roll else None}
 
+    def question(self, state: State, last: Event | None) -> dict[str, Any] | None:
+        """What the game's flow asks the table now that `last` was recorded (the panel asks
+        it, and a phone reads it in the snapshot's `ask`), e.g. {"kind": "dealer",
+        "suggested": seat}; None when nothing is asked."""
+        return None
+
     def describe(self, event: Event, header: Header, before: State) -> str:
         """A few words for people: the undo toast, the history list."""
         kind = event.get("type")

@@ -371,7 +371,7 @@ class ChaosMode(Mode):
         return DealerPicker(ctx)
 
     def after_web_action(self, event: dict, ctx: Context) -> Result:
-        if event.get("type") == "round_points" and not ctx.state.over:
+        if ctx.journal.game.question(ctx.state, event) is not None:  # as the snapshot's `ask`
             return ask_next_dealer(ctx)
         return None
 

@@ -44,14 +44,10 @@ def build(journal, *, seq: int, resume: str = "",
 
 
 def ask(journal) -> dict[str, Any] | None:
-    """The question the game's flow asks now, for the phone to ask too: after a Chaos round
-    is scored (and until the next event), who deals the next round; the panel asks it at
-    the same time. {"kind": "dealer", "suggested": seat} or None."""
-    s = journal.state
-    if journal.header.game == "chaos" and journal.events and not s.over \
-            and journal.events[-1].get("type") == "round_points":
-        return {"kind": "dealer", "suggested": s.starter}
-    return None
+    """The question the game's flow asks now (Game.question), for the phone to ask too, until
+    the next event: after a Chaos round is scored, who deals the next round; the panel asks
+    it at the same time. {"kind": "dealer", "suggested": seat} or None."""
+    return journal.game.question(journal.state, journal.events[-1] if journal.events else None)
 
 
 def last_roll(journal) -> dict[str, Any] | None:
