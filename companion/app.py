@@ -141,7 +141,7 @@ class App:
         self.unfinished: tuple[ResumeEntry, ...] = ()
         # While a phone's press on a stale snapshot is handled: what changed since (App.gate).
         self.stale_press = ""
-        # seq -> (game id, title, events, over) of recently published snapshots, to say in
+        # seq -> (game id, title, events, commits) of recently published snapshots, to say in
         # plain words what changed since the snapshot a phone acted on (App.moved_on).
         self.seen: dict[int, tuple[int | None, str, int, int]] = {}
         self.commits = 0  # appends, undos and redos so far
@@ -864,17 +864,17 @@ class App:
         is the one writer)."""
         from companion.session import phones
         from companion.web import pairing
-        ok = True
         if self.web is not None and not self.web.pairing.knows(item.digest):
             ok = False  # forgotten (Forget all phones) before this got here: not kept
-        try:
-            if ok:
+        else:
+            try:
                 phones.add(self.store, item.digest, item.created,
                            now=self.web.pairing.wall() if self.web is not None else item.created,
                            ttl=pairing.SESSION_TTL, keep=pairing.MAX_SESSIONS)
-        except JournalError as e:
-            log.warning("the paired phone is not kept across a restart: %s", e)
-            ok = False
+                ok = True
+            except JournalError as e:
+                log.warning("the paired phone is not kept across a restart: %s", e)
+                ok = False
         if item.reply is not None:
             try:
                 item.reply.set_result(ok)

@@ -361,18 +361,19 @@ def cmd_export(args) -> int:
                                  "recorded; companion export --force writes it anyway")
         broken = ""
         doubled = store.duplicates(gid) if store.schema >= 3 else 0
-        try:
-            if doubled:  # two companions wrote it: no one replay is the game
-                broken = (f"game {gid} has {doubled} event{'s' * (doubled != 1)} recorded "
-                          "twice at one place (two companions wrote the journal at once)")
-                raise CompanionError(broken)
-            lines = list(logmod.dump(store.load(gid)))
-        except (CompanionError, ValueError, KeyError, TypeError) as e:
-            # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
-            broken = broken or f"game {gid} no longer replays ({e})"
+        if doubled:  # two companions wrote it: no one replay is the game
+            broken = (f"game {gid} has {doubled} event{'s' * (doubled != 1)} recorded "
+                      "twice at one place (two companions wrote the journal at once)")
+        else:
+            try:
+                lines = list(logmod.dump(store.load(gid)))
+            except (CompanionError, ValueError, KeyError, TypeError) as e:
+                # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
+                broken = f"game {gid} no longer replays ({e})"
+        if broken:
             if not args.force:
                 raise CompanionError(f"{broken}; companion export --force writes its stored "
-                                     "rows as they are") from None
+                                     "rows as they are")
             lines = store.stored_lines(gid)
     if args.output:
         try:

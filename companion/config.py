@@ -146,13 +146,16 @@ def load(path: Path | str | None = None, *, required: bool = False) -> Config:
     except OSError as e:
         raise ConfigError("", f"cannot read {p}: {e.strerror or e}") from None
     except RecursionError:  # tomllib recurses per level: a few hundred [[[ or {a={ deep
-        raise ConfigError("", f"{p} is nested too deeply (tables or lists inside one "
-                              "another hundreds of levels deep)") from None
+        raise _too_deep(p) from None
     try:
         return Config(check(raw), p)
     except RecursionError:  # deep but within tomllib's reach: as deep for the checks
-        raise ConfigError("", f"{p} is nested too deeply (tables or lists inside one "
-                              "another hundreds of levels deep)") from None
+        raise _too_deep(p) from None
+
+
+def _too_deep(p: Path) -> ConfigError:
+    return ConfigError("", f"{p} is nested too deeply (tables or lists inside one another "
+                           "hundreds of levels deep)")
 
 
 def check(raw: dict[str, Any]) -> dict[str, Any]:

@@ -62,11 +62,12 @@ def routes(web: Web) -> list[Route]:
     async def events(scope, receive, send) -> None:
         """An ASGI app, not a plain endpoint: the stream's slot is given back however the
         stream ends (even when the client leaves before the first byte)."""
-        address = client_address(Request(scope))
+        request = Request(scope)
+        address = client_address(request)
         gate = web.gate
         # A paired phone's stream has slots a guest cannot take (it counted as paired when it
         # opened, and is given back the same way whatever happens to the session meanwhile).
-        paired = web.pairing.valid(Request(scope).cookies.get(COOKIE))
+        paired = web.pairing.valid(request.cookies.get(COOKIE))
         status, why = gate.stream(address, paired=paired)
         if status:
             await error(status, why, **{"Retry-After": "5"})(scope, receive, send)
@@ -242,7 +243,6 @@ def check_resume(body: dict[str, Any]) -> dict[str, Any]:
     _only(body, "game", "replaces")
     return {"game": _game_id(body, "game", required=True),
             "replaces": _game_id(body, "replaces", required=False)}
-
 
 
 def check_new_game(body: dict[str, Any]) -> dict[str, Any]:

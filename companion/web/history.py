@@ -282,7 +282,8 @@ def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
 
 def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     """Each player's wins, stacked by game kind. Bars across, names down the side (as the
-    win rate chart: a long name stays whole), and whole numbers on the wins axis."""
+    win rate chart: a long name keeps its first letters, `_side_name`), and whole numbers on
+    the wins axis."""
     import pygal
     names = list(players)[:CHART_PLAYERS]
     kinds = [k for k in GAMES if any(k in players[n]["by_game"] for n in names)]

@@ -172,20 +172,19 @@ class Web:
 
     def publish(self, snapshot: dict[str, Any]) -> None:
         self._snapshot = snapshot
-        loop = self.loop
-        if loop is not None:
-            try:
-                loop.call_soon_threadsafe(self.hub.set, snapshot)
-            except RuntimeError:  # the loop closed meanwhile (stopping)
-                pass
+        self._on_loop(self.hub.set, snapshot)
 
     def frame_changed(self, n: int) -> None:
         """The app drew a changed frame `n` (App.render): push it to the event streams."""
         self._frame_n = n
+        self._on_loop(self.hub.frame, n)
+
+    def _on_loop(self, fn: Callable[[Any], None], arg: Any) -> None:
+        """Run `fn(arg)` on the web loop (the hub is the loop's), if the web runs."""
         loop = self.loop
         if loop is not None:
             try:
-                loop.call_soon_threadsafe(self.hub.frame, n)
+                loop.call_soon_threadsafe(fn, arg)
             except RuntimeError:  # the loop closed meanwhile (stopping)
                 pass
 
