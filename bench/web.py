@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -156,8 +157,10 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, presses: int,
-                  clients: int = 5) -> None:
+@contextmanager
+def stdin_companion(tmp: Path, journal: Path, env: dict[str, str], clients: int):
+    """`companion run --input stdin --ack` with the web on a free port, ready, and `clients`
+    event streams open on it: (process, clients, port)."""
     port = free_port()
     p = companion(tmp, journal, port, env, "--input", "stdin", "--ack")
     try:
@@ -166,23 +169,35 @@ def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, pres
                 break
         c = Clients(port, clients)
         try:
-            import urllib.request
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state") as r:
-                events = json.loads(r.read())["events"]
-            c.wait_events(events)
-            lat: list[float] = []
-            for _ in range(presses):
-                events += 1
-                t0 = time.perf_counter()
-                p.stdin.write("NEXT\n")
-                p.stdin.flush()
-                lat += [(t - t0) * 1000 for t in c.wait_events(events)]
-                time.sleep(0.01)
+            yield p, c, port
         finally:
             c.close()
     finally:
         p.stdin.close()
         p.wait(30)
+
+
+def press_next(p: subprocess.Popen) -> float:
+    """NEXT on the companion's stdin; the perf_counter time it was sent."""
+    t0 = time.perf_counter()
+    p.stdin.write("NEXT\n")
+    p.stdin.flush()
+    return t0
+
+
+def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, presses: int,
+                  clients: int = 5) -> None:
+    lat: list[float] = []
+    with stdin_companion(tmp, journal, env, clients) as (p, c, port):
+        import urllib.request
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state") as r:
+            events = json.loads(r.read())["events"]
+        c.wait_events(events)
+        for _ in range(presses):
+            events += 1
+            t0 = press_next(p)
+            lat += [(t - t0) * 1000 for t in c.wait_events(events)]
+            time.sleep(0.01)
     note = f"{presses} presses x {clients} clients, companion run on stdin"
     figure("web_snapshot_latency_p50_ms", pct(lat, 50), "ms", None, note)
     figure("web_snapshot_latency_p99_ms", pct(lat, 99), "ms", 50.0, note)
@@ -191,28 +206,14 @@ def bench_latency(tmp: Path, figure, journal: Path, env: dict[str, str], *, pres
 def bench_frames(tmp: Path, figure, journal: Path, env: dict[str, str], *, presses: int,
                  clients: int = 5) -> None:
     """A panel change -> the "frame" event read by each client (which then fetch the PNG)."""
-    port = free_port()
-    p = companion(tmp, journal, port, env, "--input", "stdin", "--ack")
     lat: list[float] = []
-    try:
-        for line in p.stdout:
-            if line.startswith("ready"):
-                break
-        c = Clients(port, clients)
-        try:
+    with stdin_companion(tmp, journal, env, clients) as (p, c, _):
+        n = c.frame_now()
+        for _ in range(presses):
+            t0 = press_next(p)
+            lat += [(t - t0) * 1000 for t in c.wait_frame(n)]
             n = c.frame_now()
-            for _ in range(presses):
-                t0 = time.perf_counter()
-                p.stdin.write("NEXT\n")
-                p.stdin.flush()
-                lat += [(t - t0) * 1000 for t in c.wait_frame(n)]
-                n = c.frame_now()
-                time.sleep(0.15)  # past the 1/10 s fold: each change is pushed at once
-        finally:
-            c.close()
-    finally:
-        p.stdin.close()
-        p.wait(30)
+            time.sleep(0.15)  # past the 1/10 s fold: each change is pushed at once
     note = f"{presses} presses x {clients} clients (each fetches the PNG), 150 ms apart"
     figure("web_frame_push_p50_ms", pct(lat, 50), "ms", None, note)
     figure("web_frame_push_p99_ms", pct(lat, 99), "ms", 100.0, note)

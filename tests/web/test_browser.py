@@ -11,20 +11,11 @@ import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.web.shots import DEMOS, pair
+from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
-
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-    return pw_expect(locator)
-
-
-def state(c) -> dict:
-    with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
-        return json.loads(r.read())
 
 
 def press(c, *buttons: Button) -> None:

@@ -7,15 +7,11 @@ import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.web.shots import pair
+from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
-
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-    return pw_expect(locator)
 
 
 def frame_n(page, selector: str) -> int:

@@ -13,6 +13,7 @@ import pytest
 from companion.rules.game import Header
 from companion.session import log as logmod
 from companion.session.store import Store
+from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow
 
@@ -156,11 +157,6 @@ def test_stats_page_after_a_move_on_the_box(served):
 
 
 # --- in the browser -------------------------------------------------------------------------------
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-    return pw_expect(locator)
-
 
 def _watch_errors(page) -> list[str]:
     errors: list[str] = []

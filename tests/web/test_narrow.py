@@ -11,6 +11,7 @@ from companion.rules import GAMES
 from companion.rules.game import Header
 from companion.session.store import Store
 from companion.web.shots import DEMOS, pair
+from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow
 
@@ -55,11 +56,6 @@ def fits(page, *, exempt: str | None = None) -> str:
     page itself always counts; what is inside `exempt`, a selector, does not)."""
     page.wait_for_timeout(100)  # the fitted name and the frame settle
     return "\n".join(page.evaluate(OVERFLOW, exempt))
-
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-    return pw_expect(locator)
 
 
 @pytest.fixture

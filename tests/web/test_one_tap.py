@@ -4,27 +4,16 @@ resumes an unfinished game for a paired phone."""
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 
 import pytest
 
 from companion.web.shots import pair
+from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
-
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-    return pw_expect(locator)
-
-
-def state(c) -> dict:
-    with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
-        return json.loads(r.read())
 
 
 def test_a_double_click_advances_once(page, companion):
