@@ -52,8 +52,8 @@ screens: $(STAMP)
 # Phone and TV screenshots of the table web for every game kind, and of the history pages
 # (docs/web/), with chromium.
 web-shots: $(STAMP) browser
-	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.web.shots docs/web
-	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.web.history_shots docs/web
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.gallery.web_shots docs/web
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m companion.gallery.history_shots docs/web
 
 clean:
 	rm -rf $(VENV) build *.egg-info

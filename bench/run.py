@@ -149,7 +149,7 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
     twin = TwinDisplay()
     app, store = new_app(tmp, "penny-badger", four, twin, Clock())
     app.render()
-    from companion.ui.penny_badger import Accusers, SettlementScreen
+    from companion.games.penny_badger.panel import Accusers, SettlementScreen
     for i in range(repeat):
         for b in ["NEXT"] + ["UP"] * (1 + i % 3) + ["OK"]:  # the turn screen, 1-3 cards
             step(app, b)

@@ -1,6 +1,6 @@
 """Statistics over a journal of 1,000 finished games of 200 events each (issue 13, item 7).
 
-The games are random legal games of the six scoring kinds (companion/session/sample.py):
+The games are random legal games of the six scoring kinds (companion/gallery/sample.py):
 60 distinct games, each stored under several headers (other names, same seat count), all
 written by the store's own inserts (with checksums) in one transaction.
 
@@ -25,12 +25,12 @@ from pathlib import Path
 
 def build(path: Path, *, games: int, events: int) -> None:
     from companion.rules.game import Header
-    from companion.session import sample
+    from companion.gallery import sample
     from companion.session.journal import Journal
     from companion.session.store import Store, _GameSink
 
     rng = random.Random(13)
-    kinds = tuple(sample.MAKERS)
+    kinds = sample.sampled()
     distinct = []
     for i in range(min(games, 60)):
         j = Journal(sample.header(rng, kinds[i % len(kinds)]))
@@ -52,7 +52,7 @@ def build(path: Path, *, games: int, events: int) -> None:
 def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     from companion.rules.game import Header
     from companion.session.store import Store
-    from companion.stats import History
+    from companion.session.stats import History
 
     games = 100 if quick else 1000
     events = 200

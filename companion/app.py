@@ -18,15 +18,14 @@ from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
-from companion import power
+from companion.ui import power
 from companion.rules import dice as dicemod
 from companion.session.journal import Journal
 from companion.ui import actions as A
 from companion.ui import draw
 from companion.ui.dice import RollScreen, make_event, roller_press
-from companion.ui.modes import mode_for
 from companion.ui.screen import Context, Screen, TextScreen
-from companion.rules import GAMES
+from companion import games
 from companion.session.store import CannotResume
 from companion.ui.start import ResumeEntry, StartScreen
 
@@ -148,7 +147,7 @@ class App:
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self._history = None  # companion.stats.History, made on the first stats() call
+        self._history = None  # companion.session.stats.History, made on the first stats() call
         self._stats = None  # its figures, until the next committed change
         self._filling = False  # a background replay of games with no saved record runs
         self._filled = False  # it ran (once is enough: what it left is this thread's)
@@ -343,7 +342,7 @@ class App:
     @property
     def mode(self):
         assert self.journal is not None
-        return mode_for(self.journal.header.game)
+        return games.mode_for(self.journal.header.game)
 
     def perform(self, action: Any) -> bool:
         """Carry out an action (or a list, stopping at the first that fails)."""
@@ -470,7 +469,7 @@ class App:
         app thread saves what it posts back (`on_stats_filled`). None until then: Records
         says "Counting games", an end screen keeps its plain title."""
         if self._stats is None and not self._filling:
-            from companion.stats import History
+            from companion.session.stats import History
             if self._history is None:
                 self._history = History(self.store, save=True)
             budget = None if self._filled else STATS_BUDGET
@@ -481,7 +480,7 @@ class App:
 
     def _fill_stats(self) -> None:
         from companion.session.store import Store
-        from companion.stats import History
+        from companion.session.stats import History
         self._filling = True
         path, post = self.store.path, self.post
 
@@ -631,7 +630,7 @@ class App:
         """Show the start menu, with the unfinished games Resume offers as they are now."""
         now = self.store.clock()
         self.unfinished = tuple(
-            ResumeEntry(u.id, GAMES[u.header.game].title, tuple(u.header.players),
+            ResumeEntry(u.id, games.title(u.header.game), tuple(u.header.players),
                         when_text(u.last, now))
             for u in self.store.unfinished())
         self.stack = [StartScreen(self.ctx())]

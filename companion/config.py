@@ -282,17 +282,17 @@ def _is_hex4(s: str) -> bool:
 
 
 def _check_rules(values: dict[str, Any]) -> dict[str, Any]:
-    from companion.rules import GAMES  # late: the rules registry imports nothing from here
+    from companion import games  # late: the game kinds are loaded on first use
     from companion.errors import IllegalEvent
 
     out = {}
     for kind, rules in values.items():
-        if kind not in GAMES:
-            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(GAMES)})")
+        if kind not in games.kinds():
+            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(games.kinds())})")
         if not isinstance(rules, dict):
             raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
         try:
-            out[kind] = GAMES[kind].check_rules(rules)
+            out[kind] = games.game(kind).check_rules(rules)
         except IllegalEvent as e:
             raise ConfigError(f"rules.{kind}", str(e)) from None
     return out

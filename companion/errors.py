@@ -29,9 +29,9 @@ class IllegalEvent(RuleError):
     """An event the engine refuses: unknown type, bad field, or against the rules."""
 
 
-class ModeMissing(CompanionError, LookupError):
-    """A game kind with an engine in `companion.rules.GAMES` but no screen mode registered in
-    `companion/ui/modes.py`: a maintainer's mistake, reported at start-up by name."""
+class KindBroken(CompanionError, LookupError):
+    """A game kind that is not installed, or whose package does not declare a proper
+    `GameKind` (companion/games/__init__.py): reported by name."""
 
 
 class LogFormatError(CompanionError, ValueError):

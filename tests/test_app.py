@@ -7,7 +7,7 @@ from conftest import choose, press
 
 from companion.inputs import Button, Gesture
 from companion.ui.actions import Redo
-from companion.ui.modes import MODES
+from companion.games import kinds, mode_for
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
 
@@ -248,7 +248,7 @@ def test_the_end_screen_is_not_covered_by_a_toast(make_app):
     assert app.frame().tobytes() == clean.tobytes()  # nothing drawn over the end screen
 
 
-@pytest.mark.parametrize("kind", sorted(MODES))
+@pytest.mark.parametrize("kind", sorted(kinds()))
 def test_play_again_from_the_end_screen(make_app, kind):
     """One item on every end screen: the same players and house rules, a new game in the
     journal (the finished one kept), the first player one seat on, then who goes first."""

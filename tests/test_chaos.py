@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
-from companion.rules.chaos import COLORS, ChaosState, first_in_direction
+from companion.games import games
+from companion.games.chaos.rules import COLORS, ChaosState, first_in_direction
 from companion.rules.game import Header
 from companion.rules.table import Table
 
-G = GAMES["chaos"]
+G = games()["chaos"]
 
 
 def start(n: int = 4, first: int = 0) -> ChaosState:
@@ -254,9 +254,9 @@ def test_a_type_that_is_not_text_is_refused_while_a_stack_is_owed(kind):
 
 def test_a_round_points_line_names_each_players_points():
     """History lines carry the amounts (issue #18 part 7): a scored round says who got what."""
-    from companion.rules import GAMES
+    from companion.games import games
     from companion.rules.game import Header
-    game = GAMES["chaos"]
+    game = games()["chaos"]
     header = game.check_header(Header("chaos", ("Ann", "Ben", "Cy")))
     before = game.initial(header)
     line = game.describe({"type": "round_points", "points": [0, 25, 40]}, header, before)

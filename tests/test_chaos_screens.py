@@ -9,10 +9,10 @@ from companion.inputs import Button, Gesture, Tick
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.actions import After, Beep, Pop, Push
-from companion.ui.chaos import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, Countdown,
+from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, Countdown,
                                 DealerPicker, MarkMost, RoundPoints)
 from companion.ui.color_picker import ColorPicker
-from companion.ui.modes import MODES
+from companion.games import kinds, mode_for
 from companion.ui.screen import Context
 
 
@@ -233,13 +233,13 @@ def test_call_through_the_app_with_its_clock(make_app):
 def test_home_shows_the_color_word_and_the_stack(config):
     j = Journal(Header("chaos", ("Ann", "Ben", "Cy")))
     j.append({"type": "draw_four", "color": "blue"})
-    img = ChaosScreen(MODES["chaos"]).render(Context(config=config, journal=j))
+    img = ChaosScreen(mode_for("chaos")).render(Context(config=config, journal=j))
     assert lit(img, (90, 0, 128, 12)) > 30  # the color badge
     assert lit(img, (0, 35, 128, 50)) > 128 * 15 * 0.5  # TAKE 4 or DRAW 4, inverted
 
 
 def test_every_gallery_screen_draws(config):
-    mode = MODES["chaos"]
+    mode = mode_for("chaos")
     assert isinstance(mode, ChaosMode)
     names = []
     for name, journal, stack in mode.gallery(config):
@@ -253,7 +253,7 @@ def test_every_gallery_screen_draws(config):
 
 def test_menu_labels_fit_the_panel_unclipped(config):
     from companion.ui import draw
-    mode = MODES["chaos"]
+    mode = mode_for("chaos")
     for name, journal, stack in mode.gallery(config):
         if name.startswith("menu"):
             menu = stack[-1]

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from gpiozero.pins.mock import MockFactory
 
-from companion import cli, doctor
+from companion import cli
+from companion.cli import doctor
 from companion.drivers.display import dummy
 from companion.errors import JournalError
 from companion.rules.game import Header

@@ -13,7 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as configmod
-from companion import power
+from companion.ui import power
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.chord import ChordDetector
 from companion.drivers.display import dummy

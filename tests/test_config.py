@@ -122,7 +122,7 @@ def test_doctor_reports_a_deeply_nested_config_as_its_config_check(tmp_path):
 
     from gpiozero.pins.mock import MockFactory
 
-    from companion import doctor
+    from companion.cli import doctor
     from companion.drivers.display import dummy
 
     cfg = tmp_path / "config.toml"

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
-from companion.rules.dice_factor import d8_meaning, roll_off_winner
+from companion.games import games
+from companion.games.dice_factor.rules import d8_meaning, roll_off_winner
 from companion.rules.game import Header
 
-G = GAMES["dice-factor"]
+G = games()["dice-factor"]
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
 

@@ -13,8 +13,8 @@ from companion.rules import dice as dicemod
 from companion.rules.game import Header
 from companion.session.store import Store
 from companion.ui.actions import NewGame
-from companion.ui.dice_factor import D8Outcome, DiceFactorScreen, RollOff, target_text
-from companion.ui.modes import MODES
+from companion.games.dice_factor.panel import D8Outcome, DiceFactorScreen, RollOff, target_text
+from companion.games import kinds, mode_for
 from companion.ui.screen import Context, Menu
 from companion.ui.vote import Ballot, VoteResult
 
@@ -91,7 +91,7 @@ def test_main_screen_draws_both_targets(colors, shapes, tmp_path):
     from companion.session.journal import Journal
     j = Journal(Header("dice-factor", NAMES), [{"type": "roll",
                                                "dice": {"colors": colors, "shapes": shapes}}])
-    img = DiceFactorScreen(MODES["dice-factor"]).render(Context(config=load(None), journal=j))
+    img = DiceFactorScreen(mode_for("dice-factor")).render(Context(config=load(None), journal=j))
     assert ink(img, (0, 23, 16, 37)) and ink(img, (0, 39, 16, 53))  # both glyphs
     assert ink(img, (20, 23, 128, 37)) and ink(img, (20, 39, 128, 53))  # both words
 
@@ -329,7 +329,7 @@ def test_vote_uses_the_house_rule_deck_owner_and_back_takes_a_vote_back(tmp_path
 @pytest.mark.parametrize("kind", ["dice-factor", "flower-power", "match-patch", "rainbow-rush"])
 def test_galleries_render(kind):
     config = load(None)
-    shots = list(MODES[kind].gallery(config))
+    shots = list(mode_for(kind).gallery(config))
     assert len(shots) >= 6
     for name, journal, stack in shots:
         img = stack[-1].render(Context(config=config, journal=journal))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from companion import cli, doctor
+from companion import cli
+from companion.cli import doctor
 from companion.drivers.display import dummy
 from companion.session.store import Store
 

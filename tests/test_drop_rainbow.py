@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.config import check as check_config
 from companion.errors import ConfigError, IllegalEvent
-from companion.rules import GAMES
-from companion.rules.drop_rainbow import DEFAULT_COLORS, RAINBOW, DropRainbowState
+from companion.games import games
+from companion.games.drop_rainbow.rules import DEFAULT_COLORS, RAINBOW, DropRainbowState
 from companion.rules.game import Header
 
-G = GAMES["drop-rainbow"]
+G = games()["drop-rainbow"]
 
 
 def start(n: int = 2, **rules) -> DropRainbowState:

@@ -9,8 +9,8 @@ from companion.inputs import Button, Gesture
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.color_picker import ColorPicker, abbreviations
-from companion.ui.drop_rainbow import CollectedScreen, DropEnd, DropScreen, draw_picker
-from companion.ui.modes import MODES
+from companion.games.drop_rainbow.panel import CollectedScreen, DropEnd, DropScreen, draw_picker
+from companion.games import kinds, mode_for
 from companion.ui.screen import Context
 
 
@@ -89,7 +89,7 @@ def test_home_strips_mark_failing_and_collected_colors(config):
     j = Journal(Header("drop-rainbow", ("Ann", "Ben")))
     for e in ({"type": "reveal", "color": "red"}, {"type": "draw", "color": "violet"}):
         j.append(e)
-    img = DropScreen(MODES["drop-rainbow"]).render(Context(config=config, journal=j))
+    img = DropScreen(mode_for("drop-rainbow")).render(Context(config=config, journal=j))
     # FAIL strip: slots 28..127, 7 wide; red (first) and violet (last) inverted, green not.
     slot = (128 - 28) / 7
     def fill(row: tuple[int, int], i: int) -> float:
@@ -101,7 +101,7 @@ def test_home_strips_mark_failing_and_collected_colors(config):
 
 
 def test_every_gallery_screen_draws(config):
-    mode = MODES["drop-rainbow"]
+    mode = mode_for("drop-rainbow")
     names = []
     for name, journal, stack in mode.gallery(config):
         img = stack[-1].render(Context(config=config, journal=journal))

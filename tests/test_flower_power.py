@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
-from companion.rules.flower_power import COLORS
+from companion.games import games
+from companion.games.flower_power.rules import COLORS
 from companion.rules.game import Header
 
-G = GAMES["flower-power"]
+G = games()["flower-power"]
 NAMES = ("Ann", "Ben", "Cy")
 
 

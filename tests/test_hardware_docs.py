@@ -8,12 +8,12 @@ import shutil
 import pytest
 
 from companion import config as configmod
-from companion import hardware_docs as H
-from companion import wiring as W
+from companion.gallery import hardware_docs as H
+from companion.drivers import wiring as W
 
 
 def test_the_committed_docs_match_the_defaults():
-    assert H.drift() == [], "run: python -m companion.hardware_docs"
+    assert H.drift() == [], "run: python -m companion.gallery.hardware_docs"
 
 
 def test_a_moved_default_pin_is_caught(tmp_path, monkeypatch):

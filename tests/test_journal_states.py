@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from companion.errors import IllegalEvent
 from companion.session import journal as journalmod
 from companion.session.journal import EventLog, Journal
-from companion.session.sample import MAKERS, header
+from companion import games
+from companion.gallery.sample import header, sampled
 
 
 def fold(j: Journal, events) -> list:
@@ -24,7 +25,7 @@ def fold(j: Journal, events) -> list:
 
 
 @settings(max_examples=60, deadline=None)
-@given(kind=st.sampled_from(sorted(MAKERS)), every=st.sampled_from([1, 2, 3, 5, 8, 64]),
+@given(kind=st.sampled_from(sorted(sampled())), every=st.sampled_from([1, 2, 3, 5, 8, 64]),
        seed=st.integers(0, 2**32))
 def test_state_at_is_the_fold_of_the_events_before_it(kind, every, seed):
     """A random game of 60 steps: runs of new events, undos of any depth (across checkpoints
@@ -41,7 +42,7 @@ def test_state_at_is_the_fold_of_the_events_before_it(kind, every, seed):
             op = rng.choice(["add", "add*", "add*", "undo", "undo*", "redo", "redo*"])
             if op.startswith("add"):
                 for _ in range(rng.randint(1, 40) if op == "add*" else 1):
-                    e = MAKERS[kind](rng, len(j.header.players), j.state)
+                    e = games.get(kind).sample(rng, len(j.header.players), j.state)
                     try:
                         j.append(e)
                     except IllegalEvent:
@@ -76,7 +77,7 @@ def test_undo_of_a_long_game_to_the_start_and_redo_to_the_end():
     rng = random.Random(4)
     j = Journal(header(rng, "table"))
     for _ in range(1000):
-        j.append(MAKERS["table"](rng, len(j.header.players), j.state))
+        j.append(games.get("table").sample(rng, len(j.header.players), j.state))
     states = fold(j, list(j.events))
     while j.can_undo:
         j.undo()

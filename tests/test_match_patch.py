@@ -8,10 +8,10 @@ import pytest
 
 from companion.cli import main
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
+from companion.games import games
 from companion.rules.game import Header
 
-G = GAMES["match-patch"]
+G = games()["match-patch"]
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
 

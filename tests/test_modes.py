@@ -1,46 +1,89 @@
-"""Every game kind has its screens: a kind without a registered mode fails loudly, by name,
+"""Every game kind has its screens: the registry (companion/games/__init__.py) finds each kind
+through its entry point, and a kind that is unknown or declared wrong fails loudly, by name,
 instead of running with the table's screens and menu."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import logging
+from dataclasses import dataclass
 
 import pytest
 
-from companion.errors import CompanionError, ModeMissing
-from companion.rules import GAMES
-from companion.ui.modes import MODES, Mode, check_modes, mode_for
+from companion import games
+from companion.errors import CompanionError, KindBroken
+from companion.games import GameKind, kinds, load, mode_for
+from companion.rules.game import Game
+from companion.ui.modes import Mode
 
 
 def test_every_game_kind_has_its_own_mode():
-    assert set(MODES) == set(GAMES)
-    for kind in GAMES:
+    assert list(kinds()) == ["table", "dice-factor", "flower-power", "match-patch",
+                             "penny-badger", "pig-farm", "rainbow-rush", "chaos", "drop-rainbow"]
+    for kind in kinds():
         assert mode_for(kind).kind == kind
 
 
 def test_an_unknown_kind_is_an_error_not_the_table():
-    with pytest.raises(ModeMissing, match="'no-such-game' has no screen mode") as e:
+    with pytest.raises(KindBroken, match="'no-such-game' is not installed") as e:
         mode_for("no-such-game")
     assert isinstance(e.value, CompanionError) and isinstance(e.value, LookupError)
 
 
-def test_the_check_names_the_kind_without_a_mode_and_the_mode_without_a_game():
-    modes = {"table": Mode()}
-    with pytest.raises(ModeMissing, match="no screen mode for game kind pig-farm"):
-        check_modes(["table", "pig-farm"], modes)
-    with pytest.raises(ModeMissing, match="screen mode table without a game engine"):
-        check_modes([], modes)
-    check_modes(["table"], modes)
+@dataclass
+class FakeEntryPoint:
+    """The part of importlib.metadata.EntryPoint that the registry uses."""
+
+    name: str
+    value: str
+    obj: object
+
+    def load(self) -> object:
+        if isinstance(self.obj, Exception):
+            raise self.obj
+        return self.obj
 
 
-def test_a_game_engine_added_without_screens_stops_the_import_of_the_ui():
-    code = ("from companion.rules import GAMES, register\n"
-            "from companion.rules.game import Game\n"
-            "class New(Game):\n    kind = 'brand-new'\n"
-            "register(New())\n"
-            "import companion.ui.modes\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode != 0
-    assert "ModeMissing: no screen mode for game kind brand-new" in done.stderr
+class New(Game):
+    kind = "brand-new"
+    title = "Brand New"
+
+
+class NewMode(Mode):
+    kind = "brand-new"
+
+
+NEW = GameKind(rules=New(), panel=NewMode)
+
+
+def test_a_house_game_is_found_and_ordered_after_the_built_in_ones():
+    table = games.get("table")
+    found = load([FakeEntryPoint("brand-new", "house:KIND", NEW),
+                  FakeEntryPoint("table", "companion.games.table:KIND", table)])
+    assert list(found) == ["table", "brand-new"]
+    assert found["brand-new"].mode.kind == "brand-new"
+
+
+def test_a_declaration_that_is_wrong_is_refused_by_name():
+    with pytest.raises(KindBroken, match="house:KIND is not a GameKind"):
+        load([FakeEntryPoint("brand-new", "house:KIND", object())])
+    with pytest.raises(KindBroken, match="declares kind 'brand-new'"):
+        load([FakeEntryPoint("other", "house:KIND", NEW)])
+    with pytest.raises(KindBroken, match="installed twice"):
+        load([FakeEntryPoint("brand-new", "a:KIND", NEW), FakeEntryPoint("brand-new", "b:KIND", NEW)])
+    wrong = GameKind(rules=New(), panel=Mode)  # the table's screens for another game
+    with pytest.raises(KindBroken, match="its panel is for 'table'"):
+        load([FakeEntryPoint("brand-new", "house:KIND", wrong)])["brand-new"].mode
+
+
+def test_a_house_game_that_fails_to_load_is_named_and_the_others_still_load(caplog):
+    table = games.get("table")
+    with caplog.at_level(logging.ERROR):
+        found = load([FakeEntryPoint("broken", "house:KIND", ImportError("no module named x")),
+                      FakeEntryPoint("table", "companion.games.table:KIND", table)])
+    assert list(found) == ["table"]
+    assert "game kind broken (house:KIND) could not be loaded: no module named x" in caplog.text
+
+
+def test_a_built_in_kind_that_fails_to_load_stops_start_up():
+    with pytest.raises(ImportError):
+        load([FakeEntryPoint("table", "companion.games.table:KIND", ImportError("gone"))])

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture, RollerPress, Tick
-from companion.rules import GAMES
+from companion.games import games
 from companion.session.store import Store
 from conftest import choose, drain, press
 
@@ -34,13 +34,13 @@ def monkey(app, rnd: random.Random) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-@pytest.mark.parametrize("kind", list(GAMES))
+@pytest.mark.parametrize("kind", list(games()))
 def test_random_presses_never_raise_and_the_journal_replays_to_the_screen(make_app, tmp_path,
                                                                            kind, seed):
     app = make_app(seed=seed)
     app.config.data["power"]["command"] = "true"  # the monkey may answer "Power off?" with OK
     press(app, Button.OK)  # "New game"
-    choose(app, GAMES[kind].title)
+    choose(app, games()[kind].title)
     press(app, Button.OK)  # 4 players
     assert app.journal is not None and app.journal.header.game == kind
     monkey(app, random.Random(f"{kind}-{seed}"))

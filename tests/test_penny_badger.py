@@ -13,7 +13,7 @@ import pytest
 from companion.cli import main
 from companion.errors import IllegalEvent
 from companion.rules.game import Header
-from companion.rules.penny_badger import (BANK, DEPOSIT, PASS, PENALTY_PAID, WITHDRAW, Transfer,
+from companion.games.penny_badger.rules import (BANK, DEPOSIT, PASS, PENALTY_PAID, WITHDRAW, Transfer,
                                           best_catch, biggest_claim, clockwise_from, penalty,
                                           settle, transfer_lines, withdrawal)
 from companion.session.journal import Journal

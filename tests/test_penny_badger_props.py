@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalEvent
 from companion.rules.game import Header
-from companion.rules.penny_badger import BANK, settle
+from companion.games.penny_badger.rules import BANK, settle
 from companion.session.journal import Journal
 
 MOVES = ("pass", "claim", "claim", "claim", "skip", "reverse", "undo")

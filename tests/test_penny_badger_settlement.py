@@ -10,11 +10,10 @@ from companion.drivers import oled
 from companion.drivers.oled import RecordingSerial
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.rules.penny_badger import BANK
+from companion.games.penny_badger.rules import BANK
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.modes import MODES  # noqa: F401  (registers the modes first)
-from companion.ui.penny_badger import Accusers, SettlementScreen, settlement_rows
+from companion.games.penny_badger.panel import Accusers, SettlementScreen, settlement_rows
 from companion.ui.screen import Context
 
 STOCK_FRAME = 1034  # luma's ssd1306 sends every frame whole: 8 + 1026 wire bytes

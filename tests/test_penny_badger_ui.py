@@ -16,13 +16,13 @@ from companion.session.journal import Journal
 from companion.session.store import Store
 from companion.ui import actions as A
 from companion.ui import draw
-from companion.ui.modes import MODES
-from companion.ui.penny_badger import (Accusers, Ledger, PennyEnd, Reveal, SettlementScreen,
+from companion.games import kinds, mode_for
+from companion.games.penny_badger.panel import (Accusers, Ledger, PennyEnd, Reveal, SettlementScreen,
                                        TurnPicker, claimant_change, end_facts, grid_layout,
                                        history_lines, stake_lines, wrap_list)
 from companion.ui.screen import Context, Menu
 
-MODE = MODES["penny-badger"]
+MODE = mode_for("penny-badger")
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
 
@@ -357,11 +357,11 @@ def test_resume_after_a_power_cut_carries_on(tmp_path, cfg):
 
 
 def test_the_engine_and_the_mode_are_registered():
-    """Both registry lines are in place (a fresh interpreter: importing this test module has
-    already registered the mode by itself)."""
+    """The kind's entry point names both (a fresh interpreter: importing this test module has
+    already imported the panel by itself)."""
     import subprocess
     import sys
-    code = ("import companion.rules as r, companion.ui.modes as m; "
-            "print(type(r.GAMES['penny-badger']).__name__, type(m.mode_for('penny-badger')).__name__)")
+    code = ("from companion import games as g; "
+            "print(type(g.game('penny-badger')).__name__, type(g.mode_for('penny-badger')).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["PennyBadger", "PennyMode"]

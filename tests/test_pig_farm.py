@@ -16,7 +16,7 @@ from companion import cli
 from companion.config import check as check_config
 from companion.errors import ConfigError, IllegalEvent
 from companion.rules.game import Header
-from companion.rules.pig_farm import (FarmScore, PigFarm, farm_score, other_base, seller_base)
+from companion.games.pig_farm.rules import (FarmScore, PigFarm, farm_score, other_base, seller_base)
 from companion.session.journal import Journal
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")

@@ -7,16 +7,16 @@ from conftest import choose, press
 
 from companion.inputs import Button, Gesture, RollResult
 from companion.rules.game import Header
-from companion.rules.pig_farm import farm_score
+from companion.games.pig_farm.rules import farm_score
 from companion.session.journal import Journal
 from companion.ui import actions as A
-from companion.ui.modes import MODES
-from companion.ui.pig_farm import (ButcherScreen, HandEntry, PigEndScreen, RoundsTable,
+from companion.games import kinds, mode_for
+from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScreen, RoundsTable,
                                    RoundSummary, Scoreboard, SellFlow, breakdown_lines,
                                    butcher_menu, verdict_lines)
 from companion.ui.screen import Context, Menu
 
-MODE = MODES["pig-farm"]
+MODE = mode_for("pig-farm")
 
 
 

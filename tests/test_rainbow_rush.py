@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
+from companion.games import games
 from companion.rules.game import Header
 
-G = GAMES["rainbow-rush"]
+G = games()["rainbow-rush"]
 NAMES = ("Ann", "Ben", "Cy")
 NEXT = {"type": "next"}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import rollcli
+from companion.cli import roll as rollcli
 from companion.rules.dice import check_roll
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))

@@ -8,8 +8,8 @@ from companion.drivers.display import dummy
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.ui.gallery import write_all
-from companion.ui.modes import MODES
+from companion.gallery.screens import write_all
+from companion.games import kinds, mode_for
 from companion.ui.screen import Context
 from companion.ui.table import TableScreen
 
@@ -21,7 +21,7 @@ def ink(img: Image.Image, box) -> int:
 def test_every_gallery_screen_renders_on_the_dummy_device(config):
     device = dummy()
     count = 0
-    for mode in MODES.values():
+    for mode in [k.mode for k in kinds().values()]:
         for name, journal, stack in mode.gallery(config):
             img = stack[-1].render(Context(config=config, journal=journal))
             assert img.size == (128, 64) and img.mode == "1", name
@@ -36,7 +36,7 @@ def test_the_current_player_is_the_biggest_thing(config):
     j = Journal(Header("table", ("Ann", "Ben", "Cy", "Dee")))
     j.append({"type": "next"})
     ctx = Context(config=config, journal=j)
-    img = TableScreen(MODES["table"]).render(ctx)
+    img = TableScreen(mode_for("table")).render(ctx)
     # The name band (rows 13-50) carries most of the ink, and is drawn at 20 px or more.
     assert ink(img, (0, 13, 128, 51)) > ink(img, (0, 0, 128, 13)) + ink(img, (0, 52, 128, 64))
     assert draw.fit("Ben", 128, 37, largest=34) >= 20

@@ -7,7 +7,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion import cli, stats as statsmod
+from companion import cli
+from companion.session import stats as statsmod
 from companion.rules.game import Header
 from companion.session.store import Store
 from tests.conftest import FakeClock, choose, press
@@ -330,7 +331,7 @@ def test_records_screen_and_end_line(make_app, tmp_path):
 
 
 def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
-    import companion.stats as S
+    import companion.session.stats as S
     calls = []
     real = S.compute
     monkeypatch.setattr(S, "compute", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -344,7 +345,7 @@ def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
 
 def test_a_game_over_at_start_up_gets_its_line_after_the_first_frame(make_app, tmp_path,
                                                                       monkeypatch):
-    import companion.stats as S
+    import companion.session.stats as S
     with Store(tmp_path / "journal.db") as s:
         j = s.new_game(Header("match-patch", ("Ann", "Ben")))
         j.append({"type": "pair", "player": 1})

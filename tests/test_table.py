@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
+from companion.games import games
 from companion.rules.game import Header
 from companion.rules.table import Table, eliminate, end_turn
 
-GAME = GAMES["table"]
+GAME = games()["table"]
 
 
 def play(n: int, *events: dict, first: int = 0):

@@ -87,7 +87,7 @@ def test_the_emulator_asks_but_never_powers_off_the_computer(tmp_path, config, m
     """`p` then OK in the emulator: no command runs; the power-off screen, then Quit."""
     import queue
     import subprocess
-    from companion import power
+    from companion.ui import power
     from companion.app import App
     from companion.drivers.display import dummy
     from companion.session.store import Store

@@ -9,7 +9,7 @@ from conftest import choose, press
 
 from companion.inputs import Button, Gesture, Notice, RollResult, ShutdownRequest, Tick
 from companion.ui import actions as A
-from companion.ui.chaos import ChaosCall, ChaosScreen
+from companion.games.chaos.panel import ChaosCall, ChaosScreen
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Confirm, Menu, TextScreen
 from companion.ui.table import TableScreen

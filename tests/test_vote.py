@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalEvent
-from companion.rules import GAMES
+from companion.games import games
 from companion.rules.game import Header
 from companion.rules.vote import count
 
@@ -86,11 +86,11 @@ def test_vote_properties(vv, data):
 
 
 def test_deck_owner_house_rule_is_common_to_every_game():
-    for kind, game in GAMES.items():
+    for kind, game in games().items():
         h = game.check_header(Header(kind, tuple(f"P{i}" for i in range(
             max(3, game.min_players))), rules={"deck_owner": 1}))
         assert h.rules["deck_owner"] == 1
-    g = GAMES["flower-power"]
+    g = games()["flower-power"]
     assert "deck_owner" not in g.check_header(Header("flower-power", ("a", "b"))).rules
     with pytest.raises(IllegalEvent, match="deck_owner"):
         g.check_header(Header("flower-power", ("a", "b"), rules={"deck_owner": 2}))

@@ -440,7 +440,7 @@ def test_a_chaos_round_scored_from_a_phone_asks_for_the_next_dealer(served):
     """The panel's Round points asks "who deals?"; a round scored from a phone asked nothing
     (issue 18, item 7). Now the panel asks, the snapshot's `ask` says so for the phone, and
     the answer (from either) clears it."""
-    from companion.ui.chaos import DealerPicker
+    from companion.games.chaos.panel import DealerPicker
     served.pair()
     served.new_game("chaos", ["Olu", "Ann", "Ben", "Dee"], first=1)
     assert state_of(served)["ask"] is None

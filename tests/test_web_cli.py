@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from companion import config as configmod
-from companion.doctor import check_web
+from companion.cli.doctor import check_web
 from companion.inputs import Button
 from companion.ui import device
 from companion.web.server import Web

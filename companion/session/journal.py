@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
-from companion.rules import GAMES
+from companion import games
 from companion.rules.game import Event, Game, Header, State
 from companion.errors import IllegalEvent
 
@@ -43,10 +43,7 @@ class NullSink:
 
 
 def game_for(header: Header) -> Game:
-    try:
-        return GAMES[header.game]
-    except KeyError:
-        raise IllegalEvent(f"unknown game {header.game!r} (known: {', '.join(GAMES)})") from None
+    return games.game(header.game)
 
 
 class EventLog:

@@ -29,7 +29,7 @@ from companion.errors import CompanionError, JournalError
 from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
-from companion.rules import GAMES
+from companion import games
 from companion.session.journal import Journal
 
 # 2: checksums (games.seed, games.head, events.chain, events.sum); 3: games.sum (the status
@@ -81,7 +81,7 @@ CREATE TABLE IF NOT EXISTS imports (
 )"""
 
 
-# Each finished game's statistics record (companion/stats.py), saved by the app thread when it
+# Each finished game's statistics record (companion/session/stats.py), saved by the app thread when it
 # first computes it, keyed by what identifies the game's content: a cache, so that statistics
 # over a thousand games do not replay them all. Created on the first save.
 SUMMARIES_SCHEMA = """
@@ -642,7 +642,7 @@ class Store:
         sink = journal.sink
         return sink.game_id if isinstance(sink, _GameSink) else None
 
-    # --- history: statistics and imports (companion/stats.py, `companion import`) -------------
+    # --- history: statistics and imports (companion/session/stats.py, `companion import`) -------------
 
     def history_rows(self) -> list[HistoryRow]:
         """Every game with what identifies its current content (for the statistics cache)."""
@@ -734,7 +734,7 @@ class Store:
         None when it no longer replays (export --force still has its rows)."""
         try:
             header = header_from_json(json.loads(row.header))
-            game = GAMES[header.game]
+            game = games.game(header.game)
             header = game.check_header(header)
             # One JSON document per game: a quarter of the time of one json.loads per event.
             events = json.loads(b"[" + b",".join(self.active_events(row.id)) + b"]")
@@ -749,7 +749,7 @@ class Store:
 
         A game with a saved statistics record of its current content is finished (records
         are saved for finished games only), so only the others are replayed."""
-        from companion.stats import summary_key
+        from companion.session.stats import summary_key
         saved = self.summaries()
         out = []
         for row in self.history_rows():

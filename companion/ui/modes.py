@@ -1,15 +1,14 @@
 """Game modes on the screen: each game kind's home screen, menu, setup and end screen.
 
-`Mode` is the `table` game kind and the base of the others; a game mode module subclasses
-it and registers itself in `MODES` (one line at the bottom of this file). Modes never touch
-each other's screens.
+`Mode` is the `table` game kind's and the base of the others: a kind's package subclasses it
+in its `panel.py` and names it in its `GameKind` (companion/games/). Modes never touch each
+other's screens.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from companion.errors import ModeMissing
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.journal import Journal
@@ -100,7 +99,7 @@ class Mode:
     # --- screenshots --------------------------------------------------------------------------
 
     def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        """Sample (name, journal, screen stack) for docs/screens; see companion/ui/gallery.py."""
+        """Sample (name, journal, screen stack) for docs/screens; see companion/gallery/screens.py."""
         from companion.ui.table import table_gallery
         return table_gallery(self, config)
 
@@ -153,52 +152,3 @@ def history_screen(ctx: Context) -> Screen:
     j = ctx.journal
     lines = [f"{i + 1}. {j.describe(i)}" for i in range(len(j.events))][::-1]
     return TextScreen("History (newest first)", lines or ["Nothing yet."])
-
-
-MODES: dict[str, Mode] = {}
-
-
-def register(mode: Mode) -> Mode:
-    MODES[mode.kind] = mode
-    return mode
-
-
-def mode_for(kind: str) -> Mode:
-    """The screens of game kind `kind`. No silent stand-in: a kind without a mode would run
-    with the wrong screens and menu."""
-    try:
-        return MODES[kind]
-    except KeyError:
-        raise ModeMissing(f"game kind {kind!r} has no screen mode (register one in "
-                          "companion/ui/modes.py; docs/adding-a-game.md)") from None
-
-
-def check_modes(games: Iterable[str], modes: dict[str, Mode]) -> None:
-    """Every game kind with an engine has a mode, and no mode lacks an engine."""
-    missing = [k for k in games if k not in modes]
-    if missing:
-        raise ModeMissing(f"no screen mode for game kind {', '.join(missing)} (register "
-                          "one in companion/ui/modes.py; docs/adding-a-game.md)")
-    orphans = [k for k in modes if k not in set(games)]
-    if orphans:
-        raise ModeMissing(f"screen mode{'s' * (len(orphans) > 1)} {', '.join(orphans)} "
-                          "without a game engine in companion.rules.GAMES")
-
-
-register(Mode())
-
-# Game modes register themselves here, one line each (the order of "New game"):
-from companion.ui import dice_factor  # noqa: E402,F401
-from companion.ui import flower_power  # noqa: E402,F401
-from companion.ui import match_patch  # noqa: E402,F401
-from companion.ui import penny_badger  # noqa: E402,F401
-from companion.ui import pig_farm  # noqa: E402,F401
-from companion.ui import rainbow_rush  # noqa: E402,F401
-from companion.ui import chaos  # noqa: E402,F401
-from companion.ui import drop_rainbow  # noqa: E402,F401
-
-# At import, so that a game kind added to companion.rules without its screens stops start-up
-# (and every test) with its name, instead of running with the table's screens.
-from companion.rules import GAMES  # noqa: E402
-
-check_modes(GAMES, MODES)

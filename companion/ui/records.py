@@ -1,7 +1,7 @@
 """Records: wins and win rate per player, from the start menu; one line of history on the end
 screens ("3rd win in 5 games", under which the winner's name is shown big).
 
-The figures come from `ctx.stats()`, which the app thread computes on demand (companion/stats.py);
+The figures come from `ctx.stats()`, which the app thread computes on demand (companion/session/stats.py);
 screens never open the journal.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.inputs import Button
-from companion.rules import GAMES
+from companion import games
 from companion.ui import draw
 from companion.ui.actions import Pop
 from companion.ui.screen import Context, Result, Screen
@@ -37,7 +37,7 @@ class RecordsScreen(Screen):
         self._open(_stats(ctx))
 
     def kinds(self, stats) -> list[str]:
-        return [ALL, *(k for k in GAMES if k in stats.totals["by_game"])]
+        return [ALL, *(k for k in games.kinds() if k in stats.totals["by_game"])]
 
     def _open(self, stats) -> None:
         if not self.opened and stats is not None:
@@ -66,7 +66,7 @@ class RecordsScreen(Screen):
         self.page = min(self.page, pages - 1)
         counting = ctx.stats is not None and _stats(ctx) is None  # a background replay
         title = "Records" if counting else "All games" if self.kind == ALL \
-            else GAMES[self.kind].title
+            else games.title(self.kind)
         top = draw.title_bar(d, title, f"{self.page + 1}/{pages}" if pages > 1 else "")
         if not rows:
             draw.centered(d, (0, top, draw.WIDTH, 50),
@@ -117,14 +117,13 @@ def end_title(ctx: Context, default: str) -> str:
     return end_line(ctx) or default
 
 
-# --- screenshots (companion/ui/gallery.py) ------------------------------------------------------
+# --- screenshots (companion/gallery/screens.py) ------------------------------------------------------
 
 def gallery(config):
     """(name, image) samples: Records for one kind and for all games, paged, empty; and the
     end screens of Pig Farm and Penny Badger with their line of history."""
     from companion.session.journal import NullSink
-    from companion.stats import GameRecord, compute, record_of
-    from companion.ui.modes import MODES
+    from companion.session.stats import GameRecord, compute, record_of
     from companion.ui.screen import Context
 
     names = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
@@ -158,7 +157,7 @@ def gallery(config):
         game_id = 999
 
     for kind in ("pig-farm", "penny-badger"):
-        mode = MODES[kind]
+        mode = games.mode_for(kind)
         for name, journal, stack in mode.gallery(config):
             if name != "end":
                 continue

@@ -31,7 +31,7 @@ class Context:
     now: float = 0.0  # monotonic seconds, from the app's clock
     dice_note: str = ""  # "Roller" / "Software dice" / a fault note, for the dice screens
     resume: str = ""  # words for the game that "Resume" would bring back ("" = none)
-    # The history figures (companion.stats.Stats), computed by the app thread on first call
+    # The history figures (companion.session.stats.Stats), computed by the app thread on first call
     # and kept until the journal changes; None where there is no journal (screenshots).
     stats: Callable[[], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)

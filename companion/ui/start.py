@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.inputs import Button
-from companion.rules import GAMES
+from companion import games
 from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import NewGame, Pop, Push, ResumeGame
@@ -119,12 +119,12 @@ class ResumeScreen(Screen):
 
 def choose_game(ctx: Context) -> Menu:
     items = [Item(g.title, (lambda c, g=g: Push(choose_players(c, g.kind))))
-             for g in GAMES.values()]
+             for g in games.games().values()]
     return Menu("New game: which?", items)
 
 
 def choose_players(ctx: Context, kind: str) -> NumberEntry:
-    g = GAMES[kind]
+    g = games.game(kind)
     start = min(max(4, g.min_players), g.max_players)
 
     def done(n: int):

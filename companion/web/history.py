@@ -2,7 +2,7 @@
 
 `routes(web)` (mounted by companion/web/server.py) reads `web.source`, the journal's path.
 The pages read it through their own read-only SQLite connection (`mode=ro`: this thread can
-never write, and the app thread stays the one writer). The figures are companion/stats.py's, cached per
+never write, and the app thread stays the one writer). The figures are companion/session/stats.py's, cached per
 game by what identifies its content, so a page after a move replays only the game that moved.
 Charts are pygal SVG drawn here, inline, with no JavaScript.
 
@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.rules import GAMES
+from companion.games import kinds as game_kinds, scoring as kind_scoring, title as kind_title
 from companion.session.checksum import describe
 from companion.session.store import Store, empty_journal
-from companion.stats import GameRecord, History, SCORING, compute, seat_scores
+from companion.session.stats import GameRecord, History, compute, seat_scores
 from companion.web import guard
 
 HERE = Path(__file__).parent
@@ -105,7 +105,12 @@ class Source:
 # --- words and numbers for the pages --------------------------------------------------------------
 
 def title(kind: str) -> str:
-    return GAMES[kind].title if kind in GAMES else kind
+    return kind_title(kind)
+
+
+def _score_name(kind: str) -> str:
+    sc = kind_scoring(kind)
+    return sc.name if sc else ""
 
 
 def when(epoch: float) -> str:
@@ -135,7 +140,7 @@ def timeline(journal) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     not score."""
     kind = journal.header.game
     words = [{"n": i + 1, "text": journal.describe(i)} for i in range(len(journal.events))]
-    if kind not in SCORING:
+    if kind_scoring(kind) is None:
         return words, []
     last = _scores_any(kind, journal.state_at(0))
     rows: list[dict[str, Any]] = [{"n": 0, "text": "Start", "scores": list(last or ())}]
@@ -187,7 +192,8 @@ def _config(**more: Any) -> dict[str, Any]:
 def score_chart(kind: str, players: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     """Each player's running score (or savings) through the game, as inline SVG."""
     import pygal
-    name = SCORING[kind].name
+    sc = kind_scoring(kind)
+    name = sc.name if sc else ""
     values = [v for r in rows for v in r["scores"]]
     labels = [str(r["n"]) for r in rows]
     chart = pygal.Line(**_config(title=f"{name.capitalize()} through the game",
@@ -286,7 +292,7 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     the wins axis."""
     import pygal
     names = list(players)[:CHART_PLAYERS]
-    kinds = [k for k in GAMES if any(k in players[n]["by_game"] for n in names)]
+    kinds = [k for k in game_kinds() if any(k in players[n]["by_game"] for n in names)]
     most = max((sum(players[n]["by_game"].get(k, {}).get("won", 0) for k in kinds)
                 for n in names), default=0)
     chart = pygal.HorizontalStackedBar(**_config(title=_top("Wins by game", players),
@@ -358,7 +364,7 @@ def routes(web) -> list:
         line = stats.history_line(g) if g.finished else ""
         return page("history_game.html", g=g, words=words, rows=rows, chart=chart,
                     legend=legend(g.players),
-                    score=SCORING[kind].name if kind in SCORING else "", line=line)
+                    score=_score_name(kind), line=line)
 
     def whole_log_refused(request):
         """A download of a whole log (a game's, or the journal) goes only to a page of the
@@ -395,7 +401,7 @@ def routes(web) -> list:
 
     def stats_page(request):
         kind = request.query_params.get("game") or None
-        if kind is not None and kind not in GAMES:
+        if kind is not None and kind not in game_kinds():
             return missing(f"the game {kind!r}")
         recs = records()
         st = compute(recs or [], kind=kind)
@@ -406,10 +412,10 @@ def routes(web) -> list:
                 charts["kinds"] = wins_by_kind_chart(st.players)
                 shown = list(st.players.values())[:CHART_PLAYERS]
                 charts["kinds_legend"] = legend(
-                    title(k) for k in GAMES if any(k in p["by_game"] for p in shown))
-        kinds = [k for k in GAMES if k in compute(recs or []).totals["by_game"]]
+                    title(k) for k in game_kinds() if any(k in p["by_game"] for p in shown))
+        kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
-                    scoring=SCORING.get(kind) if kind else None, no_journal=recs is None,
+                    scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,
                     extra_labels={"best_round": "best round", "biggest_claim": "top claim",
                                   "best_catch": "top catch"},
                     record_rows=_record_rows(st))

@@ -245,17 +245,16 @@ class Web:
             return self._png[1]
 
     def kinds(self) -> list[dict[str, Any]]:
-        from companion.rules import GAMES
-        from companion.ui.modes import mode_for
+        from companion import games
         out = []
-        for kind, g in GAMES.items():
+        for kind, g in games.games().items():
             try:
                 rules = g.check_rules(self.config.house_rules(kind))
             except IllegalEvent:  # the config was checked at load; this is only a guard
                 rules = dict(g.default_rules)
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
-                        "house_rules": list(mode_for(kind).house_rules_text)})
+                        "house_rules": list(games.mode_for(kind).house_rules_text)})
         return out
 
 

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from companion.web.shots import Companion, chromium_path
+from companion.gallery.web_shots import Companion, chromium_path
 
 
 def _unavailable(why: str):

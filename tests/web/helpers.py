@@ -14,6 +14,6 @@ def expect(locator):
 
 
 def state(c) -> dict:
-    """GET /api/state of the running companion `c` (companion.web.shots.Companion)."""
+    """GET /api/state of the running companion `c` (companion.gallery.web_shots.Companion)."""
     with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
         return json.loads(r.read())

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture
-from companion.web.shots import DEMOS, pair
+from companion.gallery.web_shots import demos, pair
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
@@ -44,11 +44,11 @@ def test_tv_page_has_no_controls(page, companion):
     assert page.locator("button").count() == 0
 
 
-@pytest.mark.parametrize("kind", list(DEMOS))
+@pytest.mark.parametrize("kind", list(demos()))
 def test_tv_history_shows_whole_newest_events_within_the_screen(browser, companion, kind):
     """A TV cannot scroll: the history keeps the newest events that fit whole (six Penny
     Badger rows left room for two and a half of them, cut mid-line)."""
-    players, rules, events = DEMOS[kind]
+    players, rules, events = demos()[kind]
     c = companion(kind, players, rules, events)
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     try:
@@ -218,9 +218,9 @@ def _kind_facts(snap: dict) -> list[str]:
     return facts
 
 
-@pytest.mark.parametrize("kind", list(DEMOS))
+@pytest.mark.parametrize("kind", list(demos()))
 def test_every_kind_shows_its_whole_game(page, companion, kind):
-    players, rules, events = DEMOS[kind]
+    players, rules, events = demos()[kind]
     c = companion(kind, players, rules, events)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.inputs import Button, ButtonInput, Gesture
-from companion.web.shots import pair
+from companion.gallery.web_shots import pair
 from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow

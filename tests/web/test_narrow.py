@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import GAMES
+from companion.games import games
 from companion.rules.game import Header
 from companion.session.store import Store
-from companion.web.shots import DEMOS, pair
+from companion.gallery.web_shots import demos, pair
 from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow
@@ -69,15 +69,15 @@ def phone(browser):
 def _long_game(kind: str) -> tuple[list[str], dict, list[dict]]:
     """The kind's demo game with six long names (five for Drop Rainbow, which takes five),
     a long name's turn."""
-    players, rules, events = DEMOS[kind]
-    n = min(6, GAMES[kind].max_players)
+    players, rules, events = demos()[kind]
+    n = min(6, games()[kind].max_players)
     per_seat = {"sell": "hands", "round_points": "points", "roll_off": "rolls", "pips": "pips"}
     events = [dict(e, **{per_seat[e["type"]]: (e[per_seat[e["type"]]] * 2)[:n]})
               if e["type"] in per_seat else e for e in events]
     return LONG[:n], rules, events
 
 
-@pytest.mark.parametrize("kind", list(DEMOS))
+@pytest.mark.parametrize("kind", list(demos()))
 def test_live_and_control_pages_fit_a_390px_phone_with_long_names(phone, companion, kind):
     players, rules, events = _long_game(kind)
     c = companion(kind, players, rules, events)

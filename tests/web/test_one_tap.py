@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from companion.web.shots import pair
+from companion.gallery.web_shots import pair
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow

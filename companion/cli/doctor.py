@@ -1,0 +1,380 @@
+"""`companion doctor`: check the box one line at a time and say what is wrong.
+
+Each check prints `OK`, `FAIL` or `SKIP`, a name and the detail. SKIP is for an optional part
+the config leaves out (the encoder, the buzzer, a roller that is not plugged in) and counts as
+a pass. Exit status 0 only when nothing failed; 2 for bad arguments.
+
+The doctor needs the pins, the display and the roller to itself: stop the service first
+(`sudo systemctl stop chroma-companion`) and run it as the service's user
+(`sudo -u companion companion doctor --config /etc/chroma-companion/config.toml`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import tempfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from companion import config as configmod
+from companion.errors import CompanionError, ConfigError, DisplayMissing
+from companion.drivers.wiring import header_pin
+
+SERVICE = "chroma-companion"
+REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
+            "platformdirs")
+BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2")  # reported when present
+
+
+@dataclass(frozen=True)
+class Check:
+    verdict: str  # OK | FAIL | SKIP
+    name: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.verdict:<5} {self.name}: {self.detail}"
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict != "FAIL"
+
+
+def _ok(name: str, detail: str) -> Check:
+    return Check("OK", name, detail)
+
+
+def _fail(name: str, detail: str) -> Check:
+    return Check("FAIL", name, detail)
+
+
+def _skip(name: str, detail: str) -> Check:
+    return Check("SKIP", name, f"{detail}; counts as a pass")
+
+
+# --- the checks -----------------------------------------------------------------------------
+
+def check_python() -> Check:
+    v = sys.version_info
+    text = f"{platform.python_version()} ({sys.executable})"
+    if v < (3, 11):
+        return _fail("python", f"{text}: the companion needs Python 3.11 or later")
+    return _ok("python", text)
+
+
+def check_packages() -> Check:
+    found, missing = [], []
+    for name in REQUIRED + BOARD:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            if name in REQUIRED:
+                missing.append(name)
+    if missing:
+        return _fail("packages", f"missing {', '.join(missing)} (reinstall: pip install "
+                                 f"'chroma-companion[pi]'); found {', '.join(found)}")
+    return _ok("packages", ", ".join(found))
+
+
+def pin_factory(factory: Any = None, configured: str = "") -> tuple[Any, Check, bool]:
+    """gpiozero's pin factory and why it is the one: the one given (a test's MockFactory),
+    else the one in use, else the one `companion run` would load (GPIOZERO_PIN_FACTORY, then
+    `[gpio] pin_factory`, then gpiozero's order; companion/drivers/pins.py). Libraries that
+    did not load are named, since they say why the preferred one is not in use. The bool says
+    whether the caller must close it."""
+    from gpiozero import Device
+
+    from companion.drivers.pins import choose, rpi_gpio_note
+
+    if factory is not None:
+        source, owned = "given", False
+    elif Device.pin_factory is not None:
+        factory, source, owned = Device.pin_factory, "in use", False
+    else:
+        try:
+            choice = choose(configured)
+        except CompanionError as e:
+            return None, _fail("pin library", f"{e}. On a Pi run from a writable directory "
+                                              "(lgpio makes a file there)"), False
+        factory, source, owned = choice.factory, choice.why, True
+    detail = f"{type(factory).__name__} ({source}){rpi_gpio_note(factory)}"
+    if "Mock" in type(factory).__name__:
+        detail += ": mock pins, not the board's"
+    return factory, _ok("pin library", detail), owned
+
+
+def check_pins(cfg: configmod.Config, factory: Any) -> Iterator[Check]:
+    """Each configured input pin can be claimed and reads released (not stuck to ground)."""
+    from gpiozero import Button as GpioButton
+
+    inputs = [(f"button {name.upper()}", pin) for name, pin in cfg.pins().items()]
+    if cfg["encoder"]["enabled"]:
+        e = cfg["encoder"]
+        inputs += [("encoder A", e["a"]), ("encoder B", e["b"]), ("encoder push", e["push"])]
+    for name, pin in inputs:
+        where = f"GPIO{pin} (header pin {header_pin(pin)})"
+        if factory is None:
+            yield _fail(name, f"{where}: not checked, no pin library")
+            continue
+        try:
+            dev = GpioButton(pin, pull_up=True, pin_factory=factory)
+        except Exception as e:
+            text = str(e) or type(e).__name__
+            if "busy" in text.lower() or "in use" in text.lower():
+                text += f" (is the service running? sudo systemctl stop {SERVICE})"
+            yield _fail(name, f"{where}: cannot be claimed: {text}")
+            continue
+        try:
+            pressed = dev.is_pressed
+        finally:
+            dev.close()
+        if pressed:
+            if name.startswith("encoder") and name != "encoder push":
+                yield _ok(name, f"{where} reads low (normal at some encoder positions)")
+            else:
+                yield _fail(name, f"{where} reads pressed: if nobody is pressing it, its wire "
+                                  "touches ground")
+        else:
+            yield _ok(name, f"{where} reads released")
+    if not cfg["encoder"]["enabled"]:
+        yield _skip("encoder", "disabled in the config ([encoder] enabled = false)")
+    b = cfg["buzzer"]
+    if not b["enabled"]:
+        yield _skip("buzzer", "disabled in the config ([buzzer] enabled = false)")
+    elif factory is not None:
+        from gpiozero import DigitalOutputDevice
+        where = f"GPIO{b['pin']} (header pin {header_pin(b['pin'])})"
+        try:
+            DigitalOutputDevice(b["pin"], pin_factory=factory).close()
+        except Exception as e:
+            yield _fail("buzzer", f"{where}: cannot be claimed: {e}")
+        else:
+            yield _ok("buzzer", f"{where} can drive the buzzer (silent check)")
+
+
+def check_display(cfg: configmod.Config, open_display: Callable[[Any], Any]) -> Check:
+    d = cfg["display"]
+    where = f"{d['kind']} on I2C bus {d['i2c_port']} at {d['address']:#04x}"
+    try:
+        display = open_display(cfg)
+    except DisplayMissing as e:
+        detail = str(e)
+        if not Path(f"/dev/i2c-{d['i2c_port']}").exists():
+            detail = (f"/dev/i2c-{d['i2c_port']} does not exist: I2C is off. Enable it "
+                      "(sudo raspi-config nonint do_i2c 0, or run hardware/pi/install.sh) "
+                      "and reboot")
+        return _fail("display", detail)
+    except Exception as e:  # a driver error we did not foresee: still one line
+        return _fail("display", f"{where}: {type(e).__name__}: {e}")
+    with display:
+        try:
+            from PIL import Image, ImageDraw
+            img = Image.new("1", (128, 64))
+            draw = ImageDraw.Draw(img)
+            draw.rectangle((0, 0, 127, 63), outline=1)
+            draw.text((8, 16), "companion doctor", fill=1)
+            draw.text((8, 34), "display OK", fill=1)
+            display.show(img)
+            if hasattr(display.device, "persist"):
+                display.device.persist = True  # leave the message up for the person to see
+        except OSError as e:
+            return _fail("display", f"{where} answered but a write failed: {e}")
+    return _ok("display", f"{where} answers (it now says \"display OK\")")
+
+
+def check_roller(cfg: configmod.Config, *, comports: Callable[[], Iterable[Any]] | None,
+                 wait: float | None = None) -> Check:
+    r = cfg["roller"]
+    if r["port"] == "none":
+        return _skip("roller", "disabled in the config ([roller] port = \"none\")")
+    try:
+        from companion.drivers.dice import SoftwareDice
+        from companion.drivers.roller import DiceRoller, parse_vid_pid
+    except ImportError:
+        return _skip("roller", "roller driver not installed")
+    if comports is None:
+        from serial.tools import list_ports
+        comports = list_ports.comports
+    if r["port"] == "auto":
+        vid, pid = parse_vid_pid(r["vid_pid"])
+        found = sorted(p.device for p in comports()
+                       if getattr(p, "vid", None) == vid and getattr(p, "pid", None) == pid)
+        if not found:
+            return _skip("roller", f"no roller plugged in (looked for USB {r['vid_pid']}); "
+                                   "rolls are in software")
+        device = found[0]
+    else:
+        device = r["port"]
+    if device.startswith("/dev/"):
+        if not os.path.exists(device):
+            return _fail("roller", f"{device} does not exist (is the roller plugged in? "
+                                   "[roller] port = \"auto\" finds it by USB id)")
+        if not os.access(device, os.R_OK | os.W_OK):
+            return _fail("roller", f"{device}: permission denied (add the user to the "
+                                   "dialout group: sudo usermod -aG dialout $USER)")
+    timeout = float(r["timeout"])
+    with DiceRoller(post=lambda item: None, fallback=SoftwareDice(post=lambda item: None),
+                    port=device, vid_pid=r["vid_pid"], timeout=timeout,
+                    backoff=(timeout, timeout), comports=comports) as roller:
+        connected = roller.wait_ready(wait if wait is not None else timeout + 3)
+        firmware = roller.firmware
+    if connected:
+        return _ok("roller", f"{device} answered HELLO, firmware {firmware}")
+    return _fail("roller", f"{device} did not answer HELLO within {timeout:g} s: is the "
+                           "firmware flashed (firmware/README.md)? Is another program "
+                           f"using the port (sudo systemctl stop {SERVICE})?")
+
+
+def check_state_dir(cfg: configmod.Config) -> Check:
+    path = cfg.journal_path().parent
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".doctor-"):
+            pass
+    except OSError as e:
+        return _fail("state directory", f"{path} is not writable ({e.strerror or e}); run the "
+                                        "doctor as the service user: sudo -u companion "
+                                        "companion doctor ...")
+    return _ok("state directory", f"{path} is writable")
+
+
+def check_journal(cfg: configmod.Config) -> Check:
+    from companion.session.checksum import describe
+    from companion.session.store import Store
+
+    path = cfg.journal_path()
+    if not path.exists():
+        return _skip("journal", f"none yet at {path} (the first game creates it)")
+    try:
+        with Store(path, read_only=True) as store:  # a check never moves or changes it
+            ids = [g.id for g in store.games()]
+            altered = [m for gid in ids for m in store.verify(gid)]  # every game, not only open
+            if altered:
+                return _fail("journal", f"{path}: {describe(altered)}")
+            if store.notice:
+                return _fail("journal", store.notice)
+            result = store.integrity()
+            sums = ("checksums ok" if store.schema >= 2 else "no checksums yet (schema 1: "
+                    "the companion adds them, after a backup copy, the next time it starts)")
+    except (OSError, CompanionError) as e:
+        return _fail("journal", f"{path}: {e}")
+    if result != "ok":
+        return _fail("journal", f"{path}: integrity check says {result}")
+    games = len(ids)
+    return _ok("journal", f"{path}: integrity ok, {sums}, {games} game{'s' * (games != 1)}")
+
+
+def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
+    """Is the table web listening, and at which addresses? (The doctor usually runs with the
+    service stopped: then it is not, which is a pass, and the line says where it will be.)"""
+    import http.client
+    import json
+    from companion.web.guard import box_addresses
+
+    w = cfg["web"]
+    if not w["enabled"]:
+        return _skip("web", "off in the config ([web] enabled = false)")
+    host, port = w["host"], w["port"]
+    wild = host in ("0.0.0.0", "::")
+    shown = [a for a in (box_addresses(host) if wild else [host])
+             if not wild or a not in ("127.0.0.1", "::1")] or [host]
+    urls = ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
+    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    try:
+        conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+        try:
+            conn.request("GET", "/api/state")
+            resp = conn.getresponse()
+            body = resp.read(65536)
+        finally:
+            conn.close()
+    except ConnectionRefusedError:
+        from companion.session.lock import running_pid
+        pid = running_pid(cfg.journal_path())
+        if pid is not None:
+            return _skip("web", f"not listening on {host}:{port}, though a companion runs on "
+                                f"this journal (pid {pid}): it was started with another --web, "
+                                f"or --no-web; with the config's: {urls}")
+        return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
+                            f"when it runs: {urls}")
+    except (OSError, http.client.HTTPException) as e:
+        return _fail("web", f"{host}:{port} does not answer ({e})")
+    try:
+        int(json.loads(body)["seq"])
+    except (ValueError, KeyError, TypeError):
+        return _fail("web", f"port {port} is held by another program: the companion would run "
+                            "without the web (set [web] port)")
+    return _ok("web", f"listening on {host}:{port}: {urls}")
+
+
+# --- running them ---------------------------------------------------------------------------
+
+def run(argv: list[str] | None = None, *, factory: Any = None,
+        open_display: Callable[[Any], Any] | None = None,
+        comports: Callable[[], Iterable[Any]] | None = None,
+        roller_wait: float | None = None) -> Iterator[Check]:
+    """Every check, in order. The keyword arguments are the test doubles: gpiozero's
+    MockFactory, a display opener, pyserial's `comports`."""
+    args = parser().parse_args(argv)
+    yield check_python()
+    yield check_packages()
+    try:
+        cfg = configmod.load(args.config, required=args.config is not None)
+        yield _ok("config", str(cfg.path) if cfg.path else
+                  f"no file at {configmod.default_config_path()}: the defaults")
+    except ConfigError as e:
+        yield _fail("config", f"{e}; the checks below use the defaults")
+        cfg = configmod.Config(configmod.check({}))
+    if args.journal:
+        cfg.data["storage"]["path"] = args.journal
+    factory, line, owned = pin_factory(factory, cfg["gpio"]["pin_factory"])
+    yield line
+    try:
+        yield from check_pins(cfg, factory)
+    finally:
+        if owned:
+            _close(factory)
+    if open_display is None:
+        from companion.drivers.display import oled as open_display
+    yield check_display(cfg, open_display)
+    yield check_roller(cfg, comports=comports, wait=roller_wait)
+    yield check_state_dir(cfg)
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.journal:
+        yield _fail("journal", "not opened: running as root would leave root-owned files the "
+                               "service cannot write; run as: sudo -u companion companion "
+                               "doctor ...")
+    else:
+        yield check_journal(cfg)
+    yield check_web(cfg)
+
+
+def _close(factory: Any) -> None:
+    try:
+        factory.close()
+    except Exception:  # closing a half-initialised pin library must not hide the report
+        pass
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion doctor",
+                                description="Check the hardware, the config and the journal, "
+                                            "one line each (OK / FAIL / SKIP).")
+    p.add_argument("--config", help=f"config file (default: {configmod.default_config_path()})")
+    p.add_argument("--journal", help="journal database (default: from the config)")
+    return p
+
+
+def main(argv: list[str] | None = None, *, out=None, **doubles: Any) -> int:
+    out = out or sys.stdout
+    failed = 0
+    for check in run(sys.argv[1:] if argv is None else argv, **doubles):
+        print(check.line(), file=out, flush=True)
+        failed += not check.passed
+    print("all checks passed" if not failed else
+          f"{failed} check{'s' * (failed != 1)} failed", file=out)
+    return 0 if not failed else 1

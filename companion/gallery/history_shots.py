@@ -1,0 +1,87 @@
+"""Screenshots of the history pages for docs/web/: `python -m companion.gallery.history_shots [DIR]`.
+
+A journal of sample games (companion/gallery/sample.py, plus one hand-written Penny Badger
+game) served by the real companion; Debian's chromium at phone size (390x844, full page) and
+TV size (1920x1080, `-tv`).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from itertools import product
+import tempfile
+from pathlib import Path
+
+from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path
+
+PAGES = (("history-games", "/games"), ("history-game-pig-farm", "/games/{pig}"),
+         ("history-game-penny-badger", "/games/{penny}"), ("history-stats", "/stats"),
+         ("history-stats-pig-farm", "/stats?game=pig-farm"))
+
+
+class _Clock:
+    """Event times a game apart: 20-70 seconds between events, from a fixed evening."""
+
+    def __init__(self) -> None:
+        self.t = 1_763_830_800.0  # 2025-11-22 17:00 UTC
+        self.rng = random.Random(9)
+
+    def __call__(self) -> float:
+        self.t += self.rng.uniform(20, 70)
+        return self.t
+
+
+def seed(journal: Path) -> dict[str, int]:
+    """Sample games into `journal`; the ids of one Pig Farm and one Penny Badger game."""
+    from companion.gallery import sample
+    from companion.session.store import Store
+    rng = random.Random(5)
+    ids: dict[str, int] = {}
+    names = ("Ann", "Ben", "Cy", "Dee", "Eve")
+    clock = _Clock()
+    with Store(journal, clock=clock) as store:
+        for i, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
+                                  "pig-farm", "flower-power", "penny-badger", "pig-farm",
+                                  "table", "chaos")):
+            j = store.new_game(sample.header(rng, kind, names=names))
+            sample.play(j, rng, events=rng.randint(30, 80))
+            ids.setdefault({"pig-farm": "pig", "penny-badger": "penny"}.get(kind, kind),
+                           j.sink.game_id)
+        j = store.new_game(sample.header(rng, "pig-farm", names=names))
+        sample.play(j, rng, events=25, finish=False)  # a game in progress
+    return ids
+
+
+def shoot(out: Path) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        journal = Path(tmp) / "journal.db"
+        ids = seed(journal)
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        with Companion(journal) as c:
+            for (name, path), (suffix, size) in product(PAGES, (("", PHONE), ("-tv", TV))):
+                page = browser.new_page(viewport=size, device_scale_factor=1)
+                page.goto(c.url + path.format(**ids))
+                target = out / f"{name}{suffix}.png"
+                page.screenshot(path=str(target), full_page=size is PHONE)
+                page.close()
+                written.append(target)
+        browser.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    written = shoot(Path(argv[0] if argv else "docs/web"))
+    print(f"wrote {len(written)} screenshots")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Sample journals: random but legal games of the scoring kinds, for the statistics benchmark
+(bench/run.py) and the history pages' screenshots (companion/gallery/history_shots.py).
+
+Every event is checked by the rules engine before it is kept; one that the rules refuse, or
+that would end the game before its length, is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from companion import games
+from companion.errors import IllegalEvent
+from companion.rules.game import Event, Header
+
+NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")
+
+
+def sampled() -> tuple[str, ...]:
+    """The kinds that declare a sample move (GameKind.sample), in New game order."""
+    return tuple(k for k, v in games.kinds().items() if v.sample is not None)
+
+
+def play(journal, rng: random.Random, *, events: int, finish: bool = True) -> None:
+    """Append `events` legal events to `journal` (the last one `end` when `finish`, unless the
+    rules ended the game on the way, which they may only at the last event)."""
+    kind = journal.header.game
+    n = len(journal.header.players)
+    make = games.get(kind).sample
+    if make is None:
+        raise ValueError(f"game kind {kind} declares no sample move")
+    stop = events - 1 if finish else events
+    tries = 0
+    while len(journal.events) < stop and tries < events * 50:
+        tries += 1
+        e = make(rng, n, journal.state)
+        try:
+            after = journal.check(e)
+        except IllegalEvent:
+            continue
+        if after.over and len(journal.events) < stop - 1:
+            continue
+        journal.append(e)
+        if after.over:
+            return
+    if finish and not journal.state.over:
+        journal.append({"type": "end"})
+
+
+def header(rng: random.Random, kind: str, *, names: tuple[str, ...] = NAMES) -> Header:
+    players = rng.sample(names, k=rng.randint(3, min(6, len(names))))
+    return Header(kind, tuple(players), 0, {})
+
+
+def fill(store, rng: random.Random, *, games: int, events: int,
+         kinds: tuple[str, ...] | None = None) -> None:
+    """`games` finished games of about `events` events each, kinds in turn."""
+    kinds = kinds or sampled()
+    for i in range(games):
+        journal = store.new_game(header(rng, kinds[i % len(kinds)]))
+        play(journal, rng, events=events)

@@ -1,0 +1,58 @@
+"""Screenshots of every screen, drawn by the code itself, for docs/screens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.app import draw_toast, error_frame
+from companion.ui import draw
+from companion import games
+from companion.rules.game import Game
+from companion.ui.screen import Context
+
+
+def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
+    from companion.ui.start import ResumeEntry, ResumeScreen, StartScreen, choose_game, \
+        choose_players, help_screen
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(name: str, img) -> None:
+        p = outdir / f"{name}.png"
+        draw.scale(img, scale).save(p)
+        written.append(p)
+
+    names = tuple(config.names)
+    waiting = (ResumeEntry(3, "Chaos", names[:4], "14:05"),
+               ResumeEntry(2, "Pig Farm", names[:3], "12 Mar"),
+               ResumeEntry(1, "Table", names[:5], "2 Mar"))
+    start_ctx = Context(config=config, resume="Table (4)",
+                        unfinished=(ResumeEntry(1, "Table", names[:4], "14:05"),))
+    save("start", StartScreen(start_ctx).render(start_ctx))
+    save("resume", ResumeScreen(waiting).render(start_ctx))  # "Resume (3 games)" chosen
+    save("new-game", choose_game(start_ctx).render(start_ctx))
+    save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
+    save("help", help_screen().render(start_ctx))
+    save("error", error_frame())
+    from companion.ui.device import web_gallery
+    for name, img in web_gallery(config):
+        save(name, img)
+    for kind in games.kinds().values():
+        mode = kind.mode
+        prefix = "" if mode.kind == Game.kind else f"{mode.kind}-"  # the base kind's: no prefix
+        for name, journal, stack in mode.gallery(config):
+            ctx = Context(config=config, journal=journal, dice_note="Software")
+            save(prefix + name, stack[-1].render(ctx))
+    from companion.ui.records import gallery as records_gallery
+    for name, img in records_gallery(config):  # Records and the end screens' history line
+        save(name, img)
+    # The undo toast, over the table screen.
+    for name, journal, stack in games.mode_for(Game.kind).gallery(config):
+        if name == "table":
+            ctx = Context(config=config, journal=journal)
+            img = stack[-1].render(ctx)
+            draw_toast(img, "Undone: Skip")
+            save("toast-undo", img)
+            break
+    return written

@@ -1,0 +1,273 @@
+"""Screenshots of the table web (`make web-shots`, docs/web/) and the running companion the
+browser tests drive.
+
+`Companion` is the real thing on a free port: an App on luma's dummy display, its own thread
+handling the input queue, and the Web (uvicorn in its thread). `demos()` is a realistic game
+in progress for every game kind, from the kinds' own declarations. `main()` opens each in Debian's chromium through Playwright and
+saves the phone (390x844) and TV (1920x1080) layouts, plus the pairing and control pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.rules.game import Game
+
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+
+def demos() -> dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]]:
+    """A game in progress per kind that declares one (GameKind.demo): (players, rules,
+    events). Every event is legal (the store's journal checks each one with the rules)."""
+    from companion import games
+    return {k: (list(v.demo.players), dict(v.demo.rules), [dict(e) for e in v.demo.events])
+            for k, v in games.kinds().items() if v.demo is not None}
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium (Playwright's own browser download needs the internet)."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class Companion:
+    """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
+
+    def __init__(self, journal: Path, *, port: int = 0, config=None) -> None:
+        from companion.config import load
+        self.journal = Path(journal)
+        self.config = config if config is not None else load(None)
+        self.config.data["dice"]["animation"] = 0.0
+        self.port = port
+        self.app = None
+        self.web = None
+        self.store = None
+        self.thread: threading.Thread | None = None
+
+    def seed(self, kind: str, players: list[str], rules: dict[str, Any],
+             events: list[dict[str, Any]]) -> None:
+        """Write a game in progress into the journal (before `start`)."""
+        from companion.rules.game import Header
+        from companion.session.store import Store
+        with Store(self.journal) as store:
+            j = store.new_game(Header(kind, tuple(players), 0, rules))
+            for e in events:
+                j.append(e)
+
+    def start(self) -> "Companion":
+        from companion.app import App
+        from companion.drivers.display import dummy
+        from companion.session.store import Store
+        from companion.web.server import Web
+        self.store = Store(self.journal)
+        self.app = App(config=self.config, store=self.store, display=dummy(),
+                       rng=random.Random(7))
+        self.web = Web(config=self.config, post=self.app.post, host="127.0.0.1", port=self.port,
+                       frame=lambda: self.app.last_frame, source=self.journal)
+        self.app.attach_web(self.web)
+        problem = self.web.start()
+        if problem:
+            self.close()
+            raise RuntimeError(problem)
+        self.port = self.web.port
+        self.thread = threading.Thread(target=self.app.run, name="app", daemon=True)
+        self.thread.start()
+        return self
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        from companion.inputs import Quit
+        if self.thread is not None:
+            self.app.post(Quit())
+            self.thread.join(timeout=10)
+            self.thread = None
+        if self.web is not None:
+            self.web.stop()
+        if self.app is not None:
+            self.app.close()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    def __enter__(self) -> "Companion":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def pair(page, companion: Companion) -> None:
+    """Pair the browser `page` the way a phone does: the QR code's /J/{code} address."""
+    code = companion.web.pairing.code()
+    page.goto(f"{companion.url}/J/{code}")
+    page.wait_for_url(f"{companion.url}/")
+    page.wait_for_selector("#control-box:not([hidden])")
+
+
+def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
+    """Phone and TV screenshots of every game kind, plus pairing and control, into `out`."""
+    import tempfile
+    from playwright.sync_api import sync_playwright
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (apt-get install chromium)")
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        shown = demos()
+        for kind in kinds or list(shown):
+            players, rules, events = shown[kind]
+            c = Companion(Path(tmp) / f"{kind}.db")
+            c.seed(kind, players, rules, events)
+            with c:
+                for label, size, path in (("phone", PHONE, "/"), ("tv", TV, "/tv")):
+                    page = browser.new_page(viewport=size, device_scale_factor=1)
+                    page.goto(c.url + path)
+                    page.wait_for_selector("#conn[data-state=live]")
+                    # The frame PNG loaded (a function the driver runs: no eval under the CSP).
+                    page.locator("#frame-img").evaluate(
+                        "img => img.complete || new Promise(r => { img.onload = r; })")
+                    target = out / f"{kind}-{label}.png"
+                    page.screenshot(path=str(target), full_page=label == "phone")
+                    written.append(target)
+                    page.close()
+                written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
+                if kind == "penny-badger":
+                    written += _control_shots(browser, c, out)
+        browser.close()
+    return written
+
+
+def _actions_shot(browser, c: Companion, target: Path) -> Path:
+    """The kind's own action forms on a paired phone."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    pair(page, c)
+    page.wait_for_selector("#actions h3")
+    page.locator("#actions").screenshot(path=str(target))
+    context.close()
+    return target
+
+
+def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
+    written = []
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    page.goto(f"{c.url}/J/000000")  # a wrong code: the pairing page says so
+    page.wait_for_selector(".pair-status[data-state=error]")
+    page.screenshot(path=str(out / "pairing-wrong-code-phone.png"))
+    written.append(out / "pairing-wrong-code-phone.png")
+    pair(page, c)
+    page.goto(c.url + "/control")
+    page.wait_for_selector("#actions form")
+    controls = page.locator("#controls")
+    controls.scroll_into_view_if_needed()
+    page.screenshot(path=str(out / "control-phone.png"), full_page=True)
+    written.append(out / "control-phone.png")
+    page.click("#new-game summary")
+    page.wait_for_selector("#ng-kind option", state="attached")
+    page.locator("#new-game").screenshot(path=str(out / "new-game-phone.png"))
+    written.append(out / "new-game-phone.png")
+    # Over an unfinished game the first tap asks; the form's button says what it will end.
+    for i, name in enumerate(("Ann", "Ben")):
+        page.locator("#ng-players input").nth(i).fill(name)
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_selector("#new-game-form button[data-armed]")
+    page.locator("#new-game").screenshot(path=str(out / "new-game-confirm-phone.png"))
+    written.append(out / "new-game-confirm-phone.png")
+    context.close()
+    unpaired = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    unpaired.goto(c.url + "/control")
+    unpaired.wait_for_selector("#pair-box:not([hidden])")
+    unpaired.screenshot(path=str(out / "control-unpaired-phone.png"))
+    written.append(out / "control-unpaired-phone.png")
+    unpaired.close()
+    return written
+
+
+def measure(*, presses: int = 60) -> dict[str, Any]:
+    """Page weight, page-ready time and press-to-page latency on a phone page (a Table game;
+    presses alternate NEXT and HOLD BACK on the box's input queue, each one a committed change)."""
+    import statistics
+    import tempfile
+    import time
+    import urllib.request
+    from playwright.sync_api import sync_playwright
+    from companion.inputs import Button, ButtonInput, Gesture
+    exe = chromium_path()
+    if exe is None:
+        raise RuntimeError("no chromium found (apt-get install chromium)")
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        c = Companion(Path(tmp) / "measure.db")
+        c.seed(Game.kind, *demos()[Game.kind])
+        with c:
+            for path in ("/", "/static/table.js", "/static/control.js", "/static/table.css"):
+                with urllib.request.urlopen(c.url + path, timeout=5) as r:
+                    out[f"bytes {path}"] = len(r.read())
+            browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+            page = browser.new_page(viewport=PHONE)
+            page.goto(c.url + "/")
+            page.wait_for_selector("#conn[data-state=live]")
+            out["dom_ready_ms"] = round(page.evaluate(
+                "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"), 1)
+            lat = []
+            for i in range(presses):
+                seq = int(page.evaluate("() => document.body.dataset.seq"))
+                t = time.perf_counter()
+                c.app.post(ButtonInput(Button.BACK if i % 2 else Button.NEXT,
+                                       Gesture.HOLD if i % 2 else Gesture.PRESS))
+                page.wait_for_function(f"() => +document.body.dataset.seq > {seq}",
+                                       polling="raf")
+                lat.append((time.perf_counter() - t) * 1000)
+            browser.close()
+    lat.sort()
+    out.update({"press_to_page_ms_p50": round(statistics.median(lat), 1),
+                "press_to_page_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1),
+                "press_to_page_ms_max": round(lat[-1], 1), "presses": presses})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m companion.gallery.web_shots",
+                                 description="screenshots of the table web into a folder")
+    ap.add_argument("out", nargs="?", default="docs/web", type=Path)
+    ap.add_argument("--kind", action="append", choices=list(demos()),
+                    help="only this game kind (repeatable)")
+    ap.add_argument("--measure", action="store_true",
+                    help="print the page weight and press-to-page latency (JSON) instead")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.measure:
+        import json
+        try:
+            print(json.dumps(measure()))
+        except RuntimeError as e:
+            print(f"web-shots: {e}", file=sys.stderr)
+            return 1
+        return 0
+    try:
+        for path in shoot(args.out, kinds=args.kind):
+            print(path)
+    except RuntimeError as e:
+        print(f"web-shots: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""The game kinds: each one a package that declares a `GameKind`, found through the entry
+point group `chroma_companion.games`.
+
+The nine built-in kinds (companion/games/<kind>/) register the same way as a group's own
+house game installed beside the companion (examples/coin-toss, docs/adding-a-game.md): an
+entry in their distribution's metadata names the package's `KIND`. Nothing else in the code
+names a kind: the panel's New game, the web's forms and views, the statistics and the
+screenshots all ask this registry.
+
+Loading is lazy and done once: the first call reads the entry points and imports each kind's
+package (its rules; its panel screens only when `GameKind.mode` is first asked for).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from companion.errors import IllegalEvent, KindBroken
+from companion.rules.game import Event, Game
+
+if TYPE_CHECKING:
+    import random
+
+    from companion.ui.modes import Mode
+
+log = logging.getLogger(__name__)
+
+GROUP = "chroma_companion.games"
+
+# A random but legal next event for sample journals (statistics benchmark, history
+# screenshots): (rng, number of seats, state) -> event.
+SampleMove = Callable[["random.Random", int, Any], Event]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A kind's main score per seat (`name`, higher or lower is better) and its extras, for
+    the statistics (companion/session/stats.py): each extra is a per-seat figure whose best
+    over a player's games is reported (highest)."""
+
+    name: str
+    score: Callable[[Any], Sequence[int] | None]  # final state -> per seat; None: not scored
+    lowest: bool = False
+    extras: dict[str, Callable[[Any], Sequence[int | None]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A realistic game in progress, for the web's screenshots: every event legal."""
+
+    players: tuple[str, ...]
+    events: tuple[Event, ...]
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """Everything the companion knows of one game kind, declared by its package.
+
+    `rules` is the pure engine; `panel` builds the screen mode (imported on first use, so
+    that start-up reads no screens it does not show); `scoring` what the statistics count
+    (None: the kind is not scored); `sample` a random legal move for sample games; `demo` the
+    game the web screenshots show; `web` the declared action forms and game view
+    (companion/web/kinds.py reads it); `order` places it in New game (built-ins 10-90, a
+    house game after them unless it says otherwise).
+    """
+
+    rules: Game
+    panel: Callable[[], Mode]
+    scoring: Scoring | None = None
+    sample: SampleMove | None = None
+    demo: Demo | None = None
+    web: Any = None
+    order: int = 100
+
+    @property
+    def kind(self) -> str:
+        return self.rules.kind
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def mode(self) -> Mode:
+        return _mode(self)
+
+
+_KINDS: dict[str, GameKind] | None = None
+_MODES: dict[int, Mode] = {}  # by id(GameKind): each declaration's panel, built once
+
+
+def _mode(k: GameKind) -> Mode:
+    mode = _MODES.get(id(k))
+    if mode is None:
+        mode = _MODES[id(k)] = k.panel()
+        if mode.kind != k.kind:
+            raise KindBroken(f"game kind {k.kind!r}: its panel is for {mode.kind!r}")
+    return mode
+
+
+def load(found: Sequence[Any] | None = None) -> dict[str, GameKind]:
+    """The game kinds from the entry points (or from `found`, for tests), in New game order.
+    A broken entry is reported by name and left out; the built-in ones must all load."""
+    eps = list(entry_points(group=GROUP)) if found is None else list(found)
+    out: list[GameKind] = []
+    for ep in eps:
+        try:
+            k = ep.load()
+        except Exception as e:  # a house game's own bug: say which, keep the others
+            if ep.value.startswith("companion.games."):
+                raise
+            log.error("game kind %s (%s) could not be loaded: %s", ep.name, ep.value, e)
+            continue
+        if not isinstance(k, GameKind):
+            raise KindBroken(f"entry point {ep.name} = {ep.value} is not a GameKind")
+        if k.kind != ep.name:
+            raise KindBroken(f"entry point {ep.name} = {ep.value} declares kind {k.kind!r}")
+        if any(o.kind == k.kind for o in out):
+            raise KindBroken(f"game kind {k.kind!r} is installed twice")
+        out.append(k)
+    if not out:
+        raise KindBroken("no game kinds found: the companion is not installed "
+                         "(pip install -e . or make run)")
+    out.sort(key=lambda k: (k.order, k.kind))
+    return {k.kind: k for k in out}
+
+
+def kinds() -> dict[str, GameKind]:
+    """Every installed game kind by name, in New game order."""
+    global _KINDS
+    if _KINDS is None:
+        _KINDS = load()
+    return _KINDS
+
+
+def get(kind: str) -> GameKind:
+    """The kind named `kind`; an unknown name is an illegal event that lists the known."""
+    try:
+        return kinds()[kind]
+    except KeyError:
+        raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(kinds())})") from None
+
+
+def game(kind: str) -> Game:
+    """The rules engine of `kind`."""
+    return get(kind).rules
+
+
+def games() -> dict[str, Game]:
+    """Every rules engine by kind, in New game order."""
+    return {k: v.rules for k, v in kinds().items()}
+
+
+def mode_for(kind: str) -> Mode:
+    """The screens of `kind`. No silent stand-in: an unknown kind would run with the wrong
+    screens and menu."""
+    k = kinds().get(kind)
+    if k is None:
+        raise KindBroken(f"game kind {kind!r} is not installed, so it has no screens "
+                         f"(known: {', '.join(kinds())})")
+    return k.mode
+
+
+def title(kind: str) -> str:
+    """The kind's title, or its name when it is not installed (an old game in the history)."""
+    k = kinds().get(kind)
+    return k.title if k else kind
+
+
+def scoring(kind: str) -> Scoring | None:
+    """What the statistics count for `kind` (None: not scored, or not installed)."""
+    k = kinds().get(kind)
+    return k.scoring if k else None

@@ -1,0 +1,23 @@
+"""Dice Factor (docs/rules.md, "Dice Factor")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games import GameKind
+from companion.games.dice_factor import sample
+from companion.games.dice_factor.rules import DiceFactor
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def panel() -> Mode:
+    from companion.games.dice_factor.panel import DiceFactorMode
+    return DiceFactorMode()
+
+
+KIND = GameKind(rules=DiceFactor(),
+                panel=panel,
+                demo=sample.DEMO,
+                order=20)

@@ -1,0 +1,153 @@
+"""Dice Factor (docs/rules.md, "Dice Factor"): the roll-off, the two targets, the 8-sided die,
+hand limits, and the winner.
+
+The companion does not see the cards; it keeps what the table would otherwise have to
+remember: who goes first, what the Colors and Shapes dice show, what the 8-sided die means,
+and how many cards each player may hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from companion.errors import IllegalEvent
+from companion.rules import dice as dicemod
+from companion.rules import table as tbl
+from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.table import Table
+
+HAND = 5  # the hand limit everyone starts with
+LOSE_TURN = range(1, 6)  # 8-sided die 1-5: the player loses the turn
+
+
+@dataclass(frozen=True)
+class DiceFactorState(State):
+    colors: str | None = None  # the Colors die's face on the table (None before the first roll)
+    shapes: str | None = None
+    hand_limits: tuple[int, ...] = ()
+    roll_off: tuple[int, ...] | None = None  # the latest roll-off's rolls, by seat
+
+
+def roll_off_winner(rolls: Sequence[int]) -> int | None:
+    """The seat with the highest roll nobody else rolled, or None when every roll is shared.
+
+    docs/rules.md, "Dice Factor": tied players are out of the running; 8, 8, 6, 3 -> the 6.
+    """
+    unique = [r for r in set(rolls) if list(rolls).count(r) == 1]
+    if not unique:
+        return None
+    return list(rolls).index(max(unique))
+
+
+def d8_meaning(face: int) -> str:
+    """What the 8-sided die tells the player (turn option 3)."""
+    if face in LOSE_TURN:
+        return "Lose your turn"
+    return {6: "Trade 1 card for a random card of another player",
+            7: "Trade hands with another player",
+            8: "Re-roll the Colors or the Shapes die"}[face]
+
+
+class DiceFactor(Game):
+    kind = "dice-factor"
+    title = "Dice Factor"
+    min_players = 2
+    max_players = 16
+
+    def initial(self, header: Header) -> DiceFactorState:
+        n = len(header.players)
+        return DiceFactorState(table=Table(seats=n, current=header.first),
+                               hand_limits=(HAND,) * n)
+
+    # --- who goes first -----------------------------------------------------------------------
+
+    @move(required=("rolls",))
+    def move_roll_off(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        rolls = event["rolls"]
+        n = state.table.seats
+        if not isinstance(rolls, list) or len(rolls) != n:
+            raise IllegalEvent(f"roll_off: \"rolls\" must list one 8-sided roll per seat ({n})")
+        for seat, r in enumerate(rolls):
+            if type(r) is not int or r not in dicemod.D8.faces:
+                raise IllegalEvent(f"roll_off: seat {seat} rolled {r!r}; an 8-sided die "
+                                   f"shows 1-8")
+        if state.table.turns:
+            raise IllegalEvent("roll_off: only before the first turn ends")
+        winner = roll_off_winner(rolls)
+        table = state.table if winner is None else tbl.set_first(state.table, winner)
+        return replace(state, table=table, roll_off=tuple(rolls))
+
+    # --- dice -----------------------------------------------------------------------------------
+
+    @move("player", required=("dice",))
+    def move_roll(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        self.actor(state, event)
+        dice = dicemod.check_roll(event["dice"])
+        if "d8" in dice and ("colors" in dice or "shapes" in dice):
+            raise IllegalEvent("roll: the 8-sided die is rolled on its own, not with the "
+                               "Colors or Shapes die")
+        new = replace(state, last_roll=dice, colors=dice.get("colors", state.colors),
+                      shapes=dice.get("shapes", state.shapes))
+        if dice.get("d8") in LOSE_TURN:
+            self._check_is_current(state, event)
+            return self.end_turn(new)  # 1-5: the player loses the turn; the companion ends it
+        return new
+
+    # --- action cards ---------------------------------------------------------------------------
+
+    @move(required=("player",))
+    def move_trade_hands(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        """The current player trades hands with `player`; the hand limits go with the hands."""
+        other = tbl.check_seat(state.table, event["player"])
+        me = state.table.current
+        if other == me:
+            raise IllegalEvent("trade_hands: a player cannot trade hands with themself")
+        limits = list(state.hand_limits)
+        limits[me], limits[other] = limits[other], limits[me]
+        return replace(state, hand_limits=tuple(limits))
+
+    @move("player")
+    def move_add_card(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        seat = self.actor(state, event)
+        limits = list(state.hand_limits)
+        limits[seat] += 1
+        return replace(state, hand_limits=tuple(limits))
+
+    @move("player")
+    def move_win(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        seat = self.actor(state, event)
+        if state.colors is None and state.shapes is None:
+            raise IllegalEvent("win: the targets have not been rolled yet")
+        return replace(state, over=True, winners=(seat,))
+
+    # --- for replay and the screen --------------------------------------------------------------
+
+    def summary(self, state: DiceFactorState) -> dict[str, Any]:
+        out = super().summary(state)
+        out["targets"] = {"colors": state.colors, "shapes": state.shapes}
+        out["hand_limits"] = list(state.hand_limits)
+        return out
+
+    def describe(self, event: Event, header: Header, before: State) -> str:
+        kind = event.get("type")
+        seat = event.get("player")
+        named = header.name(seat) if isinstance(seat, int) and not isinstance(seat, bool) \
+            and 0 <= seat < len(header.players) else None
+        cur = header.name(before.table.current)
+        if kind == "roll_off":
+            return "Roll-off " + " ".join(str(r) for r in event.get("rolls", []))
+        if kind == "trade_hands":
+            return f"{cur} traded hands with {named}"
+        if kind == "add_card":
+            return f"{named or cur}: add a card"
+        if kind == "win":
+            return f"{named or cur} wins"
+        return super().describe(event, header, before)
+
+    def text(self, state: DiceFactorState, header: Header) -> str:
+        lines = [super().text(state, header)]
+        lines.append(f"Targets: colors {state.colors or '-'}, shapes {state.shapes or '-'}")
+        lines.append("Hand limits: " + ", ".join(f"{header.name(s)} {n}"
+                                                 for s, n in enumerate(state.hand_limits)))
+        return "\n".join(lines)

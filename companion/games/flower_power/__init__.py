@@ -1,0 +1,25 @@
+"""Flower Power (docs/rules.md, "Flower Power")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games import GameKind, Scoring
+from companion.games.flower_power import sample
+from companion.games.flower_power.rules import FlowerPower
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def panel() -> Mode:
+    from companion.games.flower_power.panel import FlowerPowerMode
+    return FlowerPowerMode()
+
+
+KIND = GameKind(rules=FlowerPower(),
+                panel=panel,
+                scoring=Scoring("flowers", lambda s: s.scores),
+                sample=sample.move,
+                demo=sample.DEMO,
+                order=30)

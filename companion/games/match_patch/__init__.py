@@ -1,0 +1,25 @@
+"""Match Patch (docs/rules.md, "Match Patch")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games import GameKind, Scoring
+from companion.games.match_patch import sample
+from companion.games.match_patch.rules import MatchPatch
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def panel() -> Mode:
+    from companion.games.match_patch.panel import MatchPatchMode
+    return MatchPatchMode()
+
+
+KIND = GameKind(rules=MatchPatch(),
+                panel=panel,
+                scoring=Scoring("pairs", lambda s: s.scores),
+                sample=sample.move,
+                demo=sample.DEMO,
+                order=40)

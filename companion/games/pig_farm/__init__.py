@@ -1,0 +1,31 @@
+"""Pig Farm (docs/rules.md, "Pig Farm")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games import GameKind, Scoring
+from companion.games.pig_farm import sample
+from companion.games.pig_farm.rules import PigFarm
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def panel() -> Mode:
+    from companion.games.pig_farm.panel import PigFarmMode
+    return PigFarmMode()
+
+
+def best_round(s) -> list[int | None]:
+    return [max((r.points[seat] for r in s.results), default=None)
+            for seat in range(s.table.seats)]
+
+
+KIND = GameKind(rules=PigFarm(),
+                panel=panel,
+                scoring=Scoring("total", lambda s: s.scores if s.results else None,
+                                extras={"best_round": best_round}),
+                sample=sample.move,
+                demo=sample.DEMO,
+                order=60)
