@@ -2,7 +2,7 @@
 point group `chroma_companion.games`.
 
 The nine built-in kinds (companion/games/<kind>/) register the same way as a group's own
-house game installed beside the companion (examples/coin-toss, docs/adding-a-game.md): an
+house game installed beside the companion (docs/adding-a-game.md): an
 entry in their distribution's metadata names the package's `KIND`. Nothing else in the code
 names a kind: the panel's New game, the web's forms and views, the statistics and the
 screenshots all ask this registry.

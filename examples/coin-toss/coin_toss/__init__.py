@@ -1,0 +1,37 @@
+"""Coin Toss: a house game for the Chroma Table Companion, and the worked example of
+docs/adding-a-game.md. Its whole declaration is `KIND` below; the companion finds it through
+the entry point in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from coin_toss.rules import CoinToss
+from companion.games import Demo, GameKind, Scoring
+from companion.rules.game import Event
+
+if TYPE_CHECKING:
+    from companion.ui.modes import Mode
+
+
+def panel() -> Mode:
+    """The panel's screens, imported only when a Coin Toss game is on the panel."""
+    from coin_toss.panel import CoinTossMode
+    return CoinTossMode()
+
+
+def sample_move(rng: random.Random, n: int, state) -> Event:
+    """A random legal move, for sample games (statistics, screenshots)."""
+    return {"type": "toss", "right": rng.random() < 0.5}
+
+
+KIND = GameKind(
+    rules=CoinToss(),
+    panel=panel,
+    scoring=Scoring("points", lambda s: s.points),
+    sample=sample_move,
+    demo=Demo(("Ann", "Ben", "Cy"), ({"type": "toss", "right": True},
+                                     {"type": "toss", "right": False}), {"target": 3}),
+)
