@@ -1,6 +1,7 @@
 """`make bench`: the companion's speed and footprint, one JSON object per figure, then a table.
 
-Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts).
+Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts;
+`--pi-class` for the press and start-up figures at about a Pi Zero 2 W's speed, bench/pi_class.py).
 
 Figures (docs/performance.md, issue 9):
 - press_to_frame_*: from a gpiozero MockFactory pin edge (the release that completes a press)
@@ -345,12 +346,14 @@ def resumable_journal(tmp: Path, events: int) -> Path:
     return path
 
 
-def startup_once(tmp: Path, journal: Path, env: dict[str, str]) -> float:
+def startup_once(tmp: Path, journal: Path, env: dict[str, str],
+                 preexec_fn: Callable[[], None] | None = None) -> float:
+    """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup)."""
     t0 = time.perf_counter()
     p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--no-web", "--display", "dummy",
                           "--input", "stdin", "--journal", str(journal)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+                         stderr=subprocess.DEVNULL, cwd=ROOT, env=env, preexec_fn=preexec_fn)
     line = p.stdout.readline()
     t1 = time.perf_counter()
     p.stdin.close()
@@ -360,21 +363,29 @@ def startup_once(tmp: Path, journal: Path, env: dict[str, str]) -> float:
     return (t1 - t0) * 1000
 
 
-def bench_startup(tmp: Path, *, runs: int) -> None:
-    """Warm: bytecode cached (as on an installed box after its first start; the cache goes to
-    a temporary PYTHONPYCACHEPREFIX, the first run fills it and is not counted). Cold: no
-    bytecode cache at all (PYTHONDONTWRITEBYTECODE=1), every module compiled at each start."""
+def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
+                  ) -> tuple[list[float], list[float]]:
+    """Start-up times in ms, warm and cold. Warm: bytecode cached (as on an installed box after
+    its first start; the cache goes to a temporary PYTHONPYCACHEPREFIX, the first run fills it
+    and is not counted). Cold: PYTHONDONTWRITEBYTECODE=1 and no prefix, so the companion's own
+    modules are compiled at each start (the stdlib's and the venv's `__pycache__`, written when
+    they were installed, are still read)."""
     journal = resumable_journal(tmp, 200)
     warm = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
     warm["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    startup_once(tmp, journal, warm)
-    times = [startup_once(tmp, journal, warm) for _ in range(runs)]
-    figure("startup_ms", statistics.median(times), "ms", 400.0,
-           f"median of {runs}, resuming a 200-event game, bytecode cached")
+    startup_once(tmp, journal, warm, preexec_fn)
+    warm_times = [startup_once(tmp, journal, warm, preexec_fn) for _ in range(runs)]
     cold = {**env_for(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
     cold.pop("PYTHONPYCACHEPREFIX", None)
-    times = [startup_once(tmp, journal, cold) for _ in range(runs)]
-    figure("startup_cold_ms", statistics.median(times), "ms", None,
+    cold_times = [startup_once(tmp, journal, cold, preexec_fn) for _ in range(runs)]
+    return warm_times, cold_times
+
+
+def bench_startup(tmp: Path, *, runs: int) -> None:
+    warm, cold = startup_times(tmp, runs=runs)
+    figure("startup_ms", statistics.median(warm), "ms", 400.0,
+           f"median of {runs}, resuming a 200-event game, bytecode cached")
+    figure("startup_cold_ms", statistics.median(cold), "ms", None,
            f"median of {runs}, no bytecode cache")
 
 
@@ -538,12 +549,12 @@ def bench_memory(tmp: Path, *, counts: tuple[int, ...], presses: int) -> None:
 # --- main --------------------------------------------------------------------------------------
 
 def table(rows: list[dict[str, Any]]) -> str:
-    out = [f"{'figure':34} {'value':>10} {'unit':6} {'goal':>8}  ok"]
+    out = [f"{'figure':38} {'value':>10} {'unit':6} {'goal':>8}  ok"]
     for r in rows:
         goal = r["goal"]
         lower_is_better = True
         ok = "" if goal is None else ("yes" if (r["value"] <= goal) == lower_is_better else "MISS")
-        out.append(f"{r['figure']:34} {r['value']:>10g} {r['unit']:6} "
+        out.append(f"{r['figure']:38} {r['value']:>10g} {r['unit']:6} "
                    f"{'' if goal is None else format(goal, 'g'):>8}  {ok}")
     return "\n".join(out)
 
@@ -564,6 +575,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=None,
                     help="bytes press startup idle journal memory web stats "
                          "(default: all)")
+    ap.add_argument("--pi-class", action="store_true",
+                    help="only press and startup, in a CPU cgroup limited to 12%% of one core "
+                         "(about a Pi Zero 2 W; bench/pi_class.py): figures pi_*")
+    ap.add_argument("--cgroup-root", type=Path, default=None,
+                    help="with --pi-class: the cgroup root to make the cgroup under "
+                         "(default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
     args = ap.parse_args(argv)
     q = args.quick
     parts: dict[str, Callable[[Path], None]] = {
@@ -578,9 +595,15 @@ def main(argv: list[str] | None = None) -> int:
         "stats": lambda t: bench_stats(t, figure, quick=q),
     }
     with tempfile.TemporaryDirectory() as d:
-        for name, fn in parts.items():
-            if args.only is None or name in args.only:
-                fn(Path(d))
+        if args.pi_class:
+            from bench.pi_class import bench_pi_class
+            bench_pi_class(Path(d), figure, quick=q, root=args.cgroup_root,
+                           parts=[p for p in ("press", "startup")
+                                  if args.only is None or p in args.only])
+        else:
+            for name, fn in parts.items():
+                if args.only is None or name in args.only:
+                    fn(Path(d))
     print()
     print(table(FIGURES))
     return 0

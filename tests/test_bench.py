@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from bench import run
 
@@ -29,3 +31,16 @@ def test_bench_prints_one_json_object_per_figure_and_counts_wire_bytes(capsys):
         # The goal (docs/performance.md): under 40% of a stock frame. Exact byte counts.
         assert by[f"bytes_{name}"] < 0.4 * by[f"bytes_{name}_stock"], name
     assert "figure" in out.splitlines()[-len(rows) - 1]  # the human table follows
+
+
+def test_pi_class_without_a_cgroup_says_why_in_one_line_and_skips(tmp_path):
+    # A cgroup root with no cpu controller (or no root): the figures are skipped, exit 0.
+    p = subprocess.run([sys.executable, "-m", "bench.run", "--pi-class", "--quick",
+                        "--cgroup-root", str(tmp_path / "no-cgroup")],
+                       capture_output=True, text=True, cwd=run.ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr
+    said = [line for line in p.stdout.splitlines() if line.startswith("pi-class:")]
+    assert len(said) == 1 and said[0].startswith("pi-class: skipping the pi-class figures"), said
+    assert "no-cgroup" in said[0] or "not root" in said[0]
+    assert not [line for line in p.stdout.splitlines() if line.startswith("{")]
