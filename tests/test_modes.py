@@ -87,3 +87,15 @@ def test_a_house_game_that_fails_to_load_is_named_and_the_others_still_load(capl
 def test_a_built_in_kind_that_fails_to_load_stops_start_up():
     with pytest.raises(ImportError):
         load([FakeEntryPoint("table", "companion.games.table:KIND", ImportError("gone"))])
+
+
+def test_asking_for_one_kind_imports_that_kind_only():
+    """Start-up resumes one game: it reads that kind's rules, not the eight others'."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom companion import games\ngames.get('pig-farm')\n"
+            "print(sorted(m for m in sys.modules if m.startswith('companion.games.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    assert out.strip() == str(["companion.games.pig_farm", "companion.games.pig_farm.rules",
+                               "companion.games.pig_farm.sample"])

@@ -102,23 +102,32 @@ def _mode(k: GameKind) -> Mode:
     return mode
 
 
+def _checked(ep: Any) -> GameKind | None:
+    """The GameKind an entry point names, checked; None for a house game that fails to import
+    (logged by name: the other kinds still load). A built-in kind that fails stops start-up."""
+    try:
+        k = ep.load()
+    except Exception as e:
+        if ep.value.startswith("companion.games."):
+            raise
+        log.error("game kind %s (%s) could not be loaded: %s", ep.name, ep.value, e)
+        return None
+    if not isinstance(k, GameKind):
+        raise KindBroken(f"entry point {ep.name} = {ep.value} is not a GameKind")
+    if k.kind != ep.name:
+        raise KindBroken(f"entry point {ep.name} = {ep.value} declares kind {k.kind!r}")
+    return k
+
+
 def load(found: Sequence[Any] | None = None) -> dict[str, GameKind]:
-    """The game kinds from the entry points (or from `found`, for tests), in New game order.
-    A broken entry is reported by name and left out; the built-in ones must all load."""
+    """The game kinds from the entry points (or from `found`, for tests), in New game order."""
     eps = list(entry_points(group=GROUP)) if found is None else list(found)
     out: list[GameKind] = []
     for ep in eps:
-        try:
-            k = ep.load()
-        except Exception as e:  # a house game's own bug: say which, keep the others
-            if ep.value.startswith("companion.games."):
-                raise
-            log.error("game kind %s (%s) could not be loaded: %s", ep.name, ep.value, e)
+        k = _ONE.get(ep.name) if found is None else None
+        k = k or _checked(ep)
+        if k is None:
             continue
-        if not isinstance(k, GameKind):
-            raise KindBroken(f"entry point {ep.name} = {ep.value} is not a GameKind")
-        if k.kind != ep.name:
-            raise KindBroken(f"entry point {ep.name} = {ep.value} declares kind {k.kind!r}")
         if any(o.kind == k.kind for o in out):
             raise KindBroken(f"game kind {k.kind!r} is installed twice")
         out.append(k)
@@ -129,8 +138,11 @@ def load(found: Sequence[Any] | None = None) -> dict[str, GameKind]:
     return {k.kind: k for k in out}
 
 
+_ONE: dict[str, GameKind] = {}  # kinds loaded one by one, before (or without) all of them
+
+
 def kinds() -> dict[str, GameKind]:
-    """Every installed game kind by name, in New game order."""
+    """Every installed game kind by name, in New game order (all of them are imported)."""
     global _KINDS
     if _KINDS is None:
         _KINDS = load()
@@ -138,11 +150,31 @@ def kinds() -> dict[str, GameKind]:
 
 
 def get(kind: str) -> GameKind:
-    """The kind named `kind`; an unknown name is an illegal event that lists the known."""
+    """The kind named `kind`; an unknown name is an illegal event that lists the known.
+    Until every kind is asked for (`kinds()`), only this one is imported: resuming a game at
+    start-up reads its own rules and screens, not the other kinds'."""
+    if _KINDS is not None:
+        k = _KINDS.get(kind)
+    else:
+        k = _ONE.get(kind)
+        if k is None:
+            eps = [ep for ep in entry_points(group=GROUP) if ep.name == kind]
+            if len(eps) > 1:
+                raise KindBroken(f"game kind {kind!r} is installed twice")
+            k = _checked(eps[0]) if eps else None
+            if k is not None:
+                _ONE[kind] = k
+    if k is None:
+        known = ", ".join(ep.name for ep in entry_points(group=GROUP))
+        raise IllegalEvent(f"unknown game {kind!r} (known: {known})")
+    return k
+
+
+def _installed(kind: str) -> GameKind | None:
     try:
-        return kinds()[kind]
-    except KeyError:
-        raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(kinds())})") from None
+        return get(kind)
+    except IllegalEvent:
+        return None
 
 
 def game(kind: str) -> Game:
@@ -158,7 +190,7 @@ def games() -> dict[str, Game]:
 def mode_for(kind: str) -> Mode:
     """The screens of `kind`. No silent stand-in: an unknown kind would run with the wrong
     screens and menu."""
-    k = kinds().get(kind)
+    k = _installed(kind)
     if k is None:
         raise KindBroken(f"game kind {kind!r} is not installed, so it has no screens "
                          f"(known: {', '.join(kinds())})")
@@ -167,11 +199,11 @@ def mode_for(kind: str) -> Mode:
 
 def title(kind: str) -> str:
     """The kind's title, or its name when it is not installed (an old game in the history)."""
-    k = kinds().get(kind)
+    k = _installed(kind)
     return k.title if k else kind
 
 
 def scoring(kind: str) -> Scoring | None:
     """What the statistics count for `kind` (None: not scored, or not installed)."""
-    k = kinds().get(kind)
+    k = _installed(kind)
     return k.scoring if k else None
