@@ -57,6 +57,12 @@ def best_seats(values: Sequence[int], *, lowest: bool = False) -> tuple[int, ...
     return tuple(s for s, v in enumerate(values) if v == best)
 
 
+def leaders(scores: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the most points; nobody when nobody scored (the winners of a game the
+    group ends by hand, in the kinds that count points up)."""
+    return best_seats(scores) if max(scores, default=0) > 0 else ()
+
+
 def check_seat(table: Table, seat: object, *, field: str = "player", active: bool = True) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.seats:
         raise IllegalEvent(f"{field} must be a seat number 0-{table.seats - 1}, not {seat!r}")

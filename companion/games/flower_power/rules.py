@@ -28,11 +28,6 @@ class FlowerState(State):
     played: int = 0  # cards the current player has played this turn
 
 
-def leaders(scores: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats with the most points; nobody when nobody scored."""
-    return tbl.best_seats(scores) if max(scores, default=0) > 0 else ()
-
-
 class FlowerPower(Game):
     kind = "flower-power"
     title = "Flower Power"
@@ -70,7 +65,7 @@ class FlowerPower(Game):
         return replace(state, table=table)
 
     def final_winners(self, state: FlowerState) -> tuple[int, ...]:
-        return leaders(state.scores)
+        return tbl.leaders(state.scores)
 
     def summary(self, state: FlowerState) -> dict[str, Any]:
         out = super().summary(state)

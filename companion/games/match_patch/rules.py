@@ -12,7 +12,6 @@ from typing import Any
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.games.flower_power.rules import leaders
 from companion.rules.game import Event, Game, Header, State, move
 from companion.rules.table import Table
 
@@ -74,7 +73,7 @@ class MatchPatch(Game):
         return replace(super().end_turn(state), tied=())
 
     def final_winners(self, state: MatchPatchState) -> tuple[int, ...]:
-        return leaders(state.scores)
+        return tbl.leaders(state.scores)
 
     def summary(self, state: MatchPatchState) -> dict[str, Any]:
         out = super().summary(state)
