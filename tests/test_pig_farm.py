@@ -557,3 +557,14 @@ def test_a_sale_line_names_each_players_points():
     j.append(sell(hand([3, 3, 2], unmatched=1), hand([2]), hand([])))
     assert j.describe(0) == (f"{NAMES[0]} sold the farm (round 1): {NAMES[0]} 130, "
                              f"{NAMES[1]} 5, {NAMES[2]} 0")
+
+
+def test_a_butcher_is_the_roll_the_web_shows_with_whose_it_was():
+    """The snapshot's `roll` names the seat whose butcher set the last roll (Game.records_roll:
+    the kind says which of its moves roll)."""
+    from companion.session.journal import Journal
+    from companion.web.snapshot import last_roll
+
+    j = Journal(Header("pig-farm", ("Ann", "Ben", "Cy")),
+                [{"type": "next"}, {"type": "butcher", "die": "shapes", "face": "star"}])
+    assert last_roll(j) == {"dice": {"shapes": "star"}, "player": 1, "n": 2}

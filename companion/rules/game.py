@@ -237,6 +237,11 @@ class Game:
                 "pending_skips": state.table.pending_skips, "turns": state.table.turns,
                 "last_roll": dict(state.last_roll) if state.last_roll else None}
 
+    def records_roll(self, event: Event) -> bool:
+        """Whether `event` recorded the dice now in `last_roll` (the web names whose roll it
+        was): a `roll`, or any move with `dice`; a kind whose own move rolls says so."""
+        return "dice" in event
+
     def question(self, state: State, last: Event | None) -> dict[str, Any] | None:
         """What the game's flow asks the table now that `last` was recorded (the panel asks
         it, and a phone reads it in the snapshot's `ask`), e.g. {"kind": "dealer",

@@ -56,7 +56,7 @@ def last_roll(journal) -> dict[str, Any] | None:
         return None
     for i in range(len(journal.events) - 1, -1, -1):
         e = journal.events[i]
-        if "dice" in e or e.get("type") == "butcher":
+        if journal.game.records_roll(e):
             before = journal.state_at(i)
             player = e.get("player") if isinstance(e.get("player"), int) \
                 else before.table.current

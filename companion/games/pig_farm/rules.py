@@ -288,6 +288,10 @@ class PigFarm(Game):
 
     # --- for replay and the screen ------------------------------------------------------------
 
+    def records_roll(self, event: Event) -> bool:
+        """A butcher is a roll of the Colors or Shapes die (its face is the last roll)."""
+        return event.get("type") == "butcher" or super().records_roll(event)
+
     def summary(self, state: PigFarmState) -> dict[str, Any]:
         out = super().summary(state)
         b = state.last_butcher
