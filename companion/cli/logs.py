@@ -1,0 +1,107 @@
+"""`companion export`, `replay` and `import`: games as JSON Lines logs (docs/log-format.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from companion.cli import load_config, open_store
+from companion.errors import CompanionError
+
+
+def export(args) -> int:
+    from companion.session import log as logmod
+    from companion.session.checksum import describe
+    cfg = load_config(args)
+    if not cfg.journal_path().exists():
+        if args.list:
+            return 0  # no journal yet: no games
+        raise CompanionError(f"no games yet: there is no journal at {cfg.journal_path()}")
+    with open_store(cfg, read_only=True) as store:  # export never changes the journal
+        games = store.games()
+        if args.list:
+            for g in games:
+                kind, players = ((g.header.game, f"{len(g.header.players)} players")
+                                 if g.header else ("?", "unreadable header"))
+                altered = "\tchecksum does not match" if store.verify(g.id) else ""
+                print(f"{g.id}\t{kind}\t{players}\t{g.events} events{altered}")
+            return 0
+        if not games:
+            raise CompanionError(f"no games in {cfg.journal_path()}")
+        gid = args.game if args.game is not None else (store.open_id() or games[-1].id)
+        if gid not in {g.id for g in games}:
+            raise CompanionError(f"no game {gid} in the journal (companion export --list)")
+        # The checksums first: an altered game is refused before anything is read into it.
+        altered = store.verify(gid)
+        if altered and not args.force:
+            raise CompanionError(f"{describe(altered)}: the game was altered after it was "
+                                 "recorded; companion export --force writes it anyway")
+        broken = ""
+        doubled = store.duplicates(gid) if store.schema >= 3 else 0
+        if doubled:  # two companions wrote it: no one replay is the game
+            broken = (f"game {gid} has {doubled} event{'s' * (doubled != 1)} recorded "
+                      "twice at one place (two companions wrote the journal at once)")
+        else:
+            try:
+                lines = list(logmod.dump(store.load(gid)))
+            except (CompanionError, ValueError, KeyError, TypeError) as e:
+                # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
+                broken = f"game {gid} no longer replays ({e})"
+        if broken:
+            if not args.force:
+                raise CompanionError(f"{broken}; companion export --force writes its stored "
+                                     "rows as they are")
+            lines = store.stored_lines(gid)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.writelines(line + "\n" for line in lines)
+        except OSError as e:
+            raise CompanionError(f"cannot write {args.output}: {e.strerror or e}") from None
+    else:
+        sys.stdout.writelines(line + "\n" for line in lines)
+    for m in altered:
+        print(f"altered: {m}", file=sys.stderr)
+    if broken:
+        print(f"{broken}: its stored rows were written as they are", file=sys.stderr)
+    if altered or broken:
+        print(f"written anyway (--force): game {gid} is not as it was recorded", file=sys.stderr)
+    return 0
+
+
+def replay(args) -> int:
+    from companion.session import log as logmod
+    journal = logmod.read_file(args.file)
+    if args.json:
+        print(json.dumps(journal.summary()))
+    else:
+        print(journal.game.text(journal.state, journal.header))
+    return 0
+
+
+def import_log(args) -> int:
+    from companion.session import log as logmod
+    from companion.session.store import AlreadyImported
+    from companion.session.stats import log_digest
+    journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
+    digest = log_digest(journal)
+    cfg = load_config(args)
+    with open_store(cfg) as store:
+        if store.notice:  # a damaged journal was set aside: say so before anything else
+            print(f"companion: {store.notice}", file=sys.stderr)
+        try:
+            gid = store.import_game(journal, digest)
+        except AlreadyImported as e:
+            print(f"{args.file}: {e}")
+            return 0
+        from companion.session.stats import History
+        History(store, save=True).records()  # its statistics record, saved like the box's
+    title, n = journal.game.title, len(journal.header.players)
+    if journal.state.over:
+        winners = " & ".join(journal.name(s) for s in journal.state.winners) or "no winner"
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              f"finished ({winners})")
+    else:
+        print(f"imported game {gid}: {title}, {n} players, {len(journal.events)} events, "
+              "unfinished: the start menu offers to resume it")
+    return 0

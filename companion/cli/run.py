@@ -1,0 +1,153 @@
+"""`companion run`: the companion itself, on real devices or in the terminal emulator.
+
+Only what the first frame needs is imported before it is drawn; the web starts after it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import sys
+from contextlib import ExitStack
+
+from companion.cli import load_config, open_store
+
+
+def run(args) -> int:
+    import random
+    from companion.app import App
+    from companion.drivers import display as displaymod
+
+    cfg = load_config(args)
+    display_kind = args.display or ("terminal" if args.emulator else "oled")
+    input_kind = args.input or ("keyboard" if args.emulator else "buttons")
+    if input_kind == "keyboard":
+        from companion.drivers.keyboard import terminal_fd
+        terminal_fd()  # before anything draws: no terminal, no emulator
+    _setup_logging(cfg, quiet=display_kind == "terminal")
+
+    with ExitStack() as stack:
+        # One companion per journal, for the life of this process (companion/session/lock.py):
+        # a second `run` stops here with exit 1; export, stats and doctor only read.
+        from companion.session.lock import JournalLock
+        stack.enter_context(JournalLock(cfg.journal_path()))
+        if display_kind == "oled":
+            display = displaymod.oled(cfg)
+        elif display_kind == "terminal":
+            from companion.drivers.keyboard import KEY_HELP
+            from companion.drivers.terminal import terminal
+            term = terminal(footer=KEY_HELP)
+            display = displaymod.Display(term)
+        else:
+            display = displaymod.dummy()
+        stack.enter_context(display)
+        store = stack.enter_context(open_store(cfg, full_ok=True))
+
+        def on_commit(what: str, count: int, event) -> None:
+            if args.ack:
+                print(f"ack {what} {count} {json.dumps(event)}", flush=True)
+
+        rng = random.Random(args.seed) if args.seed is not None else None
+        app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
+        app.dice = stack.enter_context(_dice(cfg, app.post, rng))
+        stack.callback(app.close)
+        if input_kind == "keyboard":
+            from companion.ui import power
+            from companion.drivers.keyboard import Keyboard
+            app.power_runner = power.emulated(app.post)  # `p`: never this computer's poweroff
+            stack.enter_context(Keyboard(post=app.post))
+        elif input_kind == "stdin":
+            from companion.drivers.keyboard import ScriptInput
+            stack.enter_context(ScriptInput(sys.stdin, post=app.post))
+        else:
+            from gpiozero import Device
+            from companion.drivers.buttons import ButtonPanel
+            from companion.drivers.pins import choose
+            if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
+                choice = choose(cfg["gpio"]["pin_factory"])
+                logging.getLogger("companion").info("pin library: %s", choice.line())
+                Device.pin_factory = choice.factory  # shared by every pin; closed at exit
+            b = cfg["buttons"]
+            stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
+                                            hold_time=b["hold_time"]))
+            enc = cfg["encoder"]
+            if enc["enabled"]:
+                from companion.drivers.encoder import Encoder
+                stack.enter_context(Encoder(a=enc["a"], b=enc["b"], push=enc["push"],
+                                            post=app.post, debounce=b["debounce"],
+                                            hold_time=b["hold_time"]))
+            if cfg["buzzer"]["enabled"]:
+                from companion.drivers.buzzer import Buzzer
+                app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
+        # Last: a failure above (no display, no pins) never leaves a port bound. The panel
+        # shows its first frame first: the web takes a quarter of a second to start.
+        app.render()
+        web_url = _web(args, cfg, app, stack)
+        if web_url and display_kind == "terminal":
+            term.footer = [*term.footer, f"Table web: {web_url}"]
+            display.last = None  # draw again, with the address under the panel
+            app.render()
+        from companion.inputs import Quit, Tick
+        signal.signal(signal.SIGTERM, lambda *_: app.post(Quit()))
+        if display_kind == "terminal" and hasattr(signal, "SIGWINCH"):
+            def redraw(*_) -> None:  # a resized window: the same frame again, for its new size
+                display.last = None
+                app.post(Tick("resize"))
+            signal.signal(signal.SIGWINCH, redraw)
+        if args.ack:
+            app.render()  # the first frame, so that "ready" means the panel shows something
+            print("ready", flush=True)
+        app.run()
+    return 0
+
+
+def _web(args, cfg, app, stack) -> str:
+    """Set up the table web for `app` and start it unless switched off; its address or ""."""
+    from companion.web.server import Web
+    w = cfg["web"]
+    host, port = args.web or ("127.0.0.1" if args.emulator else w["host"], w["port"])
+    web = Web(config=cfg, post=app.post, host=host, port=port,
+              frame=lambda: app.last_frame, source=cfg.journal_path())
+    app.attach_web(web)
+    if args.ack:  # headless scripts and tests read the code here (the service never uses --ack)
+        web.pairing.on_code = lambda code: print(f"pair {code}", flush=True)
+    stack.callback(web.stop)
+    if args.no_web or not (w["enabled"] or args.web):
+        return ""
+    problem = web.start()
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr, flush=True)
+        app.show_toast("Web off: " + problem.split("(")[-1].split(")")[0], 4.0)
+        return ""
+    if args.ack:
+        print(f"web {web.url}", flush=True)
+    return web.url
+
+
+def _dice(cfg, post, rng):
+    """The dice roller if one is configured and the driver is present, else software dice."""
+    from companion.drivers.dice import SoftwareDice
+    software = SoftwareDice(post=post, rng=rng)
+    if cfg["roller"]["port"] == "none" or rng is not None:
+        return software
+    try:
+        from companion.drivers.roller import open_roller
+    except ImportError:
+        return software
+    return open_roller(cfg, post=post, fallback=software)
+
+
+def _setup_logging(cfg, *, quiet: bool) -> None:
+    handlers: list[logging.Handler] = []
+    if quiet:  # the terminal shows the panel; log to a file beside the journal instead
+        path = cfg.journal_path().with_name("companion.log")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handlers.append(logging.FileHandler(path))
+        except OSError:
+            pass
+    else:
+        handlers.append(logging.StreamHandler())
+    logging.basicConfig(level=logging.INFO, handlers=handlers or [logging.NullHandler()],
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
