@@ -50,8 +50,11 @@ def run(args) -> int:
 
         rng = random.Random(args.seed) if args.seed is not None else None
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
-        app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         stack.callback(app.close)
+        # The first frame now: the dice roller, the pins and the web are set up after it
+        # (nothing reaches the app before app.run(), so nothing is missed in between).
+        app.render()
+        app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         if input_kind == "keyboard":
             from companion.ui import power
             from companion.drivers.keyboard import Keyboard
@@ -80,9 +83,7 @@ def run(args) -> int:
             if cfg["buzzer"]["enabled"]:
                 from companion.drivers.buzzer import Buzzer
                 app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
-        # Last: a failure above (no display, no pins) never leaves a port bound. The panel
-        # shows its first frame first: the web takes a quarter of a second to start.
-        app.render()
+        # Last: a failure above (no display, no pins) never leaves a port bound.
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
             term.footer = [*term.footer, f"Table web: {web_url}"]
