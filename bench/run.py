@@ -229,9 +229,11 @@ def press_script(kind: str) -> list[str]:
             "BACK", "OK", "DOWN", "UP", "!BACK"]
 
 
-def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "") -> None:
+def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "",
+                         gap: float = 0.0) -> None:
     """`attach(app)`, when given, sets something up beside the app (bench/web.py: the web and
-    its SSE clients) and returns what stops it; the figures are then named with `suffix`."""
+    its SSE clients) and returns what stops it; the figures are then named with `suffix`.
+    `gap`: seconds between one frame and the next press (0: back to back)."""
     from gpiozero.pins.mock import MockFactory
 
     from companion.app import run_safely
@@ -274,6 +276,8 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
                 display.done.wait(10)
                 continue
             pin = factory.pin(cfg.pins()[name.lower()])
+            if gap:
+                time.sleep(gap)
             clock.t += 1.0
             pin.drive_low()
             clock.t += 0.1
@@ -296,7 +300,8 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
-    note = f"{len(handed)} presses" + (", web on, 5 SSE clients" if attach else "")
+    note = f"{len(handed)} presses" + (", web on, 5 SSE clients" if attach else "") \
+        + (f", {gap * 1000:g} ms apart" if gap else "")
     figure("press_to_frame_p50_ms" + suffix, pct(handed, 50), "ms", None, note)
     figure("press_to_frame_p99_ms" + suffix, pct(handed, 99), "ms", 3.0, note)
     if attach is not None:
@@ -581,11 +586,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cgroup-root", type=Path, default=None,
                     help="with --pi-class: the cgroup root to make the cgroup under "
                          "(default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
+    ap.add_argument("--press-gap", type=float, default=0.0, metavar="MS",
+                    help="milliseconds between a frame and the next press (default 0: back "
+                         "to back; --pi-class presses at a player's pace, 100 ms apart)")
     args = ap.parse_args(argv)
     q = args.quick
     parts: dict[str, Callable[[Path], None]] = {
         "bytes": lambda t: bench_bytes(t, repeat=4 if q else 16),
-        "press": lambda t: bench_press_to_frame(t, presses=60 if q else 1000),
+        "press": lambda t: bench_press_to_frame(t, presses=60 if q else 1000,
+                                                gap=args.press_gap / 1000),
         "startup": lambda t: bench_startup(t, runs=1 if q else 7),
         "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
         "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
