@@ -104,11 +104,79 @@ class Item:
         return self.action(ctx) if callable(self.action) else self.action
 
 
-class Menu(Screen):
-    """A list: UP/DOWN move, OK chooses, BACK leaves. Four lines show at once."""
+class ScrollList(Screen):
+    """A list shown `ROWS` lines at a time, `ROW_H` pixels apart, under a header (by default a
+    title bar with the position on its right), with a scroll bar beside the lines when they do
+    not all fit. Menus, the resume list, text to read, settlements and round tables are built
+    on it.
+
+    Two kinds, told apart by `cursor`:
+    - a cursor list (`cursor` a line number: menus, the resume list, the accusers): UP/DOWN
+      move the cursor round the list; the lines shown follow it, `LEAD` lines below it kept
+      in view while it moves down;
+    - a reading list (`cursor` None: house rules, history, a settlement): UP/DOWN move the
+      lines shown by one, from the top to the last full window (`first`).
+
+    A subclass gives the lines (`lines(ctx)`) and draws one (`draw_line`); it may draw its own
+    header, or more around the list with `draw_lines`. Its `on_press` answers the other
+    buttons and hands UP/DOWN to this one.
+    """
 
     ROWS = 4
     ROW_H = 12
+    LEAD = 1
+    cursor: int | None = None
+    first = 0  # a reading list's first line shown
+
+    def lines(self, ctx: Context) -> Sequence[Any]:
+        raise NotImplementedError
+
+    def draw_line(self, d, ctx: Context, i: int, line: Any, y: int) -> None:
+        """Line `i` of the list, its row starting at `y`."""
+        raise NotImplementedError
+
+    def position(self, total: int) -> str:
+        """Where the list is: the cursor's line, or the last line shown, of `total`."""
+        at = self.cursor + 1 if self.cursor is not None else min(self.first + self.ROWS, total)
+        return f"{at}/{total}"
+
+    def header(self, d, ctx: Context, lines: Sequence[Any]) -> int:
+        """Draw what is above the lines; returns the y where they start."""
+        return draw.title_bar(d, self.title, self.position(len(lines)))
+
+    def draw_on(self, d, ctx: Context) -> None:
+        lines = self.lines(ctx)
+        self.draw_lines(d, ctx, self.header(d, ctx, lines), lines)
+
+    def shown_from(self, total: int) -> int:
+        """The first line shown (a reading list's `first`, kept within the list)."""
+        if self.cursor is None:
+            self.first = max(0, min(self.first, total - self.ROWS))
+            return self.first
+        return max(0, min(self.cursor - self.ROWS + 1 + self.LEAD, total - self.ROWS))
+
+    def draw_lines(self, d, ctx: Context, top: int, lines: Sequence[Any]) -> int:
+        """The lines shown, from `top` down, and the scroll bar; returns how many were shown."""
+        first = self.shown_from(len(lines))
+        shown = lines[first:first + self.ROWS]
+        for row, line in enumerate(shown):
+            self.draw_line(d, ctx, first + row, line, top + row * self.ROW_H)
+        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(lines))
+        return len(shown)
+
+    def on_press(self, button: Button, ctx: Context) -> Result:
+        if button in (Button.UP, Button.DOWN):
+            step = -1 if button is Button.UP else 1
+            total = len(self.lines(ctx))
+            if self.cursor is None:
+                self.first = max(0, min(self.first + step, total - self.ROWS))
+            elif total:
+                self.cursor = (self.cursor + step) % total
+        return None
+
+
+class Menu(ScrollList):
+    """A list: UP/DOWN move, OK chooses, BACK leaves. Four lines show at once."""
 
     def __init__(self, title: str, items: Sequence[Item], *, cursor: int = 0,
                  back: Any = Pop()) -> None:
@@ -117,41 +185,33 @@ class Menu(Screen):
         self.cursor = min(cursor, max(0, len(self.items) - 1))
         self.back = back
 
-    def draw_on(self, d, ctx: Context) -> None:
-        top = draw.title_bar(d, self.title, f"{self.cursor + 1}/{len(self.items)}")
-        first = min(max(0, self.cursor - self.ROWS + 2), max(0, len(self.items) - self.ROWS))
-        first = max(0, min(first, self.cursor))
-        for row, item in enumerate(self.items[first:first + self.ROWS]):
-            i = first + row
-            y = top + row * self.ROW_H
-            label = draw.clip(item.text(ctx), draw.WIDTH - 12, 12)
-            if i == self.cursor:
-                d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 1), fill=1)
-            fill = 0 if i == self.cursor else 1
-            if not item.enabled:
-                label = "(" + label + ")"
-            d.text((3, y + self.ROW_H // 2), label, font=draw.font(12), fill=fill, anchor="lm")
-        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(self.items))
+    def lines(self, ctx: Context) -> list[Item]:
+        return self.items
+
+    def draw_line(self, d, ctx: Context, i: int, item: Item, y: int) -> None:
+        label = draw.clip(item.text(ctx), draw.WIDTH - 12, 12)
+        if i == self.cursor:
+            d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 1), fill=1)
+        if not item.enabled:
+            label = "(" + label + ")"
+        d.text((3, y + self.ROW_H // 2), label, font=draw.font(12),
+               fill=0 if i == self.cursor else 1, anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.UP:
-            self.cursor = (self.cursor - 1) % len(self.items)
-        elif button is Button.DOWN:
-            self.cursor = (self.cursor + 1) % len(self.items)
-        elif button is Button.OK:
+        if button is Button.OK:
             item = self.items[self.cursor]
             if item.enabled:
                 return item.choose(ctx)
         elif button is Button.BACK:
             return self.back
-        return None
+        return super().on_press(button, ctx)
 
 
-class TextScreen(Screen):
+class TextScreen(ScrollList):
     """Lines of text to read (house rules, history, help): UP/DOWN scroll, OK/BACK leave."""
 
-    ROWS = 4
-    ROW_H = 12
+    ROWS = 5
+    ROW_H = 10
 
     def __init__(self, title: str, lines: Sequence[str], *, done: Any = Pop()) -> None:
         self.title = title
@@ -160,28 +220,18 @@ class TextScreen(Screen):
         self.done = done
         self._wrapped: list[str] | None = None
 
-    def lines(self) -> list[str]:
+    def lines(self, ctx: Context) -> list[str]:
         if self._wrapped is None:
             self._wrapped = [w for line in self.raw for w in wrap(line, draw.WIDTH - 6, draw.SMALL + 1)]
         return self._wrapped
 
-    def draw_on(self, d, ctx: Context) -> None:
-        lines = self.lines()
-        shown = self.ROWS + 1
-        top = draw.title_bar(d, self.title, f"{min(self.first + shown, len(lines))}/{len(lines)}")
-        for row, line in enumerate(lines[self.first:self.first + shown]):
-            d.text((1, top + row * 10), line, font=draw.font(draw.SMALL + 1), fill=1)
-        draw.scrollbar(d, top, draw.HEIGHT - 1, self.first, shown, len(lines))
+    def draw_line(self, d, ctx: Context, i: int, line: str, y: int) -> None:
+        d.text((1, y), line, font=draw.font(draw.SMALL + 1), fill=1)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        last = max(0, len(self.lines()) - (self.ROWS + 1))
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first = min(last, self.first + 1)
-        elif button in (Button.OK, Button.BACK):
+        if button in (Button.OK, Button.BACK):
             return self.done
-        return None
+        return super().on_press(button, ctx)
 
 
 def wrap(line: str, width: int, size: int) -> list[str]:
