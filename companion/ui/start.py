@@ -9,7 +9,7 @@ from companion import games
 from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import NewGame, Pop, Push, ResumeGame
-from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen
+from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen, ScrollList
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,10 @@ def default_names(names: list[str], n: int) -> tuple[str, ...]:
 
 
 class StartScreen(Menu):
+    ROWS = 3  # more items scroll, three at a time
+    ROW_H = 14
+    LEAD = 0
+
     def __init__(self, ctx: Context) -> None:
         items = []
         if len(ctx.unfinished) > 1:  # which one: the list, newest move first
@@ -55,22 +59,19 @@ class StartScreen(Menu):
         items.append(Item("Keys & buttons", lambda c: Push(help_screen())))
         super().__init__("Chroma Companion", items, back=None)
 
-    def draw_on(self, d, ctx: Context) -> None:
+    def header(self, d, ctx: Context, lines) -> int:
         d.text((draw.WIDTH // 2, 1), "Chroma Cards", font=draw.font(16), fill=1, anchor="mt")
-        top, rows = 20, 3  # more items scroll, three at a time
-        first = max(0, min(self.cursor - rows + 1, len(self.items) - rows))
-        for i, item in enumerate(self.items[first:first + rows], start=first):
-            y = top + (i - first) * 14
-            if i == self.cursor:
-                d.rectangle((0, y, draw.WIDTH - (5 if len(self.items) > rows else 1), y + 13),
-                            fill=1)
-            d.text((4, y + 7), draw.clip(item.text(ctx), draw.WIDTH - 8, 12),
-                   font=draw.font(12), fill=0 if i == self.cursor else 1, anchor="lm")
-        if len(self.items) > rows:
-            draw.scrollbar(d, top, draw.HEIGHT - 1, first, rows, len(self.items))
+        return 20
+
+    def draw_line(self, d, ctx: Context, i: int, item: Item, y: int) -> None:
+        if i == self.cursor:
+            d.rectangle((0, y, draw.WIDTH - (5 if len(self.items) > self.ROWS else 1), y + 13),
+                        fill=1)
+        d.text((4, y + 7), draw.clip(item.text(ctx), draw.WIDTH - 8, 12),
+               font=draw.font(12), fill=0 if i == self.cursor else 1, anchor="lm")
 
 
-class ResumeScreen(Screen):
+class ResumeScreen(ScrollList):
     """The unfinished games, newest move first, two at a time: kind and id, when, players.
     UP/DOWN move, OK resumes the game (the one left open is parked, not lost), BACK leaves."""
 
@@ -81,40 +82,35 @@ class ResumeScreen(Screen):
         self.entries: list[ResumeEntry] = list(entries)
         self.cursor = 0
 
-    def draw_on(self, d, ctx: Context) -> None:
-        top = draw.title_bar(d, "Resume",
-                             f"{self.cursor + 1}/{len(self.entries)}" if self.entries else "")
-        if not self.entries:
+    def lines(self, ctx: Context) -> list[ResumeEntry]:
+        return self.entries
+
+    def header(self, d, ctx: Context, lines) -> int:
+        top = draw.title_bar(d, "Resume", self.position(len(lines)) if lines else "")
+        if not lines:
             draw.centered(d, (0, top, draw.WIDTH, draw.HEIGHT), "No unfinished games",
                           largest=draw.BODY)
-            return
-        first = min(self.cursor, max(0, len(self.entries) - self.ROWS))
-        for row, e in enumerate(self.entries[first:first + self.ROWS]):
-            y = top + row * self.ROW_H
-            on = first + row == self.cursor
-            if on:
-                d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 2), fill=1)
-            ink = 0 if on else 1
-            when_w = draw.text_size(e.when, draw.SMALL)[0]
-            d.text((2, y + 7), draw.clip(f"{e.title} #{e.game_id}", draw.WIDTH - when_w - 12, 12),
-                   font=draw.font(12), fill=ink, anchor="lm")
-            d.text((draw.WIDTH - 7, y + 7), e.when, font=draw.font(draw.SMALL), fill=ink,
-                   anchor="rm")
-            d.text((2, y + 18), draw.clip(", ".join(e.players), draw.WIDTH - 9, draw.SMALL),
-                   font=draw.font(draw.SMALL), fill=ink, anchor="lm")
-        draw.scrollbar(d, top, draw.HEIGHT - 1, first, self.ROWS, len(self.entries))
+        return top
+
+    def draw_line(self, d, ctx: Context, i: int, e: ResumeEntry, y: int) -> None:
+        on = i == self.cursor
+        if on:
+            d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 2), fill=1)
+        ink = 0 if on else 1
+        when_w = draw.text_size(e.when, draw.SMALL)[0]
+        d.text((2, y + 7), draw.clip(f"{e.title} #{e.game_id}", draw.WIDTH - when_w - 12, 12),
+               font=draw.font(12), fill=ink, anchor="lm")
+        d.text((draw.WIDTH - 7, y + 7), e.when, font=draw.font(draw.SMALL), fill=ink,
+               anchor="rm")
+        d.text((2, y + 18), draw.clip(", ".join(e.players), draw.WIDTH - 9, draw.SMALL),
+               font=draw.font(draw.SMALL), fill=ink, anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        n = len(self.entries)
-        if button is Button.UP and n:
-            self.cursor = (self.cursor - 1) % n
-        elif button is Button.DOWN and n:
-            self.cursor = (self.cursor + 1) % n
-        elif button is Button.OK and n:
+        if button is Button.OK and self.entries:
             return ResumeGame(self.entries[self.cursor].game_id)
-        elif button is Button.BACK:
+        if button is Button.BACK:
             return Pop()
-        return None
+        return super().on_press(button, ctx)
 
 
 def choose_game(ctx: Context) -> Menu:
