@@ -24,7 +24,7 @@ from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Toast
 from companion.ui.dice import dice_menu
 from companion.ui.modes import Mode
-from companion.ui.screen import Context, Item, Result, Screen, TextScreen, wrap
+from companion.ui.screen import Context, Item, Result, Screen, ScrollList, TextScreen, wrap
 from companion.ui.again import end_menu
 from companion.ui.records import end_line
 
@@ -235,7 +235,7 @@ class TurnPicker(Screen):
         return None
 
 
-ROWS = 4  # rows of the accusers and settlement lists shown at once
+ROWS = 4  # lines of the accusers and settlement lists shown at once
 ROW_H = 12
 ROW_SIZE = 12
 
@@ -247,34 +247,29 @@ def claim_title(who: str, cards: int) -> str:
     return f"{who}: {claim_words(cards)}"
 
 
-def draw_rows(d, ctx: Context, top: int, rows: Sequence[tuple[str, bool | None, str]],
-              first: int, inverted: int) -> None:
-    """The accusers' list, also the settlement's: (label, box, right) rows of 12 px, row
-    `inverted` in a bar; `box` True/False draws a ticked/empty box before the label (None:
-    no box); `right` is right-aligned text (an amount). A scroll bar when they do not fit."""
-    for row, (label, box, right) in enumerate(rows[first:first + ROWS]):
-        i = first + row
-        y = top + row * ROW_H
-        sel = i == inverted
-        fill = 0 if sel else 1
-        if sel:
-            d.rectangle((0, y, draw.WIDTH - 5, y + ROW_H - 1), fill=1)
-        x = 3
-        if box is not None:
-            d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
-            x = 14
-        room = draw.WIDTH - 8 - x
-        if right:
-            rw = draw.text_size(right, ROW_SIZE)[0]
-            d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
-                   fill=fill, anchor="rm")
-            room = min(room, draw.WIDTH - 7 - rw - 4 - x)
-        d.text((x, y + ROW_H // 2), draw.clip(label, room, ROW_SIZE),
-               font=draw.font(ROW_SIZE), fill=fill, anchor="lm")
-    draw.scrollbar(d, top, draw.HEIGHT - 1, first, ROWS, len(rows))
+def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool) -> None:
+    """A line of the accusers' list, also of the settlement's: (label, box, right) in 12 px,
+    in a bar when `sel`; `box` True/False draws a ticked/empty box before the label (None:
+    no box); `right` is right-aligned text (an amount)."""
+    label, box, right = row
+    fill = 0 if sel else 1
+    if sel:
+        d.rectangle((0, y, draw.WIDTH - 5, y + ROW_H - 1), fill=1)
+    x = 3
+    if box is not None:
+        d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
+        x = 14
+    room = draw.WIDTH - 8 - x
+    if right:
+        rw = draw.text_size(right, ROW_SIZE)[0]
+        d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
+               fill=fill, anchor="rm")
+        room = min(room, draw.WIDTH - 7 - rw - 4 - x)
+    d.text((x, y + ROW_H // 2), draw.clip(label, room, ROW_SIZE),
+           font=draw.font(ROW_SIZE), fill=fill, anchor="lm")
 
 
-class Accusers(Screen):
+class Accusers(ScrollList):
     """Who challenges the claim: OK toggles a badger; the top line goes on ("No challenge"
     settles the claim at once; with accusers ticked it asks what the cards showed).
     NEXT also goes on. The settlement screen keeps this layout (`SettlementScreen`)."""
@@ -297,15 +292,17 @@ class Accusers(Screen):
         k = len(self.chosen)
         return f"Show cards ({k})"
 
-    def draw_on(self, d, ctx: Context) -> None:
+    def lines(self, ctx: Context) -> list[tuple[str, bool | None, str]]:
+        return [(self.go_label(ctx), None, ""),
+                *((ctx.name(s), s in self.chosen, "") for s in self.opponents(ctx))]
+
+    def header(self, d, ctx: Context, lines) -> int:
         who = ctx.name(ctx.state.table.current)
-        opp = self.opponents(ctx)
-        rows: list[tuple[str, bool | None, str]] = [(self.go_label(ctx), None, "")]
-        rows += [(ctx.name(s), s in self.chosen, "") for s in opp]
-        top = draw.title_bar(d, claim_title(who, self.cards), f"{len(self.chosen)}/{len(opp)}")
-        first = min(max(0, self.cursor - self.ROWS + 2), max(0, len(rows) - self.ROWS))
-        first = max(0, min(first, self.cursor))
-        draw_rows(d, ctx, top, rows, first, self.cursor)
+        return draw.title_bar(d, claim_title(who, self.cards),
+                              f"{len(self.chosen)}/{len(lines) - 1}")
+
+    def draw_line(self, d, ctx: Context, i: int, row, y: int) -> None:
+        draw_row(d, y, row, i == self.cursor)
 
     def go(self, ctx: Context) -> Result:
         if not self.chosen:
@@ -315,12 +312,7 @@ class Accusers(Screen):
         return Push(Reveal(self.cards, [s for s in opp if s in self.chosen]))
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        count = 1 + len(self.opponents(ctx))
-        if button is Button.UP:
-            self.cursor = (self.cursor - 1) % count
-        elif button is Button.DOWN:
-            self.cursor = (self.cursor + 1) % count
-        elif button is Button.OK:
+        if button is Button.OK:
             if self.cursor == 0:
                 return self.go(ctx)
             seat = self.opponents(ctx)[self.cursor - 1]
@@ -332,7 +324,7 @@ class Accusers(Screen):
             return self.go(ctx)
         elif button is Button.BACK:
             return Pop()
-        return None
+        return super().on_press(button, ctx)
 
 
 def claimant_change(state: PennyState, cards: int, challengers: Sequence[int],
@@ -432,25 +424,33 @@ def settlement_rows(state: PennyState, names: Sequence[str],
     return title, right, rows
 
 
-class SettlementScreen(Screen):
+class SettlementScreen(ScrollList):
     """The turn just settled, in the accusers' layout (`settlement_rows`): the title bar and
     the badgers' rows stay where they were, so the panel is sent little more than the
     amounts. UP/DOWN scroll. OK/BACK: the ledger, where the next badger is shown; NEXT:
     straight on to the next badger's turn screen."""
 
+    ROWS = ROWS
+    ROW_H = ROW_H
+
     def __init__(self) -> None:
         self.first = 0
 
-    def draw_on(self, d, ctx: Context) -> None:
+    def lines(self, ctx: Context) -> list[tuple[str, bool | None, str]]:
         s: PennyState = ctx.state
         if not s.history:
-            top = draw.title_bar(d, "Ledger")
-            draw_rows(d, ctx, top, [("Nothing settled yet.", None, "")], 0, -1)
-            return
-        title, right, rows = settlement_rows(s, ctx.journal.header.players)
-        top = draw.title_bar(d, title, right)
-        self.first = max(0, min(self.first, len(rows) - ROWS))
-        draw_rows(d, ctx, top, rows, self.first, 0)
+            return [("Nothing settled yet.", None, "")]
+        return settlement_rows(s, ctx.journal.header.players)[2]
+
+    def header(self, d, ctx: Context, lines) -> int:
+        s: PennyState = ctx.state
+        if not s.history:
+            return draw.title_bar(d, "Ledger")
+        title, right, _ = settlement_rows(s, ctx.journal.header.players)
+        return draw.title_bar(d, title, right)
+
+    def draw_line(self, d, ctx: Context, i: int, row, y: int) -> None:
+        draw_row(d, y, row, i == 0 and bool(ctx.state.history))  # the claimant's line
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button in (Button.OK, Button.BACK):
@@ -459,11 +459,7 @@ class SettlementScreen(Screen):
             if ctx.state.over:
                 return Home()
             return [Home(), Push(TurnPicker())]
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first += 1  # clamped when drawn
-        return None
+        return super().on_press(button, ctx)
 
 
 def history_lines(state: PennyState, names: Sequence[str]) -> list[str]:
@@ -519,7 +515,7 @@ SHORT_REASON = {"The bank is empty": "bank empty", "One badger left": "one left"
                 "Ended by the group": "ended"}
 
 
-class PennyEnd(Screen):
+class PennyEnd(ScrollList):
     """Game over: the winner(s) big with their savings; below, scrolling with UP/DOWN, the
     biggest claim, the best catch and the standings. OK: the start menu."""
 
@@ -531,7 +527,12 @@ class PennyEnd(Screen):
         self.mode = mode
         self.first = 0
 
-    def draw_on(self, d, ctx: Context) -> None:
+    def lines(self, ctx: Context) -> list[str]:
+        history = [h] if (h := end_line(ctx)) else []  # "3rd win in 5 games"
+        return [w for line in history + end_facts(ctx.state, ctx.journal.header.players)
+                for w in wrap_list(line, draw.WIDTH - 6, self.SIZE)]
+
+    def header(self, d, ctx: Context, lines) -> int:
         s: PennyState = ctx.state
         names = ctx.journal.header.players
         top = draw.title_bar(d, "Game over", SHORT_REASON.get(end_reason(s), ""))
@@ -543,25 +544,16 @@ class PennyEnd(Screen):
         else:
             text = "No winner"
         draw.centered(d, (0, top, draw.WIDTH, top + 20), text, largest=20)
-        y0 = top + 21
-        d.line((0, y0 - 1, draw.WIDTH, y0 - 1), fill=1)
-        history = [h] if (h := end_line(ctx)) else []  # "3rd win in 5 games"
-        lines = [w for line in history + end_facts(s, names)
-                 for w in wrap_list(line, draw.WIDTH - 6, self.SIZE)]
-        self.first = max(0, min(self.first, len(lines) - self.ROWS))
-        for row, line in enumerate(lines[self.first:self.first + self.ROWS]):
-            d.text((1, y0 + row * self.ROW_H + self.ROW_H // 2), line,
-                   font=draw.font(self.SIZE), fill=1, anchor="lm")
-        draw.scrollbar(d, y0, draw.HEIGHT - 1, self.first, self.ROWS, len(lines))
+        d.line((0, top + 20, draw.WIDTH, top + 20), fill=1)
+        return top + 21
+
+    def draw_line(self, d, ctx: Context, i: int, line: str, y: int) -> None:
+        d.text((1, y + self.ROW_H // 2), line, font=draw.font(self.SIZE), fill=1, anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first += 1  # clamped when drawn
-        elif button is Button.OK:
+        if button is Button.OK:
             return Push(end_menu(ctx))  # play again or leave
-        return None
+        return super().on_press(button, ctx)
 
 
 # --- the mode --------------------------------------------------------------------------------
