@@ -23,7 +23,7 @@ from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.modes import Mode
-from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen
+from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, ScrollList
 from companion.ui.again import end_menu
 from companion.ui.records import end_title
 
@@ -398,110 +398,109 @@ def sell_screen(ctx: Context) -> Result:
 # --- after a round, and at the end ------------------------------------------------------------
 
 
-class RoundSummary(Screen):
+class RoundSummary(ScrollList):
     """The round just scored: each seat's points and new total. UP/DOWN scroll; OK goes on."""
-
-    ROWS = 4
-    ROW_H = 12
 
     def __init__(self, round_no: int | None = None) -> None:
         self.round_no = round_no  # 1-based; None = the last round
         self.first = 0
 
+    def index(self, s: PigFarmState) -> int:
+        return (self.round_no or s.rounds) - 1
+
+    def lines(self, ctx: Context) -> list[int]:
+        return list(range(ctx.state.table.seats))
+
     def draw_on(self, d, ctx: Context) -> None:
-        s: PigFarmState = ctx.state
-        if not s.results:
+        if not ctx.state.results:
             draw.centered(d, (0, 0, draw.WIDTH, draw.HEIGHT), "No round scored", largest=16)
             return
-        k = (self.round_no or s.rounds) - 1
+        super().draw_on(d, ctx)
+
+    def header(self, d, ctx: Context, lines) -> int:
+        r = ctx.state.results[self.index(ctx.state)]
+        return draw.title_bar(d, f"R{self.index(ctx.state) + 1}: {ctx.name(r.seller)} sold",
+                              "+pts  total")
+
+    def draw_lines(self, d, ctx: Context, top: int, lines) -> int:
+        # Two or three seats get taller lines (16 px, 13 px text) than four or more (12, 11).
+        self.ROW_H = min(16, (draw.HEIGHT - top) // min(self.ROWS, len(lines)))
+        return super().draw_lines(d, ctx, top, lines)
+
+    def draw_line(self, d, ctx: Context, seat: int, _, y: int) -> None:
+        s: PigFarmState = ctx.state
+        k = self.index(s)
         r = s.results[k]
-        totals = [sum(rr.points[seat] for rr in s.results[:k + 1]) for seat in range(s.table.seats)]
-        top = draw.title_bar(d, f"R{k + 1}: {ctx.name(r.seller)} sold", "+pts  total")
-        n = s.table.seats
-        shown = min(self.ROWS, n)
-        row_h = min(16, (draw.HEIGHT - top) // shown)
-        size = min(row_h - 1, 13)
-        for row in range(shown):
-            seat = self.first + row
-            y = top + row * row_h + row_h // 2
-            name = ctx.name(seat) + (" $" if seat == r.seller else "")
-            d.text((1, y), draw.clip(name, 58, size), font=draw.font(size), fill=1, anchor="lm")
-            d.text((94, y), signed(r.points[seat]), font=draw.font(size), fill=1, anchor="rm")
-            d.text((draw.WIDTH - 5, y), str(totals[seat]), font=draw.font(size), fill=1,
-                   anchor="rm")
-        draw.scrollbar(d, top, draw.HEIGHT - 1, self.first, shown, n)
+        total = sum(rr.points[seat] for rr in s.results[:k + 1])
+        size = min(self.ROW_H - 1, 13)
+        y += self.ROW_H // 2
+        name = ctx.name(seat) + (" $" if seat == r.seller else "")
+        d.text((1, y), draw.clip(name, 58, size), font=draw.font(size), fill=1, anchor="lm")
+        d.text((94, y), signed(r.points[seat]), font=draw.font(size), fill=1, anchor="rm")
+        d.text((draw.WIDTH - 5, y), str(total), font=draw.font(size), fill=1, anchor="rm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        n = ctx.state.table.seats
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first = min(max(0, n - self.ROWS), self.first + 1)
-        elif button in (Button.OK, Button.BACK, Button.NEXT):
+        if button in (Button.OK, Button.BACK, Button.NEXT):
             return Pop()
-        return None
+        return super().on_press(button, ctx)
 
 
-class RoundsTable(Screen):
+class RoundsTable(ScrollList):
     """Points by round: rounds down, seats across (four at a time; NEXT shows more seats),
     totals on the last line. UP/DOWN scroll the rounds."""
 
     COLS = 4
-    ROWS = 4  # lines under the names: rounds and the totals
+    ROWS = 3  # rounds shown at once; the totals line is always under them
     ROW_H = 10
+    LABEL_W = 20
+    COL_W = (draw.WIDTH - LABEL_W - 3) // COLS
 
     def __init__(self, *, done: Any = Pop()) -> None:
         self.first = 0  # first round line shown
         self.page = 0  # first seat shown = page * COLS
         self.done = done
 
-    def lines(self, s: PigFarmState) -> list[tuple[str, list[int]]]:
-        out = [(f"R{i + 1}", list(r.points)) for i, r in enumerate(s.results)]
-        out.append(("Tot", list(s.scores)))
-        return out
+    def pages(self, s: PigFarmState) -> int:
+        return (s.table.seats + self.COLS - 1) // self.COLS
+
+    def seats(self, s: PigFarmState) -> range:
+        return range(self.page * self.COLS, min(s.table.seats, (self.page + 1) * self.COLS))
+
+    def lines(self, ctx: Context) -> list[tuple[str, tuple[int, ...]]]:
+        return [(f"R{i + 1}", r.points) for i, r in enumerate(ctx.state.results)]
+
+    def header(self, d, ctx: Context, lines) -> int:
+        pages = self.pages(ctx.state)
+        top = draw.title_bar(d, "Points by round",
+                             f"{self.page + 1}/{pages}" if pages > 1 else "")
+        for col, seat in enumerate(self.seats(ctx.state)):
+            d.text((self.LABEL_W + (col + 1) * self.COL_W, top),
+                   draw.clip(ctx.name(seat), self.COL_W - 2, draw.SMALL),
+                   font=draw.font(draw.SMALL), fill=1, anchor="ra")
+        d.line((0, top + 10, draw.WIDTH - 4, top + 10), fill=1)
+        return top + 11
 
     def draw_on(self, d, ctx: Context) -> None:
-        s: PigFarmState = ctx.state
-        n = s.table.seats
-        seats = list(range(self.page * self.COLS, min(n, (self.page + 1) * self.COLS)))
-        pages = (n + self.COLS - 1) // self.COLS
-        right = f"{self.page + 1}/{pages}" if pages > 1 else ""
-        top = draw.title_bar(d, "Points by round", right)
-        label_w = 20
-        col_w = (draw.WIDTH - label_w - 3) // self.COLS
-        for i, seat in enumerate(seats):
-            x = label_w + (i + 1) * col_w
-            d.text((x, top), draw.clip(ctx.name(seat), col_w - 2, draw.SMALL),
+        lines = self.lines(ctx)
+        top = self.header(d, ctx, lines)
+        y = top + self.draw_lines(d, ctx, top, lines) * self.ROW_H
+        d.line((0, y, draw.WIDTH - 4, y), fill=1)
+        self.draw_line(d, ctx, len(lines), ("Tot", ctx.state.scores), y + 1)
+
+    def draw_line(self, d, ctx: Context, i: int, line, y: int) -> None:
+        label, points = line
+        d.text((0, y), label, font=draw.font(draw.SMALL), fill=1)
+        for col, seat in enumerate(self.seats(ctx.state)):
+            d.text((self.LABEL_W + (col + 1) * self.COL_W, y), str(points[seat]),
                    font=draw.font(draw.SMALL), fill=1, anchor="ra")
-        y0 = top + 11
-        d.line((0, y0 - 1, draw.WIDTH - 4, y0 - 1), fill=1)
-        lines = self.lines(s)
-        rows = lines[:-1][self.first:self.first + self.ROWS - 1] + [lines[-1]]
-        for j, (label, points) in enumerate(rows):
-            y = y0 + j * self.ROW_H
-            total = label == "Tot"
-            if total:
-                d.line((0, y, draw.WIDTH - 4, y), fill=1)
-                y += 1
-            d.text((0, y), label, font=draw.font(draw.SMALL), fill=1)
-            for i, seat in enumerate(seats):
-                x = label_w + (i + 1) * col_w
-                d.text((x, y), str(points[seat]), font=draw.font(draw.SMALL), fill=1,
-                       anchor="ra")
-        draw.scrollbar(d, y0, draw.HEIGHT - 1, self.first, self.ROWS - 1, max(1, len(lines) - 1))
 
     def on_press(self, button: Button, ctx: Context) -> Result:
-        s: PigFarmState = ctx.state
-        pages = (s.table.seats + self.COLS - 1) // self.COLS
-        if button is Button.UP:
-            self.first = max(0, self.first - 1)
-        elif button is Button.DOWN:
-            self.first = min(max(0, s.rounds - (self.ROWS - 1)), self.first + 1)
-        elif button in (Button.NEXT, Button.ROLL):
-            self.page = (self.page + (1 if button is Button.NEXT else -1)) % pages
+        if button in (Button.NEXT, Button.ROLL):
+            step = 1 if button is Button.NEXT else -1
+            self.page = (self.page + step) % self.pages(ctx.state)
         elif button in (Button.OK, Button.BACK):
             return self.done
-        return None
+        return super().on_press(button, ctx)
 
 
 class PigEndScreen(Screen):
