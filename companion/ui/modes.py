@@ -40,7 +40,7 @@ class Mode:
 
     def end_screen(self, ctx: Context) -> Screen:
         from companion.ui.table import EndScreen
-        return EndScreen(self)
+        return EndScreen()
 
     def setup(self, ctx: Context) -> list[Screen]:
         """Screens shown after "New game", last one on top: house rules, then who goes first."""

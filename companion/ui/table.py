@@ -82,27 +82,57 @@ class TableScreen(Screen):
 
 
 class EndScreen(Screen):
-    """The game is over: the winners, big. OK leaves to the start menu; hold BACK undoes."""
+    """The game is over: the winners, big. Every game kind's end screen but Penny Badger's is
+    this one or built on it, changing the words: the title (`heading`; the line of history
+    replaces it when there is one), the small `label` over the names, a `detail` line under
+    them (a score: the names then sit a line higher), the words when nobody won (`nobody`)
+    and the bottom row's `hint`. OK offers play again or leave; `more_buttons` open the
+    game's own figures (`more`); hold BACK undoes."""
 
-    def __init__(self, mode: Mode) -> None:
-        self.mode = mode
+    label_size = draw.SMALL
+    nobody = "Game ended"
+    hint = HINT
+    more_buttons: tuple[Button, ...] = ()
+
+    def heading(self, ctx: Context) -> str:
+        return "Game over"
+
+    def label(self, ctx: Context) -> str:
+        """Over the names ("": no line)."""
+        n = len(ctx.state.winners)
+        return "" if not n else "Winner" if n == 1 else "Shared win"
+
+    def detail(self, ctx: Context) -> str:
+        return ""
+
+    def more(self, ctx: Context) -> Screen:
+        raise NotImplementedError
 
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
-        top = draw.title_bar(d, end_title(ctx, "Game over"))
-        names = [ctx.name(w) for w in s.winners]
-        if not names:
-            draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
-        else:
-            label = "Winner" if len(names) == 1 else "Shared win"
-            d.text((draw.WIDTH // 2, top + 1), label, font=draw.font(draw.SMALL), fill=1,
+        top = draw.title_bar(d, end_title(ctx, self.heading(ctx)))
+        label = self.label(ctx)
+        if label:
+            d.text((draw.WIDTH // 2, top + 1), label, font=draw.font(self.label_size), fill=1,
                    anchor="mt")
-            draw.centered(d, (0, top + 11, draw.WIDTH, 51), " & ".join(names), largest=28)
-        draw.hint(d, HINT)
+        names_top = top + 1 + self.label_size
+        if not s.winners:
+            draw.centered(d, (0, names_top, draw.WIDTH, 48) if label else
+                          (0, top, draw.WIDTH, 50), self.nobody, largest=22)
+        elif detail := self.detail(ctx):
+            draw.centered(d, (0, names_top, draw.WIDTH, names_top + 17),
+                          " & ".join(ctx.name(w) for w in s.winners), largest=26)
+            d.text((draw.WIDTH // 2, 47), detail, font=draw.font(12), fill=1, anchor="mm")
+        else:
+            draw.centered(d, (0, names_top, draw.WIDTH, 51),
+                          " & ".join(ctx.name(w) for w in s.winners), largest=28)
+        draw.hint(d, self.hint)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.OK:
             return Push(end_menu(ctx))
+        if button in self.more_buttons:
+            return Push(self.more(ctx))
         return None
 
 
@@ -140,6 +170,6 @@ def table_gallery(mode: Mode, config) -> Iterable[tuple[str, Journal, list[Scree
     yield "history", j, [history_screen(ctx)]
     j3 = Journal(Header("table", names))
     j3.append({"type": "end"})
-    yield "end", j3, [EndScreen(mode)]
+    yield "end", j3, [EndScreen()]
     from companion.ui.again import end_menu
-    yield "end-menu", j3, [EndScreen(mode), end_menu(Context(config=config, journal=j3))]
+    yield "end-menu", j3, [EndScreen(), end_menu(Context(config=config, journal=j3))]

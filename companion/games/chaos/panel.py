@@ -20,9 +20,7 @@ from companion.ui.actions import After, Beep, Emit, Home, Pop, Push, Replace, To
 from companion.ui.color_picker import ColorPicker
 from companion.ui.modes import Mode
 from companion.ui.screen import Context, Item, Menu, Result, Screen, TextScreen, pick_player
-from companion.ui.table import next_line, turn_header
-from companion.ui.again import HINT, end_menu
-from companion.ui.records import end_title
+from companion.ui.table import EndScreen, next_line, turn_header
 
 CALL_SECONDS = 1.0  # "If they fail to do so within 1 second, they draw 3 cards."
 TICK = 0.1  # the bar shrinks in tenths of a second
@@ -168,30 +166,20 @@ def points_screen(ctx: Context) -> Screen:
     return TextScreen("Points (bad)", lines)
 
 
-class ChaosEnd(Screen):
+class ChaosEnd(EndScreen):
     """Game over: the winner (fewest points) big, with their points."""
 
-    def draw_on(self, d, ctx: Context) -> None:
-        s = ctx.state
-        top = draw.title_bar(d, end_title(ctx, "Game over"))
-        if not s.winners:
-            draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
-        else:
-            names = " & ".join(ctx.name(w) for w in s.winners)
-            label = "Winner: fewest points" if len(s.winners) == 1 else "Shared win: fewest"
-            d.text((draw.WIDTH // 2, top + 1), label, font=draw.font(draw.SMALL), fill=1,
-                   anchor="mt")
-            draw.centered(d, (0, top + 11, draw.WIDTH, 41), names, largest=26)
-            d.text((draw.WIDTH // 2, 47), f"{s.scores[s.winners[0]]} points",
-                   font=draw.font(12), fill=1, anchor="mm")
-        draw.hint(d, HINT)
+    more_buttons = (Button.UP, Button.DOWN)
 
-    def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.OK:
-            return Push(end_menu(ctx))
-        if button in (Button.UP, Button.DOWN):
-            return Push(points_screen(ctx))
-        return None
+    def label(self, ctx: Context) -> str:
+        n = len(ctx.state.winners)
+        return "" if not n else "Winner: fewest points" if n == 1 else "Shared win: fewest"
+
+    def detail(self, ctx: Context) -> str:
+        return f"{ctx.state.scores[ctx.state.winners[0]]} points"
+
+    def more(self, ctx: Context) -> Screen:
+        return points_screen(ctx)
 
 
 # --- dealer, round points, skip to most ------------------------------------------------------

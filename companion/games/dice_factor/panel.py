@@ -314,4 +314,4 @@ class DiceFactorMode(Mode):
         yield "win", playing, [DiceFactorScreen(self), win_menu(ctx)]
         won = journal({"type": "roll", "dice": {"colors": "red", "shapes": "star"}},
                       {"type": "win", "player": 2})
-        yield "end", won, [EndScreen(self)]
+        yield "end", won, [EndScreen()]

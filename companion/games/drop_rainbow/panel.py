@@ -18,8 +18,7 @@ from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.color_picker import ColorPicker, abbreviations, color_strip
 from companion.ui.modes import Mode
 from companion.ui.screen import Context, Item, Result, Screen
-from companion.ui.again import end_menu
-from companion.ui.records import end_title
+from companion.ui.table import EndScreen
 
 LABEL_W = 28  # the "FAIL"/"HAVE" labels in front of the strips
 
@@ -127,31 +126,24 @@ class CollectedScreen(Screen):
         return None
 
 
-class DropEnd(Screen):
+class DropEnd(EndScreen):
     """Game over: why (all seven colors / the rainbow), the winner big, their score cards."""
 
-    def draw_on(self, d, ctx: Context) -> None:
-        s = ctx.state
-        top = draw.title_bar(d, end_title(ctx, "Game over"))
-        why = {"seven": "ALL 7 COLORS", "rainbow": "RAINBOW: most cards"}.get(s.ended_by,
-                                                                             "most cards")
-        d.text((draw.WIDTH // 2, top + 1), why, font=draw.font(draw.SMALL + 1), fill=1,
-               anchor="mt")
-        if not s.winners:
-            draw.centered(d, (0, top + 12, draw.WIDTH, 48), "No winner", largest=22)
-        else:
-            names = " & ".join(ctx.name(w) for w in s.winners)
-            draw.centered(d, (0, top + 12, draw.WIDTH, 42), names, largest=26)
-            d.text((draw.WIDTH // 2, 47), f"{len(s.score[s.winners[0]])} score cards",
-                   font=draw.font(12), fill=1, anchor="mm")
-        draw.hint(d, "OK: again / leave  ▲▼: all")
+    label_size = draw.SMALL + 1
+    nobody = "No winner"
+    hint = "OK: again / leave  ▲▼: all"
+    more_buttons = (Button.UP, Button.DOWN)
 
-    def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.OK:
-            return Push(end_menu(ctx))
-        if button in (Button.UP, Button.DOWN):
-            return Push(CollectedScreen())
-        return None
+    def label(self, ctx: Context) -> str:
+        return {"seven": "ALL 7 COLORS", "rainbow": "RAINBOW: most cards"}.get(
+            ctx.state.ended_by, "most cards")
+
+    def detail(self, ctx: Context) -> str:
+        s = ctx.state
+        return f"{len(s.score[s.winners[0]])} score cards"
+
+    def more(self, ctx: Context) -> Screen:
+        return CollectedScreen()
 
 
 class DropRainbowMode(Mode):

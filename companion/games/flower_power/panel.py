@@ -172,4 +172,4 @@ class FlowerPowerMode(Mode):
         yield "all-played", full, [home, petal_entry(Context(config=config, journal=full),
                                                     "red")]
         ended = Journal(Header(self.kind, names), [*j.events, {"type": "end"}])
-        yield "end", ended, [EndScreen(self)]
+        yield "end", ended, [EndScreen()]

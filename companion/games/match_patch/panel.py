@@ -202,4 +202,4 @@ class MatchPatchMode(Mode):
         yield "scores", j, [MatchScreen(self), scores_screen(ctx)]
         yield "first-player", fresh, [FirstPlayer(self, ctx0)]
         ended = Journal(Header(self.kind, names), [*j.events, {"type": "end"}])
-        yield "end", ended, [EndScreen(self)]
+        yield "end", ended, [EndScreen()]

@@ -24,8 +24,7 @@ from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.modes import Mode
 from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, ScrollList
-from companion.ui.again import end_menu
-from companion.ui.records import end_title
+from companion.ui.table import EndScreen
 
 MAX_SET_SIZE = 30  # more pigs than three base decks hold of one kind: a slip of the finger
 MAX_UNMATCHED = 60
@@ -503,33 +502,23 @@ class RoundsTable(ScrollList):
         return super().on_press(button, ctx)
 
 
-class PigEndScreen(Screen):
+class PigEndScreen(EndScreen):
     """The winners and their total, big; DOWN opens the per-round table; OK leaves."""
 
-    def __init__(self, mode: Mode) -> None:
-        self.mode = mode
+    hint = "▼rounds OK: again/leave"
+    more_buttons = (Button.DOWN, Button.UP, Button.NEXT)
 
-    def draw_on(self, d, ctx: Context) -> None:
+    def heading(self, ctx: Context) -> str:
+        rounds = ctx.state.rounds
+        return f"Game over: {rounds} round{'' if rounds == 1 else 's'}"
+
+    def label(self, ctx: Context) -> str:
         s: PigFarmState = ctx.state
-        top = draw.title_bar(d, end_title(
-            ctx, f"Game over: {s.rounds} round{'' if s.rounds == 1 else 's'}"))
-        if not s.winners:
-            draw.centered(d, (0, top, draw.WIDTH, 50), "Game ended", largest=22)
-        else:
-            label = "Winner" if len(s.winners) == 1 else "Shared win"
-            pts = s.scores[s.winners[0]]
-            d.text((draw.WIDTH // 2, top + 1), f"{label}: {pts} points",
-                   font=draw.font(draw.SMALL), fill=1, anchor="mt")
-            draw.centered(d, (0, top + 11, draw.WIDTH, 51),
-                          " & ".join(ctx.name(w) for w in s.winners), largest=28)
-        draw.hint(d, "▼rounds OK: again/leave")
+        label = super().label(ctx)
+        return label and f"{label}: {s.scores[s.winners[0]]} points"
 
-    def on_press(self, button: Button, ctx: Context) -> Result:
-        if button is Button.OK:
-            return Push(end_menu(ctx))
-        if button in (Button.DOWN, Button.UP, Button.NEXT):
-            return Push(RoundsTable())
-        return None
+    def more(self, ctx: Context) -> Screen:
+        return RoundsTable()
 
 
 # --- the mode -------------------------------------------------------------------------------
@@ -558,7 +547,7 @@ class PigFarmMode(Mode):
         return Scoreboard(self)
 
     def end_screen(self, ctx: Context) -> Screen:
-        return PigEndScreen(self)
+        return PigEndScreen()
 
     def house_rules(self, header: Header) -> list[str]:
         target = header.rules.get("target")
@@ -652,5 +641,5 @@ def pig_gallery(mode: PigFarmMode, config) -> Iterable[tuple[str, Journal, list[
                                           {"sets": [5, 4, 3, 2, 2, 2], "unmatched": 0},
                                           {"sets": [], "unmatched": 3},
                                           {"sets": [2], "unmatched": 2}]})
-    yield "end", end, [PigEndScreen(mode)]
-    yield "end-rounds", end, [PigEndScreen(mode), RoundsTable()]
+    yield "end", end, [PigEndScreen()]
+    yield "end-rounds", end, [PigEndScreen(), RoundsTable()]

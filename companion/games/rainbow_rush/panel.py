@@ -93,7 +93,7 @@ class RainbowRushMode(Mode):
         yield "win", j, [RainbowScreen(self), win_menu(ctx)]
         yield "first-player", j, [self.first_player_screen(ctx)]
         ended = Journal(Header(self.kind, names), [{"type": "win", "player": 1}])
-        yield "end", ended, [EndScreen(self)]
+        yield "end", ended, [EndScreen()]
         # The rule vote is common to every game; its screens are drawn here.
         owned = Journal(Header(self.kind, names, rules={"deck_owner": 1}))
         for name, stack in vote_gallery(config, owned):
