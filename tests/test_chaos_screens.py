@@ -242,7 +242,7 @@ def test_every_gallery_screen_draws(config):
     mode = mode_for("chaos")
     assert isinstance(mode, ChaosMode)
     names = []
-    for name, journal, stack in mode.gallery(config):
+    for name, journal, stack in kinds()["chaos"].gallery(config):
         img = stack[-1].render(Context(config=config, journal=journal))
         assert lit(img, (0, 0, 128, 64)) > 50, name
         names.append(name)
@@ -253,8 +253,7 @@ def test_every_gallery_screen_draws(config):
 
 def test_menu_labels_fit_the_panel_unclipped(config):
     from companion.ui import draw
-    mode = mode_for("chaos")
-    for name, journal, stack in mode.gallery(config):
+    for name, journal, stack in kinds()["chaos"].gallery(config):
         if name.startswith("menu"):
             menu = stack[-1]
             ctx = Context(config=config, journal=journal)

@@ -329,7 +329,7 @@ def test_vote_uses_the_house_rule_deck_owner_and_back_takes_a_vote_back(tmp_path
 @pytest.mark.parametrize("kind", ["dice-factor", "flower-power", "match-patch", "rainbow-rush"])
 def test_galleries_render(kind):
     config = load(None)
-    shots = list(mode_for(kind).gallery(config))
+    shots = list(kinds()[kind].gallery(config))
     assert len(shots) >= 6
     for name, journal, stack in shots:
         img = stack[-1].render(Context(config=config, journal=journal))

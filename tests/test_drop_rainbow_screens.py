@@ -101,9 +101,8 @@ def test_home_strips_mark_failing_and_collected_colors(config):
 
 
 def test_every_gallery_screen_draws(config):
-    mode = mode_for("drop-rainbow")
     names = []
-    for name, journal, stack in mode.gallery(config):
+    for name, journal, stack in kinds()["drop-rainbow"].gallery(config):
         img = stack[-1].render(Context(config=config, journal=journal))
         assert lit(img, (0, 0, 128, 64)) > 50, name
         names.append(name)

@@ -46,7 +46,7 @@ def journal(*events, players=NAMES, **rules) -> Journal:
 # --- rendering ------------------------------------------------------------------------------
 
 def test_every_gallery_screen_renders_something(cfg):
-    shots = list(MODE.gallery(cfg))
+    shots = list(kinds()["penny-badger"].gallery(cfg))
     names = {name for name, _, _ in shots}
     assert {"ledger", "ledger-16", "ledger-16-page2", "turn-pass", "turn-claim-3",
             "accusers-none", "reveal", "settled-true", "settled-bluff", "history", "end",

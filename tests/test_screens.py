@@ -21,8 +21,8 @@ def ink(img: Image.Image, box) -> int:
 def test_every_gallery_screen_renders_on_the_dummy_device(config):
     device = dummy()
     count = 0
-    for mode in [k.mode for k in kinds().values()]:
-        for name, journal, stack in mode.gallery(config):
+    for kind in kinds().values():
+        for name, journal, stack in kind.gallery(config):
             img = stack[-1].render(Context(config=config, journal=journal))
             assert img.size == (128, 64) and img.mode == "1", name
             assert device.show(img) or device.last == img.tobytes()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.app import draw_toast, error_frame
+from companion.gallery import device, records
 from companion.ui import draw
 from companion import games
 from companion.rules.game import Game
@@ -35,20 +36,19 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
     save("help", help_screen().render(start_ctx))
     save("error", error_frame())
-    from companion.ui.device import web_gallery
-    for name, img in web_gallery(config):
+    for name, img in device.shots(config):
         save(name, img)
     for kind in games.kinds().values():
-        mode = kind.mode
-        prefix = "" if mode.kind == Game.kind else f"{mode.kind}-"  # the base kind's: no prefix
-        for name, journal, stack in mode.gallery(config):
+        if kind.gallery is None:
+            continue
+        prefix = "" if kind.kind == Game.kind else f"{kind.kind}-"  # the base kind's: no prefix
+        for name, journal, stack in kind.gallery(config):
             ctx = Context(config=config, journal=journal, dice_note="Software")
             save(prefix + name, stack[-1].render(ctx))
-    from companion.ui.records import gallery as records_gallery
-    for name, img in records_gallery(config):  # Records and the end screens' history line
+    for name, img in records.shots(config):  # Records and the end screens' history line
         save(name, img)
     # The undo toast, over the table screen.
-    for name, journal, stack in games.mode_for(Game.kind).gallery(config):
+    for name, journal, stack in games.get(Game.kind).gallery(config):
         if name == "table":
             ctx = Context(config=config, journal=journal)
             img = stack[-1].render(ctx)

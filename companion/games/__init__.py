@@ -8,7 +8,8 @@ names a kind: the panel's New game, the web's forms and views, the statistics an
 screenshots all ask this registry.
 
 Loading is lazy and done once: the first call reads the entry points and imports each kind's
-package (its rules; its panel screens only when `GameKind.mode` is first asked for).
+package (its rules; its panel screens only when `GameKind.mode` is first asked for, its
+screenshots only when `companion screens` asks for `GameKind.gallery`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from companion.errors import IllegalEvent, KindBroken
 from companion.rules.game import Event, Game
@@ -24,7 +25,14 @@ from companion.rules.game import Event, Game
 if TYPE_CHECKING:
     import random
 
+    from companion.config import Config
+    from companion.session.journal import Journal
     from companion.ui.modes import Mode
+    from companion.ui.screen import Screen
+
+    # A screenshot for docs/screens (companion/gallery/screens.py): its name, a sample game
+    # and the screen stack shown over it (the top one is drawn).
+    Shot = tuple[str, Journal, list[Screen]]
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +71,10 @@ class GameKind:
     `rules` is the pure engine; `panel` builds the screen mode (imported on first use, so
     that start-up reads no screens it does not show); `scoring` what the statistics count
     (None: the kind is not scored); `sample` a random legal move for sample games; `demo` the
-    game the web screenshots show; `web` the declared action forms and game view
-    (companion/web/kinds.py reads it); `order` places it in New game (built-ins 10-90, a
-    house game after them unless it says otherwise).
+    game the web screenshots show; `gallery` the panel screenshots `companion screens` draws
+    (its own module, imported only when called, like `panel`); `web` the declared action
+    forms and game view (companion/web/kinds.py reads it); `order` places it in New game
+    (built-ins 10-90, a house game after them unless it says otherwise).
     """
 
     rules: Game
@@ -73,6 +82,7 @@ class GameKind:
     scoring: Scoring | None = None
     sample: SampleMove | None = None
     demo: Demo | None = None
+    gallery: Callable[[Config], Iterable[Shot]] | None = None
     web: Any = None
     order: int = 100
 

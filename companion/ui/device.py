@@ -166,30 +166,3 @@ class PairScreen(Screen):
 
     def on_tick(self, token: str, data: dict[str, Any], ctx: Context) -> Result:
         return After(REFRESH, "pair")  # the countdown; stops when the screen is gone
-
-
-def web_gallery(config) -> list[tuple[str, Image.Image]]:
-    """The table web screens for docs/screens, as at a table on 192.168.1.20."""
-    from companion.web.pairing import Pairing
-    from companion.web.server import Web
-
-    class ShownWeb(Web):  # drawn as listening; nothing is bound for a screenshot
-        running = True
-
-    web = ShownWeb(config=config, post=lambda item: None, host="192.168.1.20", port=8080)
-    web.pairing = Pairing(clock=lambda: 0.0, randbelow=lambda n: 482193)
-    web.addresses = ["192.168.1.20"]
-    ctx = Context(config=config, extra={"web": web})
-    off = Web(config=config, post=lambda item: None, host="192.168.1.20", port=8080)
-    off_ctx = Context(config=config, extra={"web": off})
-    menu = web_menu(ctx)
-    out = [("web-menu", menu.render(ctx))]
-    out.append(("web-forget", menu.items[2].choose(ctx).screen.render(ctx)))
-    out.append(("web-menu-off", web_menu(off_ctx).render(off_ctx)))
-    screen = PairScreen()
-    out.append(("web-pair", screen.render(ctx)))
-    web.pairing.attempt(web.pairing.code())
-    out.append(("web-paired", screen.render(ctx)))
-    out.append(("web-pairing-standin", standin_frame()))
-    out.append(("web-address", address_screen(ctx).render(ctx)))
-    return out

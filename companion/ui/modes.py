@@ -7,11 +7,10 @@ other's screens.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, LeaveGame, Push, Redo, Undo
 from companion.ui.dice import dice_menu
@@ -95,13 +94,6 @@ class Mode:
                                                 detail="It is kept in the journal"))),
         ]
         return Menu("Menu", items)
-
-    # --- screenshots --------------------------------------------------------------------------
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        """Sample (name, journal, screen stack) for docs/screens; see companion/gallery/screens.py."""
-        from companion.ui.table import table_gallery
-        return table_gallery(self, config)
 
 
 def _web_menu(ctx: Context) -> Screen:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from companion.inputs import Button
-from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Push, Toast
 from companion.ui.dice import draw_glyph, dice_menu
@@ -134,42 +132,3 @@ class EndScreen(Screen):
         if button in self.more_buttons:
             return Push(self.more(ctx))
         return None
-
-
-def table_gallery(mode: Mode, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-    from companion.ui.dice import RollScreen
-    from companion.ui.actions import Roll
-    import random
-
-    names = tuple(config.names[:4])
-    j = Journal(Header("table", names))
-    for e in ({"type": "next"}, {"type": "roll", "dice": {"colors": "green", "shapes": "star"}},
-              {"type": "skip"}):
-        j.append(e)
-    ctx = Context(config=config, journal=j)
-    yield "table", j, [TableScreen(mode)]
-    yield "menu", j, [TableScreen(mode), mode.menu(ctx)]
-    yield "dice-menu", j, [TableScreen(mode), dice_menu(ctx)]
-    rolling = RollScreen(Roll(("colors", "shapes")), rng=random.Random(3))
-    yield "dice-rolling", j, [TableScreen(mode), rolling]
-    for name, dice in (("dice-both", {"colors": "green", "shapes": "star"}),
-                       ("dice-colors-logo", {"colors": "logo"}),
-                       ("dice-shapes", {"shapes": "pentagon"}),
-                       ("dice-d8", {"d8": 7})):
-        r = RollScreen(Roll(tuple(dice)), rng=random.Random(1))
-        r.settle(dice)
-        yield name, j, [TableScreen(mode), r]
-    j2 = Journal(Header("table", names))
-    for e in ({"type": "reverse"}, {"type": "double_skip"}):
-        j2.append(e)
-    yield "table-reversed-skips", j2, [TableScreen(mode)]
-    ctx2 = Context(config=config, journal=j2)
-    yield "house-rules", j2, [mode.house_rules_screen(ctx2)]
-    yield "first-player", j2, [mode.first_player_screen(ctx2)]
-    from companion.ui.modes import history_screen
-    yield "history", j, [history_screen(ctx)]
-    j3 = Journal(Header("table", names))
-    j3.append({"type": "end"})
-    yield "end", j3, [EndScreen()]
-    from companion.ui.again import end_menu
-    yield "end-menu", j3, [EndScreen(), end_menu(Context(config=config, journal=j3))]

@@ -133,20 +133,3 @@ class VoteResult(Screen):
         self.owner = seat
         self.asked = True
         return Pop()
-
-
-def vote_gallery(config, journal) -> list[tuple[str, list[Screen]]]:
-    """Sample vote screens for a game's gallery (the caller supplies a 4-player journal)."""
-    ctx = Context(config=config, journal=journal)
-    ballot = Ballot(3)
-    ballot.votes = [0]
-    ballot.cursor = 2
-    win = VoteResult(3, (0, 1, 0, 2), owner=None)
-    tie = VoteResult(2, (0, 1, 0, 1), owner=None)
-    by_owner = VoteResult(2, (0, 1, 0, 1), owner=1)
-    again = VoteResult(2, (0, 1, 0, 1), owner=None)
-    again.asked = True  # "Nobody here" owns the deck
-    return [("vote-versions", [start_vote(ctx)]), ("vote-ballot", [ballot]),
-            ("vote-result", [win]), ("vote-tie", [tie]),
-            ("vote-deck-owner", [tie, tie._owner_menu(ctx)]),
-            ("vote-by-owner", [by_owner]), ("vote-again", [again])]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind, Scoring
 from companion.games.chaos import sample
 from companion.games.chaos.rules import Chaos
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,8 +19,14 @@ def panel() -> Mode:
     return ChaosMode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.chaos.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=Chaos(),
                 panel=panel,
+                gallery=gallery,
                 scoring=Scoring("total", lambda s: s.scores if s.rounds else None, lowest=True),
                 sample=sample.move,
                 demo=sample.DEMO,

@@ -8,13 +8,11 @@ dice), OK (or hold OK) opens the menu of cards, UP/DOWN show the points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from companion.errors import IllegalEvent
 from companion.inputs import Button
 from companion.games.chaos.rules import COLORS, TARGET, first_in_direction
-from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import After, Beep, Emit, Home, Pop, Push, Replace, Toast
 from companion.ui.color_picker import ColorPicker
@@ -403,56 +401,3 @@ class ChaosMode(Mode):
             m.items = [i for i in m.items if i.text(ctx) not in (
                 "Skip next player", "Double skip", "Reverse", "Reverse + skip")]
         return m
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        names = tuple((config.names + ["Eve", "Fay"])[:5])
-        header = Header("chaos", names)
-
-        def journal(events: list[dict]) -> Journal:
-            j = Journal(header)
-            for e in events:
-                j.append(e)
-            return j
-
-        def ctx_of(j: Journal, now: float = 0.0) -> Context:
-            return Context(config=config, journal=j, now=now)
-
-        plain = journal([{"type": "next"}, {"type": "skip"}])
-        yield "home", plain, [ChaosScreen(self)]
-        called = journal([{"type": "pick_color", "color": "blue"}, {"type": "reverse"}])
-        yield "home-color-reversed", called, [ChaosScreen(self)]
-        stack = journal([{"type": "draw_four", "color": "green"},
-                         {"type": "draw_four", "color": "red"}])
-        yield "home-draw-stack", stack, [ChaosScreen(self)]
-        train = journal([{"type": "two_train"}, {"type": "two_train"},
-                         {"type": "pick_color", "color": "orange"}])
-        yield "home-train", train, [ChaosScreen(self)]
-        c = ctx_of(plain)
-        yield "menu", plain, [ChaosScreen(self), self.menu(c)]
-        yield "menu-draw-stack", stack, [ChaosScreen(self), self.menu(ctx_of(stack))]
-        yield "pick-color", plain, [ChaosScreen(self), color_picker("Pick a color", "pick_color")]
-        yield "dealer", plain, [DealerPicker(c)]
-        most = MarkMost(c)
-        most.marked = {0, 3}
-        most.cursor = len(most.items) - 1
-        yield "skip-to-most", plain, [ChaosScreen(self), most]
-        yield "swap-hands", plain, [ChaosScreen(self), swap_hands(c)]
-        running = ChaosCall(-0.35)
-        yield "call-running", plain, [ChaosScreen(self), running]
-        ok = ChaosCall(-0.5)
-        ok.press(-0.1)
-        yield "call-made", plain, [ChaosScreen(self), ok]
-        late = ChaosCall(-2.0)
-        late.on_tick("call", {}, c)
-        yield "call-draw-3", plain, [ChaosScreen(self), late]
-        scored = journal([{"type": "round_points", "points": [0, 45, 120, 8, 230]},
-                          {"type": "first", "player": 2}])
-        entry = RoundPoints(ctx_of(scored))
-        entry.points[:3] = [0, 37, 112]
-        entry.seat = 2
-        yield "round-points", scored, [ChaosScreen(self), entry]
-        yield "points", scored, [ChaosScreen(self), points_screen(ctx_of(scored))]
-        yield "house-rules", plain, [self.house_rules_screen(c)]
-        over = journal([{"type": "round_points", "points": [0, 245, 120, 80, 230]},
-                        {"type": "round_points", "points": [310, 0, 96, 25, 270]}])
-        yield "end", over, [ChaosEnd()]

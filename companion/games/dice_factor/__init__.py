@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind
 from companion.games.dice_factor import sample
 from companion.games.dice_factor.rules import DiceFactor
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,7 +19,13 @@ def panel() -> Mode:
     return DiceFactorMode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.dice_factor.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=DiceFactor(),
                 panel=panel,
+                gallery=gallery,
                 demo=sample.DEMO,
                 order=20)

@@ -5,19 +5,17 @@ meaning, and the hand limits (docs/rules.md, "Dice Factor").
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any
 
 from companion.inputs import Button
 from companion.rules import dice as dicemod
 from companion.games.dice_factor.rules import LOSE_TURN, roll_off_winner
-from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import draw_glyph
 from companion.ui.modes import Mode
 from companion.ui.screen import Context, Item, Menu, Result, Screen, TextScreen, pick_player
-from companion.ui.table import EndScreen, TableScreen, next_line
+from companion.ui.table import TableScreen, next_line
 
 TARGET_DICE = ("colors", "shapes")
 ANY_ONE = {"colors": "ANY ONE COLOR", "shapes": "ANY ONE SHAPE"}
@@ -277,41 +275,3 @@ class DiceFactorMode(Mode):
             Item("Winner: 5 of a kind", lambda c: Push(win_menu(c))),
             Item("Roll-off: who first", Push(RollOff())),
         ]
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        names = tuple(config.names[:4])
-
-        def journal(*events: dict) -> Journal:
-            j = Journal(Header(self.kind, names))
-            for e in events:
-                j.append(e)
-            return j
-
-        fresh = journal()
-        yield "roll-off", fresh, [RollOff()]
-        yield "roll-off-winner", journal({"type": "roll_off", "rolls": [8, 8, 6, 3]}), \
-            [RollOff()]
-        yield "roll-off-tie", journal({"type": "roll_off", "rolls": [5, 5, 2, 2]}), [RollOff()]
-        yield "no-targets", fresh, [DiceFactorScreen(self)]
-        playing = journal({"type": "roll_off", "rolls": [8, 8, 6, 3]},
-                          {"type": "roll", "dice": {"colors": "green", "shapes": "pentagon"}},
-                          {"type": "add_card"})
-        yield "main", playing, [DiceFactorScreen(self)]
-        logos = journal({"type": "roll", "dice": {"colors": "logo", "shapes": "logo"}},
-                        {"type": "skip"})
-        yield "main-logos", logos, [DiceFactorScreen(self)]
-        mixed = journal({"type": "roll", "dice": {"colors": "yellow", "shapes": "logo"}})
-        yield "main-shape-logo", mixed, [DiceFactorScreen(self)]
-        ctx = Context(config=config, journal=playing)
-        yield "menu", playing, [DiceFactorScreen(self), self.menu(ctx)]
-        for face in (3, 6, 7, 8):
-            j = journal({"type": "roll", "dice": {"colors": "red", "shapes": "star"}},
-                        {"type": "roll", "dice": {"d8": face}})
-            yield f"d8-{face}", j, [DiceFactorScreen(self), D8Outcome()]
-        yield "reroll", playing, [DiceFactorScreen(self), reroll_menu()]
-        yield "trade-hands", playing, [DiceFactorScreen(self), trade_hands_menu(ctx)]
-        yield "hand-limits", playing, [DiceFactorScreen(self), hand_limits_screen(ctx)]
-        yield "win", playing, [DiceFactorScreen(self), win_menu(ctx)]
-        won = journal({"type": "roll", "dice": {"colors": "red", "shapes": "star"}},
-                      {"type": "win", "player": 2})
-        yield "end", won, [EndScreen()]

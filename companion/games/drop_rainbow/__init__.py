@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind, Scoring
 from companion.games.drop_rainbow import sample
 from companion.games.drop_rainbow.rules import DropRainbow
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,8 +19,14 @@ def panel() -> Mode:
     return DropRainbowMode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.drop_rainbow.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=DropRainbow(),
                 panel=panel,
+                gallery=gallery,
                 scoring=Scoring("cards", lambda s: [len(c) for c in s.score]),
                 demo=sample.DEMO,
                 order=90)

@@ -7,12 +7,10 @@ turn); UP/DOWN = everyone's colors. Colors are always words or their letters, ne
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from companion.inputs import Button
 from companion.games.drop_rainbow.rules import RAINBOW
 from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.color_picker import ColorPicker, abbreviations, color_strip
@@ -183,58 +181,3 @@ class DropRainbowMode(Mode):
                  Emit({"type": "bank"}, then=Home())),
             Item("Everyone's colors", lambda c: Push(CollectedScreen())),
         ]
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        names = tuple((config.names + ["Eve"])[:4])
-        header = Header("drop-rainbow", names)
-
-        def journal(events: list[dict]) -> Journal:
-            j = Journal(header)
-            for e in events:
-                j.append(e)
-            return j
-
-        fresh = journal([])
-        yield "reveal", fresh, [DropScreen(self)]
-        yield "reveal-picker", fresh, [DropScreen(self),
-                                       reveal_picker(Context(config=config, journal=fresh))]
-        play = journal([
-            {"type": "reveal", "color": "red"},
-            {"type": "draw", "color": "blue"}, {"type": "draw", "color": "green"},
-            {"type": "bank"},
-            {"type": "draw", "color": "violet"}, {"type": "draw", "color": "green"},
-            {"type": "draw", "color": "yellow"}, {"type": "draw", "color": "indigo"},
-        ])
-        yield "home", play, [DropScreen(self)]
-        ctx = Context(config=config, journal=play)
-        fail = draw_picker(ctx)
-        fail.cursor = fail.colors.index("green")
-        yield "draw-fail", play, [DropScreen(self), fail]
-        ok = draw_picker(ctx)
-        ok.cursor = ok.colors.index("orange")
-        yield "draw-success", play, [DropScreen(self), ok]
-        rb = draw_picker(ctx)
-        rb.cursor = rb.colors.index(RAINBOW)
-        yield "draw-rainbow", play, [DropScreen(self), rb]
-        yield "colors", play, [DropScreen(self), CollectedScreen()]
-        yield "menu", play, [DropScreen(self), self.menu(ctx)]
-        yield "house-rules", play, [self.house_rules_screen(ctx)]
-        two = Header("drop-rainbow", names[:2])
-        seven = Journal(two)
-        for e in [
-            {"type": "reveal", "color": "red"},
-            *({"type": "draw", "color": c} for c in
-              ("orange", "yellow", "green", "blue", "indigo", "violet")),
-            {"type": "bank"},
-            {"type": "draw", "color": "red"}, {"type": "bank"},
-            {"type": "draw", "color": "violet"}, {"type": "draw", "color": "yellow"},
-            {"type": "bank"},
-        ]:
-            seven.append(e)
-        yield "end-seven", seven, [DropEnd()]
-        rainbow = journal([
-            {"type": "reveal", "color": "red"}, {"type": "draw", "color": "blue"},
-            {"type": "bank"}, {"type": "draw", "color": "green"},
-            {"type": "draw", "color": RAINBOW},
-        ])
-        yield "end-rainbow", rainbow, [DropEnd()]

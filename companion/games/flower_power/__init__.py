@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind, Scoring
 from companion.games.flower_power import sample
 from companion.games.flower_power.rules import FlowerPower
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,8 +19,14 @@ def panel() -> Mode:
     return FlowerPowerMode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.flower_power.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=FlowerPower(),
                 panel=panel,
+                gallery=gallery,
                 scoring=Scoring("flowers", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,

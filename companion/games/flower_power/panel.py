@@ -8,17 +8,14 @@ player just placed; NEXT ends the turn.
 from __future__ import annotations
 
 import math
-from typing import Iterable
 
 from companion.inputs import Button
 from companion.games.flower_power.rules import COLORS, MAX_CARDS, PETALS
-from companion.rules.game import Header
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.modes import Mode
 from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen, TextScreen
-from companion.ui.table import EndScreen, TableScreen
+from companion.ui.table import TableScreen
 
 LETTERS = {c: c[0].upper() for c in COLORS}  # R O Y G B: all different
 
@@ -145,31 +142,3 @@ class FlowerPowerMode(Mode):
     def game_actions(self, ctx: Context) -> list[Item]:
         return [Item("Play petals…", lambda c: Push(color_menu(c))),
                 Item("Flowers taken", lambda c: Push(scores_screen(c)))]
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        names = tuple(config.names[:4])
-        j = Journal(Header(self.kind, names))
-        for e in ({"type": "petals", "color": "red", "count": 3},
-                  {"type": "petals", "color": "blue", "count": 1}, {"type": "next"},
-                  {"type": "petals", "color": "red", "count": 4},
-                  {"type": "petals", "color": "green", "count": 1}, {"type": "next"},
-                  {"type": "petals", "color": "yellow", "count": 4}):
-            j.append(e)
-        ctx = Context(config=config, journal=j)
-        home = FlowerScreen(self)
-        yield "main", j, [home]
-        picked = FlowerScreen(self)
-        picked.cursor = 3
-        yield "main-green", j, [picked]
-        yield "petals", j, [home, petal_entry(ctx, "green")]
-        yield "petals-take", j, [home, petal_entry(ctx, "yellow")]
-        yield "menu", j, [home, self.menu(ctx)]
-        yield "colors", j, [home, color_menu(ctx)]
-        yield "scores", j, [home, scores_screen(ctx)]
-        yield "first-player", j, [self.first_player_screen(ctx)]
-        full = Journal(Header(self.kind, names))
-        full.append({"type": "petals", "color": "red", "count": 5})
-        yield "all-played", full, [home, petal_entry(Context(config=config, journal=full),
-                                                    "red")]
-        ended = Journal(Header(self.kind, names), [*j.events, {"type": "end"}])
-        yield "end", ended, [EndScreen()]

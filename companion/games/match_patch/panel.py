@@ -4,18 +4,15 @@
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from companion.inputs import Button
-from companion.rules.game import Header
 from companion.games.match_patch.rules import MAX_PIPS
 from companion.rules.table import best_seats
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Replace, Toast
 from companion.ui.modes import FirstPlayer, Mode
 from companion.ui.screen import Context, Item, Result, Screen, TextScreen, pick_player
-from companion.ui.table import EndScreen, TableScreen, next_line, turn_header
+from companion.ui.table import TableScreen, next_line, turn_header
 
 
 def pair_event(ctx: Context, seat: int | None = None) -> Emit:
@@ -181,25 +178,3 @@ class MatchPatchMode(Mode):
             Item("Who first: mini-pips", lambda c: Push(PipsEntry(len(c.journal.header.players)))),
             Item("Who first: group pick", lambda c: Push(FirstPlayer(self, c))),
         ]
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        names = tuple(config.names[:4])
-        fresh = Journal(Header(self.kind, names, rules={"deck_owner": 2}))
-        ctx0 = Context(config=config, journal=fresh)
-        pips = PipsEntry(4)
-        pips.values = [12, 15, 0, 0]
-        pips.seat = 1
-        yield "pips", fresh, [pips]
-        tied = Journal(Header(self.kind, names, rules={"deck_owner": 2}),
-                       [{"type": "pips", "pips": [12, 15, 15, 9]}])
-        yield "pips-tie", tied, [tie_pick(Context(config=config, journal=tied), (1, 2))]
-        j = Journal(Header(self.kind, names), [
-            {"type": "pips", "pips": [12, 15, 9, 9]}, {"type": "pair"}, {"type": "pair"},
-            {"type": "next"}, {"type": "pair"}, {"type": "next"}])
-        ctx = Context(config=config, journal=j)
-        yield "main", j, [MatchScreen(self)]
-        yield "menu", j, [MatchScreen(self), self.menu(ctx)]
-        yield "scores", j, [MatchScreen(self), scores_screen(ctx)]
-        yield "first-player", fresh, [FirstPlayer(self, ctx0)]
-        ended = Journal(Header(self.kind, names), [*j.events, {"type": "end"}])
-        yield "end", ended, [EndScreen()]

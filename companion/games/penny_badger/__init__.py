@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind, Scoring
 from companion.games.penny_badger import sample
 from companion.games.penny_badger.rules import PENALTY_PAID, PennyBadger
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
 def panel() -> Mode:
     from companion.games.penny_badger.panel import PennyMode
     return PennyMode()
+
+
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.penny_badger.gallery import shots
+    return shots(config)
 
 
 def biggest_claim(s) -> list[int | None]:
@@ -41,6 +48,7 @@ def best_catch(s) -> list[int | None]:
 
 KIND = GameKind(rules=PennyBadger(),
                 panel=panel,
+                gallery=gallery,
                 scoring=Scoring("savings", lambda s: s.savings,
                                 extras={"biggest_claim": biggest_claim, "best_catch": best_catch}),
                 sample=sample.move,

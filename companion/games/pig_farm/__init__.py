@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind, Scoring
 from companion.games.pig_farm import sample
 from companion.games.pig_farm.rules import PigFarm
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
 def panel() -> Mode:
     from companion.games.pig_farm.panel import PigFarmMode
     return PigFarmMode()
+
+
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.pig_farm.gallery import shots
+    return shots(config)
 
 
 def best_round(s) -> list[int | None]:
@@ -24,6 +31,7 @@ def best_round(s) -> list[int | None]:
 
 KIND = GameKind(rules=PigFarm(),
                 panel=panel,
+                gallery=gallery,
                 scoring=Scoring("total", lambda s: s.scores if s.results else None,
                                 extras={"best_round": best_round}),
                 sample=sample.move,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind
 from companion.games.rainbow_rush import sample
 from companion.games.rainbow_rush.rules import RainbowRush
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,7 +19,13 @@ def panel() -> Mode:
     return RainbowRushMode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.rainbow_rush.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=RainbowRush(),
                 panel=panel,
+                gallery=gallery,
                 demo=sample.DEMO,
                 order=70)

@@ -4,17 +4,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
 
 from companion.inputs import Button
-from companion.rules.game import Header
 from companion.games.rainbow_rush.rules import LOCK_TURNS
-from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.modes import Mode
 from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, pick_player
-from companion.ui.table import EndScreen, TableScreen, next_line, turn_header
+from companion.ui.table import TableScreen, next_line, turn_header
 
 
 def lock_text(turns: int) -> str:
@@ -77,24 +74,3 @@ class RainbowRushMode(Mode):
     def game_actions(self, ctx: Context) -> list[Item]:
         return [Item("Wild replaced a card", wild_replace()),
                 Item("Winner: rainbow", lambda c: Push(win_menu(c)))]
-
-    def gallery(self, config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-        from companion.ui.vote import vote_gallery
-
-        names = tuple(config.names[:4])
-        j = Journal(Header(self.kind, names), [{"type": "next"}])
-        ctx = Context(config=config, journal=j)
-        yield "main", j, [RainbowScreen(self)]
-        locked = Journal(Header(self.kind, names), [{"type": "wild_replace"}])
-        yield "locked-2", locked, [RainbowScreen(self)]
-        one = Journal(Header(self.kind, names), [{"type": "wild_replace"}, {"type": "next"}])
-        yield "locked-1", one, [RainbowScreen(self)]
-        yield "menu", j, [RainbowScreen(self), self.menu(ctx)]
-        yield "win", j, [RainbowScreen(self), win_menu(ctx)]
-        yield "first-player", j, [self.first_player_screen(ctx)]
-        ended = Journal(Header(self.kind, names), [{"type": "win", "player": 1}])
-        yield "end", ended, [EndScreen()]
-        # The rule vote is common to every game; its screens are drawn here.
-        owned = Journal(Header(self.kind, names, rules={"deck_owner": 1}))
-        for name, stack in vote_gallery(config, owned):
-            yield name, owned, stack

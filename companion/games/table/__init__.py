@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind
 from companion.games.table import sample
 from companion.rules.game import Game
 
 if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.games import Shot
     from companion.ui.modes import Mode
 
 
@@ -17,8 +19,14 @@ def panel() -> Mode:
     return Mode()
 
 
+def gallery(config: Config) -> Iterator[Shot]:
+    from companion.games.table.gallery import shots
+    return shots(config)
+
+
 KIND = GameKind(rules=Game(),
                 panel=panel,
+                gallery=gallery,
                 sample=sample.move,
                 demo=sample.DEMO,
                 order=10)

@@ -1,0 +1,62 @@
+"""Records and the end screens' line of history, for docs/screens (`companion screens`), from
+made-up finished games: Records for one kind and for all games, paged, empty and counting;
+the end screens of Pig Farm and Penny Badger with their line of history."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from PIL import Image
+
+from companion import games
+from companion.inputs import Button
+from companion.session.journal import NullSink
+from companion.session.stats import GameRecord, compute, record_of
+from companion.ui.records import ALL, RecordsScreen
+from companion.ui.screen import Context
+
+
+def shots(config) -> Iterator[tuple[str, Image.Image]]:
+    names = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
+    fake: list[GameRecord] = []
+
+    def add(kind: str, players, winners) -> None:
+        fake.append(GameRecord(len(fake) + 1, kind, tuple(players), 0.0, True,
+                               tuple(players.index(w) for w in winners), 40, 600.0, None))
+
+    add("table", names[:4], [])
+    for i in range(4):
+        add("penny-badger", names[:5], [names[(i * 2) % 5]])
+    for i in range(9):  # the latest kind: Records opens on it
+        add("pig-farm", names[:5 + i % 3], [names[(i * 5) % (5 + i % 3)]])
+    stats = compute(fake)
+    ctx = Context(config=config, stats=lambda: stats)
+    screen = RecordsScreen(ctx)
+    yield "records", screen.render(ctx)
+    screen.on_press(Button.DOWN, ctx)
+    yield "records-page-2", screen.render(ctx)
+    while screen.kind != ALL:
+        screen.on_press(Button.OK, ctx)
+    yield "records-all", screen.render(ctx)
+    empty = compute([])
+    ectx = Context(config=config, stats=lambda: empty)
+    yield "records-empty", RecordsScreen(ectx).render(ectx)
+    cctx = Context(config=config, stats=lambda: None)  # a background replay is counting
+    yield "records-counting", RecordsScreen(cctx).render(cctx)
+
+    class _Sink(NullSink):
+        game_id = 999
+
+    for kind in ("pig-farm", "penny-badger"):
+        for name, journal, stack in games.get(kind).gallery(config):
+            if name != "end":
+                continue
+            journal.sink = _Sink()
+            mine = record_of(999, journal.header, journal.state, events=len(journal.events),
+                             created=0.0)
+            past = [g for g in fake if g.kind != kind] + [
+                GameRecord(900 + i, kind, mine.players, 0.0, True,
+                           mine.winners if i % 2 else (), 30, None, None) for i in range(4)]
+            end_stats = compute([*past, mine])
+            jctx = Context(config=config, journal=journal, stats=lambda s=end_stats: s)
+            yield f"{kind}-end-history", stack[-1].render(jctx)
