@@ -22,7 +22,7 @@ from companion.ui import power
 from companion.rules import dice as dicemod
 from companion.session.journal import Journal
 from companion.ui import actions as A
-from companion.ui import draw
+from companion.ui.toast import draw_toast, error_frame
 from companion.ui.dice import RollScreen, make_event, roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion import games
@@ -950,41 +950,6 @@ class App:
             self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
             if self.on_frame is not None:
                 self.on_frame(self.last_frame[0])
-
-
-def error_frame():
-    """What the panel shows when a screen fails to draw: the way out, in big letters."""
-    img, d = draw.blank()
-    draw.centered(d, (0, 0, draw.WIDTH, 30), "Screen error", largest=20)
-    draw.centered(d, (0, 32, draw.WIDTH, 47), "The game is saved.", largest=12)
-    draw.centered(d, (0, 48, draw.WIDTH, 63), "BACK or hold BACK", largest=12)
-    return img
-
-
-def toast_lines(text: str) -> list[str]:
-    """A toast's text in at most two lines; a text that needs more ends in "…" on the second,
-    so a cut is seen as one (not "Not saved: database or disk is" for "... is full")."""
-    from companion.ui.screen import wrap
-
-    lines = wrap(text, draw.WIDTH - 8, 12)
-    if len(lines) > 2:
-        lines = [lines[0], draw.clip(" ".join(lines[1:]), draw.WIDTH - 8, 12)]
-    return lines
-
-
-def draw_toast(img, text: str) -> None:
-    """A boxed message over the lower part of the frame, up to two lines."""
-    from PIL import ImageDraw
-
-    d = ImageDraw.Draw(img)
-    lines = toast_lines(text)
-    h = 14 * len(lines) + 4
-    y0 = draw.HEIGHT - h
-    d.rectangle((0, y0 - 2, draw.WIDTH - 1, draw.HEIGHT - 1), fill=0)
-    d.rectangle((1, y0 - 1, draw.WIDTH - 2, draw.HEIGHT - 1), outline=1, fill=1)
-    for i, line in enumerate(lines):
-        d.text((draw.WIDTH // 2, y0 + 2 + 14 * i + 7), line, font=draw.font(12), fill=0,
-               anchor="mm")
 
 
 def run_safely(app: App) -> None:

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from companion.app import toast_lines
+from companion.ui.toast import toast_lines
 from companion.inputs import Button
 
 from tests.test_app import press, start_table_game

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.app import draw_toast, error_frame
 from companion.gallery import device, records
 from companion.ui import draw
+from companion.ui.toast import draw_toast, error_frame
 from companion import games
 from companion.rules.game import Game
 from companion.ui.screen import Context
