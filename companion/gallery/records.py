@@ -4,10 +4,6 @@ the end screens of Pig Farm and Penny Badger with their line of history."""
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from PIL import Image
-
 from companion import games
 from companion.inputs import Button
 from companion.session.journal import NullSink
@@ -16,7 +12,8 @@ from companion.ui.records import ALL, RecordsScreen
 from companion.ui.screen import Context
 
 
-def shots(config) -> Iterator[tuple[str, Image.Image]]:
+def shots(config):
+    """(name, image) of each screen."""
     names = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
     fake: list[GameRecord] = []
 
@@ -48,7 +45,8 @@ def shots(config) -> Iterator[tuple[str, Image.Image]]:
         game_id = 999
 
     for kind in ("pig-farm", "penny-badger"):
-        for name, journal, stack in games.get(kind).gallery(config):
+        gallery = games.get(kind).gallery
+        for name, journal, stack in gallery(config) if gallery else ():
             if name != "end":
                 continue
             journal.sink = _Sink()

@@ -48,7 +48,8 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     for name, img in records.shots(config):  # Records and the end screens' history line
         save(name, img)
     # The undo toast, over the table screen.
-    for name, journal, stack in games.get(Game.kind).gallery(config):
+    table = games.get(Game.kind).gallery
+    for name, journal, stack in table(config) if table else ():
         if name == "table":
             ctx = Context(config=config, journal=journal)
             img = stack[-1].render(ctx)

@@ -178,6 +178,8 @@ class ScrollList(Screen):
 class Menu(ScrollList):
     """A list: UP/DOWN move, OK chooses, BACK leaves. Four lines show at once."""
 
+    cursor: int
+
     def __init__(self, title: str, items: Sequence[Item], *, cursor: int = 0,
                  back: Any = Pop()) -> None:
         self.title = title

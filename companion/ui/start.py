@@ -77,6 +77,7 @@ class ResumeScreen(ScrollList):
 
     ROWS = 2
     ROW_H = 25
+    cursor: int
 
     def __init__(self, entries) -> None:
         self.entries: list[ResumeEntry] = list(entries)

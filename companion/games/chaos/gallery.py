@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, DealerPicker,
                                          MarkMost, RoundPoints, color_picker, points_screen,
                                          swap_hands)
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(ChaosMode.kind)
+    mode = ChaosMode()
     names = tuple((config.names + ["Eve", "Fay"])[:5])
     header = Header("chaos", names)
 

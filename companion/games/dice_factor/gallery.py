@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.dice_factor.panel import (D8Outcome, DiceFactorMode, DiceFactorScreen, RollOff,
                                                hand_limits_screen, reroll_menu, trade_hands_menu,
                                                win_menu)
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(DiceFactorMode.kind)
+    mode = DiceFactorMode()
     names = tuple(config.names[:4])
 
     def journal(*events: dict) -> Journal:

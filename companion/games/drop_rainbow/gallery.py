@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.drop_rainbow.panel import (CollectedScreen, DropEnd, DropRainbowMode, DropScreen,
                                                 draw_picker, reveal_picker)
 from companion.games.drop_rainbow.rules import RAINBOW
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(DropRainbowMode.kind)
+    mode = DropRainbowMode()
     names = tuple((config.names + ["Eve"])[:4])
     header = Header("drop-rainbow", names)
 

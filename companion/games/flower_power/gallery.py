@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.flower_power.panel import (FlowerPowerMode, FlowerScreen, color_menu, petal_entry,
                                                 scores_screen)
 from companion.rules.game import Header
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(FlowerPowerMode.kind)
+    mode = FlowerPowerMode()
     names = tuple(config.names[:4])
     j = Journal(Header(mode.kind, names))
     for e in ({"type": "petals", "color": "red", "count": 3},

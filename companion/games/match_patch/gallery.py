@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.match_patch.panel import (MatchPatchMode, MatchScreen, PipsEntry, scores_screen,
                                                tie_pick)
 from companion.rules.game import Header
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(MatchPatchMode.kind)
+    mode = MatchPatchMode()
     names = tuple(config.names[:4])
     fresh = Journal(Header(mode.kind, names, rules={"deck_owner": 2}))
     ctx0 = Context(config=config, journal=fresh)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.penny_badger.panel import (Accusers, Ledger, PennyEnd, PennyMode, Reveal,
                                                 SettlementScreen, TurnPicker, history_screen)
 from companion.rules.game import Header
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(PennyMode.kind)
+    mode = PennyMode()
     names4 = tuple(config.names[:4])
     j = Journal(Header("penny-badger", names4))
     for e in ({"type": "claim", "cards": 2, "challengers": []}, {"type": "pass"},

@@ -275,6 +275,7 @@ class Accusers(ScrollList):
 
     ROWS = ROWS
     ROW_H = ROW_H
+    cursor: int
 
     def __init__(self, cards: int) -> None:
         self.cards = cards

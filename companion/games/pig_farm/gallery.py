@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScreen, PigFarmMode,
                                             RoundSummary, RoundsTable, Scoreboard, SellFlow,
                                             butcher_menu)
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(PigFarmMode.kind)
+    mode = PigFarmMode()
     names = tuple(config.names[:4])
     fresh = Journal(Header("pig-farm", names))
     ctx0 = Context(config=config, journal=fresh)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from companion.gallery import vote
-from companion.games import mode_for
 from companion.games.rainbow_rush.panel import RainbowRushMode, RainbowScreen, win_menu
 from companion.rules.game import Header
 from companion.session.journal import Journal
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(RainbowRushMode.kind)
+    mode = RainbowRushMode()
     names = tuple(config.names[:4])
     j = Journal(Header(mode.kind, names), [{"type": "next"}])
     ctx = Context(config=config, journal=j)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games import mode_for
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.actions import Roll
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def shots(config) -> Iterator[Shot]:
-    mode = mode_for(Mode.kind)
+    mode = Mode()
     names = tuple(config.names[:4])
     j = Journal(Header("table", names))
     for e in ({"type": "next"}, {"type": "roll", "dice": {"colors": "green", "shapes": "star"}},
