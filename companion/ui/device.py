@@ -1,10 +1,12 @@
 """The table web in the device menu: "Pair a phone" (the code and a QR code of the pairing
-address), "Forget all phones", "Web on/off". Offered only when the companion has a web
-(`ctx.extra["web"]`, a companion.web.server.Web)."""
+address), "Forget all phones", "Web on/off". Offered only when the companion has a web: the
+app hands its web object to the screens in `ctx.extra["web"]`, and they use only what
+`TableWeb` names. Nothing in ui imports the web (the web draws with ui; the dependency goes
+one way)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -16,12 +18,43 @@ from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, Te
 REFRESH = 1.0  # seconds between redraws of the pairing screen (its countdown)
 
 
-def web_of(ctx: Context):
+class PhonePairing(Protocol):
+    """The pairing codes, as the pairing screen uses them."""
+
+    @property
+    def phones(self) -> int: ...  # paired now
+
+    def open(self) -> str: ...  # a new code on show
+
+    def close(self) -> None: ...
+
+    def shown(self) -> Any: ...  # .status ("open", "paired", "void", ...), .code, .seconds_left
+
+
+class TableWeb(Protocol):
+    """What the device menu and the pairing screen ask of the table web."""
+
+    pairing: PhonePairing
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def url(self) -> str: ...  # the address to show
+
+    @property
+    def urls(self) -> list[str]: ...  # every address it answers on
+
+    def pair_url(self, code: str) -> str: ...  # what the QR code holds
+
+
+def web_of(ctx: Context) -> TableWeb | None:
     return ctx.extra.get("web")
 
 
 def web_menu(ctx: Context) -> Menu:
     web = web_of(ctx)
+    assert web is not None  # offered only with a web
 
     def pair(c: Context) -> Result:
         return [Push(PairScreen()), After(REFRESH, "pair")]
@@ -49,6 +82,7 @@ def web_menu(ctx: Context) -> Menu:
 
 def address_screen(ctx: Context) -> Screen:
     web = web_of(ctx)
+    assert web is not None
     if not web.running:
         lines = ["The web is off.", "Web on (in this menu) starts it."]
     else:
