@@ -22,6 +22,12 @@ def panel() -> Mode:
     return CoinTossMode()
 
 
+def gallery(config):
+    """Its screenshots for `companion screens`, imported only when they are drawn."""
+    from coin_toss.gallery import shots
+    return shots(config)
+
+
 def sample_move(rng: random.Random, n: int, state) -> Event:
     """A random legal move, for sample games (statistics, screenshots)."""
     return {"type": "toss", "right": rng.random() < 0.5}
@@ -30,6 +36,7 @@ def sample_move(rng: random.Random, n: int, state) -> Event:
 KIND = GameKind(
     rules=CoinToss(),
     panel=panel,
+    gallery=gallery,
     scoring=Scoring("points", lambda s: s.points),
     sample=sample_move,
     demo=Demo(("Ann", "Ben", "Cy"), ({"type": "toss", "right": True},

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from coin_toss.panel import CoinScreen, CoinTossMode
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context, Screen
 
 
-def gallery(config) -> Iterable[tuple[str, Journal, list[Screen]]]:
-    from coin_toss.panel import CoinScreen, CoinTossMode
-
+def shots(config) -> Iterable[tuple[str, Journal, list[Screen]]]:
     mode = CoinTossMode()
     names = tuple(config.names[:3])
     j = Journal(Header("coin-toss", names, 0, {"target": 3}),

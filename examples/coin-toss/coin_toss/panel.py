@@ -49,7 +49,3 @@ class CoinTossMode(Mode):
 
     def home(self, ctx: Context) -> Screen:
         return CoinScreen(self)
-
-    def gallery(self, config):
-        from coin_toss.gallery import gallery
-        return gallery(config)
