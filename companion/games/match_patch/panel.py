@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-
 from companion.inputs import Button
 from companion.games.match_patch.rules import MAX_PIPS
 from companion.rules.table import best_seats

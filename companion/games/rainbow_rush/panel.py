@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-
 from companion.inputs import Button
 from companion.games.rainbow_rush.rules import LOCK_TURNS
 from companion.ui import draw
