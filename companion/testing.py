@@ -178,7 +178,8 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     - `seed`: the seed of the app's and the software dice's random numbers.
     - `animation`: seconds the dice tumble before the result shows (0: at once; None: the
       config's).
-    - `strict`: a bug in a screen raises (fails the test) instead of becoming a toast.
+    - `strict`: a bug in a screen raises (fails the test) instead of becoming a toast, as
+      it does on the box (`App.strict`; set on the app only when it differs from App's).
     - `on_commit`, `buzzer`, `power_runner`: passed to `App` as they are.
     """
     import copy
@@ -212,7 +213,8 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     except BaseException:
         store.close()
         raise
-    app.strict = strict
+    if strict != App.strict:  # only where it differs: App.strict stays the switch for both
+        app.strict = strict
     if isinstance(clock, FakeClock):
         app.timers = _ClockTimers(app.post, clock)
     if dice is None:
