@@ -19,7 +19,6 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
-from conftest import FakeClock
 from test_oled import Ssd1306Ram
 
 from companion.app import App
@@ -31,6 +30,7 @@ from companion.drivers.oled import RecordingSerial, pack_pages
 from companion.inputs import Button, ButtonInput, Gesture, Quit
 from companion.rules.game import Header
 from companion.session.store import Store
+from companion.testing import FakeClock
 
 
 class LooseWire(RecordingSerial):

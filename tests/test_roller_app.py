@@ -24,7 +24,7 @@ from companion.ui.table import TableScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
 import boardsim  # noqa: E402
-from conftest import choose  # noqa: E402
+from companion.testing import choose  # noqa: E402
 
 WAIT = 10  # s: only reached when something is broken
 
