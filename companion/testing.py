@@ -68,6 +68,8 @@ class FakeClock:
     them. An app made by `make_app` on a FakeClock has its timers there: a toast's end, the
     dice tumbling, a screen's own countdown post their tick to the app's queue when the clock
     reaches them, and the next `drain` (or `press`) handles it, as on the box.
+
+    One thread moves it and schedules on it (the test's): it has no lock.
     """
 
     def __init__(self, t: float = 1000.0) -> None:
@@ -96,7 +98,8 @@ class FakeClock:
         while self._due and self._due[0][0] <= end:
             when, _, call = heapq.heappop(self._due)
             self._t = max(self._t, when)
-            if not call.cancelled:
+            if call.live:
+                call.live = False
                 call.fn()
         self._t = end
 
@@ -110,18 +113,18 @@ class FakeClock:
     @property
     def pending(self) -> list[float]:
         """When the callbacks still to run fall due, soonest first."""
-        return sorted(when for when, _, call in self._due if not call.cancelled)
+        return sorted(when for when, _, call in self._due if call.live)
 
 
 class _Call:
-    __slots__ = ("fn", "cancelled")
+    __slots__ = ("fn", "live")
 
     def __init__(self, fn: Callable[[], None]) -> None:
         self.fn = fn
-        self.cancelled = False
+        self.live = True  # neither run nor cancelled yet
 
     def cancel(self) -> None:
-        self.cancelled = True
+        self.live = False
 
 
 class _ClockTimers:
@@ -134,7 +137,7 @@ class _ClockTimers:
         self._calls: list[_Call] = []
 
     def after(self, seconds: float, tick: object) -> None:
-        self._calls = [c for c in self._calls if not c.cancelled]
+        self._calls = [c for c in self._calls if c.live]
         self._calls.append(self.clock.call_later(seconds, lambda: self.post(tick)))
 
     def close(self) -> None:
@@ -172,14 +175,13 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     - `display`: luma's dummy 128x64 device when None; any `Display`-like object with
       `show(image)`.
     - `dice`: seeded software dice that roll at once when None; else a dice driver (an
-      object with `roll(seq, names, *, note="")` and `close()`), or a callable given the app's
-      `post` that makes one (a class such as `SoftwareDice` taking `post` is both: pass a
-      made one, or `lambda post: MyDice(post)`).
+      object with `roll(seq, names, *, note="")` and `close()`), or what makes one from the
+      app's `post`: a class whose constructor takes it, `lambda post: MyDice(post=post)`.
     - `seed`: the seed of the app's and the software dice's random numbers.
     - `animation`: seconds the dice tumble before the result shows (0: at once; None: the
       config's).
-    - `strict`: a bug in a screen raises (fails the test) instead of becoming a toast, as
-      it does on the box (`App.strict`; set on the app only when it differs from App's).
+    - `strict`: a bug in a screen raises (the test fails) instead of becoming the toast it
+      is at the table (`App.strict`; set on the app only where it differs from App's).
     - `on_commit`, `buzzer`, `power_runner`: passed to `App` as they are.
     """
     import copy
@@ -206,9 +208,9 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     try:
         if header is not None and not setup:
             store.new_game(header)
-        made = dice is not None and (isinstance(dice, type) or not hasattr(dice, "roll"))
+        factory = dice is not None and (isinstance(dice, type) or not hasattr(dice, "roll"))
         app = App(config=cfg, store=store, display=display if display is not None else dummy(),
-                  dice=None if made else dice, clock=clock, rng=random.Random(seed),
+                  dice=None if factory else dice, clock=clock, rng=random.Random(seed),
                   on_commit=on_commit, buzzer=buzzer, power_runner=power_runner)
     except BaseException:
         store.close()
@@ -220,7 +222,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     if dice is None:
         from companion.drivers.dice import SoftwareDice
         app.dice = SoftwareDice(post=app.post, rng=random.Random(seed))
-    elif made:
+    elif factory:
         app.dice = dice(app.post)
     if header is not None and setup:
         from companion.ui.actions import NewGame
@@ -254,7 +256,7 @@ def _handle_queued(app: App) -> None:
         app.handle(item)
 
 
-def press(app: App, *buttons: Button, hold: bool = False, drain: bool = True,
+def press(app: App, *buttons: Button | str, hold: bool = False, drain: bool = True,
           render: bool = True, threaded: bool = False) -> None:
     """Press `buttons` (`Button`s, or their names: "NEXT") one after the other, as the button
     panel posts them: each is posted to the app's queue, the queue is handled as the app
