@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.testing import FakeClock, make_app, press
+
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES: list[dict[str, Any]] = []
 
@@ -80,43 +82,22 @@ class TwinDisplay:
         pass
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+# The app, its presses and the fake clock (standing still unless moved; the app's timers run
+# on it) are the test driver's (companion/testing.py): the benchmark presses what the tests do.
+Clock = FakeClock  # (bench/profile.py's name for it)
 
 
 def new_app(tmp: Path, kind: str, players: tuple[str, ...], display, clock=time.monotonic):
-    from companion.app import App
-    from companion.config import load
-    from companion.drivers.dice import SoftwareDice
-    from companion.rules.game import Header
-    from companion.session.store import Store
-
-    cfg = load(None)
-    cfg.data["dice"]["animation"] = 0.0
-    store = Store(tmp / f"{kind}.db")
-    store.new_game(Header(kind, players))
-    app = App(config=cfg, store=store, display=display, clock=clock, rng=random.Random(7))
-    app.dice = SoftwareDice(post=app.post, rng=random.Random(7))
-    return app, store
+    """An app resuming a new `kind` game (its journal `<kind>.db` in `tmp`): default config,
+    no dice animation, seeded dice. Returns (app, store)."""
+    app = make_app(tmp, journal=f"{kind}.db", kind=kind, players=players, setup=False,
+                   display=display, clock=clock, seed=7, strict=False)
+    return app, app.store
 
 
 def step(app, button: str, gesture: str = "press") -> None:
     """One input handled the way the app thread does it, then the frame drawn."""
-    import queue
-
-    from companion.inputs import Button, ButtonInput, Gesture
-
-    app.handle(ButtonInput(Button[button], Gesture(gesture)))
-    while True:
-        try:
-            app.handle(app.queue.get_nowait())
-        except queue.Empty:
-            break
-    app.render()
+    press(app, button, hold=gesture == "hold")
 
 
 def interaction(app, twin: TwinDisplay, buttons: list[str]) -> dict[str, int]:
@@ -139,7 +120,7 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
     four = ("Ann", "Ben", "Cy", "Dee")
     # A turn change: NEXT on the Table home screen.
     twin = TwinDisplay()
-    app, store = new_app(tmp, "table", four, twin, Clock())
+    app, store = new_app(tmp, "table", four, twin, FakeClock())
     app.render()
     for _ in range(repeat):
         add("turn_change", interaction(app, twin, ["NEXT"]))
@@ -148,7 +129,7 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
     # A claim settlement (Penny Badger): on the accusers screen, OK on "No challenge" records
     # the claim and shows the settlement. Undo (hold BACK) keeps the bank from running dry.
     twin = TwinDisplay()
-    app, store = new_app(tmp, "penny-badger", four, twin, Clock())
+    app, store = new_app(tmp, "penny-badger", four, twin, FakeClock())
     app.render()
     from companion.games.penny_badger.panel import Accusers, SettlementScreen
     for i in range(repeat):
@@ -163,7 +144,7 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
 
     # A score entry step (Pig Farm): UP on a set box of the hand entry screen.
     twin = TwinDisplay()
-    app, store = new_app(tmp, "pig-farm", four, twin, Clock())
+    app, store = new_app(tmp, "pig-farm", four, twin, FakeClock())
     app.render()
     for b in ["OK", "OK", "UP"]:  # menu, "Sell the farm", add a first set (2 pigs)
         step(app, b)
@@ -258,7 +239,7 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
 
         app.handle = handle
         detach = attach(app) if attach is not None else None
-        clock = Clock()
+        clock = FakeClock()
         factory = MockFactory()
         cfg = load(None)
         panel = ButtonPanel(cfg.pins(), post=app.post, pin_factory=factory, clock=clock)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from conftest import choose, press
 
-from companion.inputs import Button, Gesture
+from companion.inputs import Button
 from companion.ui.actions import Redo
 from companion.games import kinds, mode_for
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
+from companion.testing import choose, press
 
 
 
@@ -40,18 +40,18 @@ def test_a_four_player_table_game_with_dice_skips_reverse_undo_and_resume(make_a
     press(app, Button.NEXT)  # NEXT on the result ends the turn
     assert j.state.table.current == 2 and isinstance(app.top, TableScreen)
     # Menu (hold OK): skip, then reverse.
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Skip next player")
     assert j.state.table.pending_skips == 1
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Reverse")
     assert j.state.table.direction == -1
     press(app, Button.NEXT)
     assert j.state.table.current == 0  # from seat 2, counter-clockwise, seat 1 skipped
     # Undo (hold BACK) twice: the toast says what was undone.
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert app.toast[0].startswith("Undone:") and j.state.table.current == 2
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert app.toast[0] == "Undone: Reverse"
     events = list(j.events)
     app.close()
@@ -67,20 +67,20 @@ def test_hold_back_at_the_start_says_nothing_to_undo(make_app):
     app = make_app()
     start_table_game(app)
     app.journal.undo()  # remove the "first" pick
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert app.toast[0] == "Nothing to undo"
 
 
 def test_end_game_shows_the_end_screen_and_undo_brings_the_game_back(make_app):
     app = make_app()
     start_table_game(app)
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     press(app, Button.UP)  # the menu wraps: UP from the top reaches the bottom
     assert app.top.items[app.top.cursor].text(app.ctx()) == "Leave to start"
     choose(app, "End game")
     press(app, Button.OK)  # confirm
     assert app.journal.state.over and isinstance(app.top, EndScreen)
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert not app.journal.state.over and isinstance(app.top, TableScreen)
 
 
@@ -88,7 +88,7 @@ def test_leave_and_resume_from_the_start_menu(make_app):
     app = make_app()
     start_table_game(app)
     press(app, Button.NEXT)
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Leave to start")
     press(app, Button.OK)
     assert app.journal is None and "Resume Table (4)" in app.top.items[0].text(app.ctx())
@@ -165,7 +165,7 @@ def test_a_save_that_fails_is_a_toast_and_the_game_goes_on(make_app):
     try:
         press(app, Button.NEXT)
         assert app.toast[0].startswith("Not saved") and len(app.journal.events) == n
-        press(app, Button.BACK, Gesture.HOLD)  # undo cannot be saved either
+        press(app, Button.BACK, hold=True)  # undo cannot be saved either
         assert app.toast[0].startswith("Not saved") and len(app.journal.events) == n
         # A roll whose result cannot be saved leaves the dice screen, not stuck tumbling.
         press(app, Button.ROLL)
@@ -236,11 +236,11 @@ def test_the_end_screen_is_not_covered_by_a_toast(make_app):
     start_table_game(app)
     press(app, Button.BACK)  # "Hold BACK to undo": a toast is up when the game ends
     assert app.toast is not None
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "End game")
     press(app, Button.OK)  # "End this game?" yes
     assert isinstance(app.top, EndScreen) and app.toast is None
-    press(app, Button.BACK, Gesture.HOLD)  # undo: the game is open again, and says so
+    press(app, Button.BACK, hold=True)  # undo: the game is open again, and says so
     assert isinstance(app.top, TableScreen) and app.toast[0] == "Undone: End of game"
     assert app.perform(Redo())
     assert isinstance(app.top, EndScreen) and app.toast is None

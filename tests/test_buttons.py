@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.press import PressDetector
 from companion.inputs import Button, ButtonInput, Gesture
+from companion.testing import FakeClock
 
 PINS = {"next": 17, "roll": 27, "up": 22, "down": 23, "ok": 24, "back": 25}
 
@@ -61,18 +62,10 @@ def test_a_glitch_shorter_than_the_window_that_ends_released_is_one_short_press(
 
 # --- the gpiozero panel on MockFactory --------------------------------------------------------
 
-class ManualClock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.fixture
 def panel():
     q: queue.Queue = queue.Queue()
-    clock = ManualClock()
+    clock = FakeClock(0.0)
     factory = MockFactory()
     with ButtonPanel(PINS, post=q.put, pin_factory=factory, clock=clock, debounce=0.03,
                      hold_time=0.2) as p:

@@ -3,9 +3,7 @@ with an injected clock, and every gallery screen drawn (docs/rules.md, "Chaos").
 
 from __future__ import annotations
 
-from conftest import choose, press
-
-from companion.inputs import Button, Gesture, Tick
+from companion.inputs import Button, Tick
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.actions import After, Beep, Pop, Push
@@ -14,6 +12,7 @@ from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosSc
 from companion.ui.color_picker import ColorPicker
 from companion.games import kinds, mode_for
 from companion.ui.screen import Context
+from companion.testing import choose, press
 
 
 
@@ -54,7 +53,7 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     assert (j.state.table.current, j.state.draw_stack, j.state.color) == (0, 4, "blue")
     assert isinstance(app.top, ChaosScreen)
     # Ann: the menu now offers the answers first; she answers with a Draw 4 (green).
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     labels = [i.text(app.ctx()) for i in app.top.items]
     assert labels[:2] == ["Take 4 cards", "Add Draw 4 → 8"] and "Reverse" not in labels
     choose(app, "Add Draw 4 → 8")
@@ -105,10 +104,10 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     assert isinstance(app.top, RoundPoints)
     press(app, Button.OK)  # Ann went out: 0
     for _ in range(2):
-        press(app, Button.UP, Gesture.HOLD)
+        press(app, Button.UP, hold=True)
     press(app, Button.UP)
     press(app, Button.OK)  # Ben 21
-    press(app, Button.UP, Gesture.HOLD)
+    press(app, Button.UP, hold=True)
     press(app, Button.OK)  # Cy 10
     press(app, Button.OK)  # Dee 0 -> recorded
     assert j.events[-1] == {"type": "round_points", "points": [0, 21, 10, 0]}
@@ -118,7 +117,7 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     press(app, Button.OK)
     assert j.state.table.current == 0 and isinstance(app.top, ChaosScreen)
     # Undo with hold BACK names the event.
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert app.toast[0] == "Undone: Ann goes first"
 
 
@@ -264,6 +263,6 @@ def test_menu_labels_fit_the_panel_unclipped(config):
 def test_chaos_call_from_the_menu(make_app):
     app = make_app()
     start_chaos(app, dealer="Ann")
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Chaos! (1 s call)")
     assert isinstance(app.top, ChaosCall) and len(app.stack) == 2

@@ -16,9 +16,8 @@ from companion import config as configmod
 from companion.ui import power
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.chord import ChordDetector
-from companion.drivers.display import dummy
 from companion.inputs import Button, ButtonInput, Gesture, ShutdownRequest
-from companion.session.store import Store
+from companion.testing import FakeClock, make_app
 from companion.ui.screen import Confirm, TextScreen
 
 B, N, OK = Button.BACK, Button.NEXT, Button.OK
@@ -92,18 +91,10 @@ def test_a_chord_of_one_button_is_refused():
 
 # --- through the button panel ---------------------------------------------------------------
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.fixture
 def panel():
     factory = MockFactory()
-    clock = Clock()
+    clock = FakeClock(100.0)
     posted: list[object] = []
     pins = configmod.Config(configmod.check({})).pins()
     with ButtonPanel(pins, post=posted.append, pin_factory=factory, clock=clock) as p:
@@ -154,18 +145,10 @@ class Runner:
         return subprocess.CompletedProcess(argv, self.returncode, "", self.stderr)
 
 
-def make_app(tmp_path, runner, command: str | None = None):
-    from companion.app import App
-    raw = {"power": {"command": command}} if command else {}
-    cfg = configmod.Config(configmod.check(raw))
-    store = Store(tmp_path / "journal.db")
-    return App(config=cfg, store=store, display=dummy(), power_runner=runner), store
-
-
 def test_ok_on_the_question_runs_the_power_off_command(tmp_path):
     runner = Runner()
-    app, store = make_app(tmp_path, runner)
-    with store:
+    app = make_app(tmp_path, power_runner=runner)
+    with app.store:
         depth = len(app.stack)
         app.handle(ShutdownRequest())
         assert isinstance(app.top, Confirm) and app.top.question == "Power off?"
@@ -180,8 +163,8 @@ def test_ok_on_the_question_runs_the_power_off_command(tmp_path):
 
 def test_back_on_the_question_leaves_the_box_on(tmp_path):
     runner = Runner()
-    app, store = make_app(tmp_path, runner)
-    with store:
+    app = make_app(tmp_path, power_runner=runner)
+    with app.store:
         before = list(app.stack)
         app.handle(ShutdownRequest())
         app.handle(ButtonInput(Button.BACK))
@@ -194,8 +177,8 @@ def test_back_on_the_question_leaves_the_box_on(tmp_path):
     (Runner(error=FileNotFoundError(2, "No such file", "halt")), "Power off failed"),
 ])
 def test_a_failing_command_says_why_and_goes_back(tmp_path, runner, shown):
-    app, store = make_app(tmp_path, runner, command="/sbin/halt -p")
-    with store:
+    app = make_app(tmp_path, config={"power": {"command": "/sbin/halt -p"}}, power_runner=runner)
+    with app.store:
         before = list(app.stack)
         app.handle(ShutdownRequest())
         app.handle(ButtonInput(Button.OK))

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app import App
 from companion.config import load
-from companion.drivers.display import dummy
-from companion.inputs import Button, ButtonInput, Gesture, RollResult
+from companion.inputs import Button, RollResult
 from companion.rules import dice as dicemod
 from companion.rules.game import Header
-from companion.session.store import Store
-from companion.ui.actions import NewGame
 from companion.games.dice_factor.panel import D8Outcome, DiceFactorScreen, RollOff, target_text
 from companion.games import kinds, mode_for
-from companion.ui.screen import Context, Menu
+from companion.testing import choose, make_app, press
+from companion.ui.screen import Context
 from companion.ui.vote import Ballot, VoteResult
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
@@ -35,36 +32,6 @@ class FakeDice:
 
     def close(self):
         pass
-
-
-def make_app(tmp_path, kind, *, players=NAMES, rules=None):
-    app = App(config=load(None), store=Store(tmp_path / "j.db"), display=dummy())
-    app.animation = 0
-    app.dice = FakeDice(app.post)
-    assert app.perform(NewGame(Header(kind, players, 0, rules or {})))
-    return app
-
-
-def pump(app):
-    while not app.queue.empty():
-        app.handle(app.queue.get_nowait())
-
-
-def press(app, *buttons, hold=False):
-    for b in buttons:
-        app.handle(ButtonInput(b, Gesture.HOLD) if hold else ButtonInput(b))
-        pump(app)
-
-
-def choose(app, label):
-    menu = app.top
-    assert isinstance(menu, Menu), menu
-    ctx = app.ctx()
-    labels = [i.text(ctx) for i in menu.items]
-    target = next(i for i, t in enumerate(labels) if t.startswith(label))
-    while menu.cursor != target:
-        press(app, Button.DOWN)
-    press(app, Button.OK)
 
 
 def ink(img, box=None):
@@ -103,7 +70,7 @@ def roll_off(app, *faces):
 
 
 def test_roll_off_through_the_app(tmp_path):
-    app = make_app(tmp_path, "dice-factor")
+    app = make_app(tmp_path, kind="dice-factor", dice=FakeDice)
     press(app, Button.OK)  # house rules read; the roll-off screen is next
     roll_off(app, 5, 5, 2, 2)  # every roll shared: roll again
     assert app.dice.asked == [["d8"]] * 4
@@ -129,7 +96,7 @@ def test_roll_off_through_the_app(tmp_path):
 
 
 def test_roll_off_8_7_7(tmp_path):
-    app = make_app(tmp_path, "dice-factor", players=NAMES[:3])
+    app = make_app(tmp_path, kind="dice-factor", dice=FakeDice, players=NAMES[:3])
     press(app, Button.OK)
     roll_off(app, 8, 7, 7)
     assert app.journal.state.table.current == 0
@@ -138,7 +105,7 @@ def test_roll_off_8_7_7(tmp_path):
 
 
 def at_main_with_targets(tmp_path, **kw):
-    app = make_app(tmp_path, "dice-factor", **kw)
+    app = make_app(tmp_path, kind="dice-factor", dice=FakeDice, **kw)
     press(app, Button.OK, Button.BACK)  # house rules, then keep seat 0
     app.dice.faces = ["red", "star"]
     press(app, Button.ROLL, Button.OK)
@@ -178,17 +145,17 @@ def test_d8_outcomes_through_the_app(face, tmp_path):
 def test_hand_limits_through_the_menu(tmp_path):
     app = at_main_with_targets(tmp_path)
     press(app, Button.OK)
-    choose(app, "Add a card")
+    choose(app, "Add a card", prefix=True)
     assert app.journal.state.hand_limits == (6, 5, 5, 5)
     img = app.frame()
     assert ink(img, (90, 0, 128, 20))  # "HAND 6" badge
     press(app, Button.NEXT, Button.OK)
-    choose(app, "Trade hands")
-    choose(app, "Ann")
+    choose(app, "Trade hands", prefix=True)
+    choose(app, "Ann", prefix=True)
     assert app.journal.state.hand_limits == (5, 6, 5, 5)
     press(app, Button.OK)
-    choose(app, "Winner")
-    choose(app, "Ben")
+    choose(app, "Winner", prefix=True)
+    choose(app, "Ben", prefix=True)
     press(app, Button.OK)  # confirm
     assert app.journal.state.over and app.journal.state.winners == (1,)
 
@@ -196,7 +163,7 @@ def test_hand_limits_through_the_menu(tmp_path):
 # --- Flower Power --------------------------------------------------------------------------------
 
 def test_flower_petals_through_buttons(tmp_path):
-    app = make_app(tmp_path, "flower-power")
+    app = make_app(tmp_path, kind="flower-power", dice=FakeDice)
     press(app, Button.OK, Button.BACK)
     press(app, Button.OK)  # red petals (the cursor starts on red)
     press(app, Button.UP, Button.UP, Button.UP, Button.OK)  # 4 red petals
@@ -210,7 +177,7 @@ def test_flower_petals_through_buttons(tmp_path):
 
 
 def test_flower_garden_is_drawn(tmp_path):
-    app = make_app(tmp_path, "flower-power")
+    app = make_app(tmp_path, kind="flower-power", dice=FakeDice)
     press(app, Button.OK, Button.BACK)
     empty = ink(app.frame(), (0, 19, 128, 42))
     app.journal.append({"type": "petals", "color": "blue", "count": 4})
@@ -227,7 +194,7 @@ def enter_pips(app, pips):
 
 
 def test_pips_unique_highest_goes_first(tmp_path):
-    app = make_app(tmp_path, "match-patch")
+    app = make_app(tmp_path, kind="match-patch", dice=FakeDice)
     press(app, Button.OK)
     enter_pips(app, [3, 5, 1, 2])
     assert app.journal.events == [{"type": "pips", "pips": [3, 5, 1, 2]}]
@@ -237,7 +204,7 @@ def test_pips_unique_highest_goes_first(tmp_path):
 
 
 def test_pips_tie_asks_the_group_deck_owner_first(tmp_path):
-    app = make_app(tmp_path, "match-patch", rules={"deck_owner": 3})
+    app = make_app(tmp_path, kind="match-patch", dice=FakeDice, rules={"deck_owner": 3})
     press(app, Button.OK)
     enter_pips(app, [2, 4, 1, 4])
     assert app.journal.state.table.current == 0 and app.journal.state.tied == (1, 3)
@@ -249,11 +216,11 @@ def test_pips_tie_asks_the_group_deck_owner_first(tmp_path):
 # --- Rainbow Rush --------------------------------------------------------------------------------
 
 def test_discard_lock_on_screen_counts_down(tmp_path):
-    app = make_app(tmp_path, "rainbow-rush")
+    app = make_app(tmp_path, kind="rainbow-rush", dice=FakeDice)
     press(app, Button.OK, Button.BACK)
     free = ink(app.frame(), (0, 38, 128, 50))
     press(app, Button.OK)
-    choose(app, "Wild replaced")
+    choose(app, "Wild replaced", prefix=True)
     app.toast = None
     assert app.journal.state.discard_lock == 2
     assert ink(app.frame(), (0, 38, 128, 50)) > free + 400  # the inverted bar
@@ -274,10 +241,10 @@ def vote(app, *choices):
 @pytest.mark.parametrize("kind", ["dice-factor", "flower-power", "match-patch", "rainbow-rush",
                                   "table"])
 def test_vote_is_in_every_menu(kind, tmp_path):
-    app = make_app(tmp_path, kind)
+    app = make_app(tmp_path, kind=kind, dice=FakeDice)
     app.stack[1:] = []
     press(app, Button.OK, hold=True)
-    choose(app, "Rule vote")
+    choose(app, "Rule vote", prefix=True)
     press(app, Button.UP, Button.OK)  # 3 versions
     assert isinstance(app.top, Ballot) and app.top.versions == 3
     vote(app, 0, 2, 0, 1)
@@ -288,33 +255,33 @@ def test_vote_is_in_every_menu(kind, tmp_path):
 
 
 def test_vote_tie_asks_for_the_deck_owner_then_revotes(tmp_path):
-    app = make_app(tmp_path, "rainbow-rush")
+    app = make_app(tmp_path, kind="rainbow-rush", dice=FakeDice)
     app.stack[1:] = []
     press(app, Button.OK, hold=True)
-    choose(app, "Rule vote")
+    choose(app, "Rule vote", prefix=True)
     press(app, Button.OK)  # 2 versions
     vote(app, 0, 1, 0, 1)
     assert app.top.needs_owner
     press(app, Button.OK)
-    choose(app, "Ben")
+    choose(app, "Ben", prefix=True)
     assert app.top.outcome().winner == 1 and app.top.outcome().by_deck_owner
     # Nobody owns the deck: a tie is voted again.
     press(app, Button.OK, hold=True)
-    choose(app, "Rule vote")
+    choose(app, "Rule vote", prefix=True)
     press(app, Button.OK)
     vote(app, 0, 1, 0, 1)
     press(app, Button.OK)
-    choose(app, "Nobody")
+    choose(app, "Nobody", prefix=True)
     assert app.top.outcome().revote
     press(app, Button.OK)
     assert isinstance(app.top, Ballot) and app.top.votes == []
 
 
 def test_vote_uses_the_house_rule_deck_owner_and_back_takes_a_vote_back(tmp_path):
-    app = make_app(tmp_path, "flower-power", rules={"deck_owner": 2})
+    app = make_app(tmp_path, kind="flower-power", dice=FakeDice, rules={"deck_owner": 2})
     app.stack[1:] = []
     press(app, Button.OK, hold=True)
-    choose(app, "Rule vote")
+    choose(app, "Rule vote", prefix=True)
     press(app, Button.OK)
     vote(app, 1, 1)
     press(app, Button.BACK)  # Ben changes his mind

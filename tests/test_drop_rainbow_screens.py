@@ -3,15 +3,14 @@ show colors as letters, and every gallery screen drawn (docs/rules.md, "Drop Rai
 
 from __future__ import annotations
 
-from conftest import choose, press
-
-from companion.inputs import Button, Gesture
+from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.color_picker import ColorPicker, abbreviations
 from companion.games.drop_rainbow.panel import CollectedScreen, DropEnd, DropScreen, draw_picker
 from companion.games import kinds, mode_for
 from companion.ui.screen import Context
+from companion.testing import choose, press
 
 
 
@@ -70,7 +69,7 @@ def test_drop_rainbow_played_with_buttons_to_the_rainbow(make_app):
     say(app, "indigo")
     say(app, "rainbow")
     assert j.state.over and j.state.winners == (0, 1) and isinstance(app.top, DropEnd)
-    press(app, Button.BACK, Gesture.HOLD)  # undo reopens the game
+    press(app, Button.BACK, hold=True)  # undo reopens the game
     assert not j.state.over and isinstance(app.top, DropScreen)
     assert app.toast[0] == "Undone: Ben drew the RAINBOW"
 
@@ -119,15 +118,15 @@ def test_menu_draw_and_bank(make_app):
     press(app, Button.OK)  # house rules
     press(app, Button.OK)  # Ann first
     j = app.journal
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Turn up first card…")
     press(app, Button.DOWN)
     press(app, Button.OK)
     assert j.state.top == "orange"
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Drew a card…")
     press(app, Button.OK)  # red
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Bank 1 side card")
     assert j.state.score[0] == ("orange",) and j.state.table.current == 1
     assert isinstance(app.top, DropScreen)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.conftest import choose, press
-
 from companion import cli
-from companion.inputs import Button, Gesture
+from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session import log as logmod
 from companion.session.store import Store
+from companion.testing import choose, press
 
 PENNY = [{"type": "claim", "cards": 3}, {"type": "claim", "cards": 2, "challengers": [0],
                                           "truthful": False}, {"type": "pass"}]
@@ -153,7 +152,7 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     choose(app, "Start menu")  # leave the finished game: the imported one is offered instead
     choose(app, "Resume Penny Badger (3)")
     assert app.journal.events == PENNY
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Leave to start")
     press(app, Button.OK)  # "Leave this game?" yes
     app.close()

@@ -12,7 +12,7 @@ import pytest
 from companion.inputs import Button, ButtonInput, Gesture, RollerPress, Tick
 from companion.games import games
 from companion.session.store import Store
-from conftest import choose, drain, press
+from companion.testing import choose, drain, press
 
 STEPS = 500
 

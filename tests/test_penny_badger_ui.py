@@ -3,17 +3,13 @@ are played through the app with button presses (docs/rules.md "Penny Badger"; is
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from companion.app import App
 from companion.config import load
-from companion.drivers.display import dummy
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.rules.game import Header
 from companion.session.journal import Journal
-from companion.session.store import Store
+from companion.testing import FakeClock, close, make_app, press
 from companion.ui import actions as A
 from companion.ui import draw
 from companion.games import kinds, mode_for
@@ -213,23 +209,14 @@ def test_end_facts_without_claims_or_catches():
 
 @pytest.fixture
 def app(tmp_path, cfg):
-    store = Store(tmp_path / "j.db")
-    a = App(config=cfg, store=store, display=dummy(), rng=random.Random(1),
-            clock=lambda: 1000.0)
+    a = make_app(tmp_path, journal="j.db", config=cfg)
     yield a
-    a.close()
-    store.close()
+    close(a)
 
 
 def start(app, players=NAMES, **rules) -> None:
     app.perform(A.NewGame(Header("penny-badger", tuple(players), 0, rules)))
     app.perform(A.Home())
-
-
-def press(app, *buttons: Button) -> None:
-    for b in buttons:
-        app.handle(ButtonInput(b))
-        app.frame()  # every screen on the way must draw
 
 
 def test_pass_is_one_press_plus_a_confirm(app):
@@ -336,24 +323,19 @@ def test_menu_offers_only_skip_and_reverse_of_the_turn_actions(app):
 
 def test_resume_after_a_power_cut_carries_on(tmp_path, cfg):
     """Done means: unplug the box and carry on, every penny where it was."""
-    path = tmp_path / "j.db"
-    store = Store(path)
-    a = App(config=cfg, store=store, display=dummy(), clock=lambda: 0.0)
+    a = make_app(tmp_path, journal="j.db", config=cfg, clock=FakeClock(0.0))
     start(a)
     press(a, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK, Button.DOWN, Button.OK,
           Button.NEXT, Button.DOWN, Button.OK)  # Ann's three, Ben accuses: bluff
     state = a.journal.state
-    a.close()
-    store.close()
-    store2 = Store(path)
-    b = App(config=cfg, store=store2, display=dummy(), clock=lambda: 0.0)
+    close(a)
+    b = make_app(tmp_path, journal="j.db", config=cfg, clock=FakeClock(0.0))
     try:
         assert b.journal.state == state
         assert state.savings == (12, 24, 20, 20) and state.bank == 104
         assert isinstance(b.top, Ledger)
     finally:
-        b.close()
-        store2.close()
+        close(b)
 
 
 def test_the_engine_and_the_mode_are_registered():

@@ -3,9 +3,7 @@ summary, end screen (docs/rules.md, "Pig Farm"; issue 4, "On the device")."""
 
 from __future__ import annotations
 
-from conftest import choose, press
-
-from companion.inputs import Button, Gesture, RollResult
+from companion.inputs import Button, RollResult
 from companion.rules.game import Header
 from companion.games.pig_farm.rules import farm_score
 from companion.session.journal import Journal
@@ -15,15 +13,9 @@ from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScre
                                    RoundSummary, Scoreboard, SellFlow, breakdown_lines,
                                    butcher_menu, verdict_lines)
 from companion.ui.screen import Context, Menu
+from companion.testing import choose, press
 
 MODE = mode_for("pig-farm")
-
-
-
-def presses(app, *buttons: Button) -> None:
-    for b in buttons:
-        press(app, b)
-
 
 
 def start(app, players=("Ann", "Ben", "Cy", "Dee"), rules=None) -> Journal:
@@ -198,7 +190,7 @@ def test_a_whole_round_on_the_buttons_then_undo_reverses_it(make_app):
     press(app, Button.OK)
     assert isinstance(app.top, Scoreboard) and j.state.table.current == 2
     # Hold BACK: the whole round's scoring goes at once.
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert j.state.scores == (0, 0, 0, 0) and j.state.rounds == 0
     assert j.state.table.current == 1
     assert app.toast[0] == "Undone: Ben sold the farm (round 1): Ann 15, Ben 130, Cy -30, Dee 0"
@@ -210,12 +202,12 @@ def test_a_seller_with_fewer_than_3_sets_cannot_confirm(make_app):
     press(app, Button.OK)
     choose(app, "Sell the farm")
     entry = app.top
-    presses(app, Button.UP, Button.UP, Button.NEXT, Button.UP)  # sets [3, 2]
+    press(app, Button.UP, Button.UP, Button.NEXT, Button.UP)  # sets [3, 2]
     assert entry.draft.sets == [3, 2] and entry.score() is None
     press(app, Button.OK)
     assert app.top is entry and "at least 3 sets" in app.toast[0]
     assert not any(e["type"] == "sell" for e in j.events)
-    presses(app, Button.NEXT, Button.UP, Button.OK)  # a third set: now it confirms
+    press(app, Button.NEXT, Button.UP, Button.OK)  # a third set: now it confirms
     assert isinstance(app.top, HandEntry) and app.top.seat == 1
 
 
@@ -225,22 +217,22 @@ def test_editing_a_hand_change_size_remove_and_move_back(make_app):
     press(app, Button.OK)
     choose(app, "Sell the farm")
     e = app.top
-    presses(app, Button.UP, Button.NEXT, Button.UP, Button.NEXT, Button.UP, Button.NEXT)
+    press(app, Button.UP, Button.NEXT, Button.UP, Button.NEXT, Button.UP, Button.NEXT)
     assert e.draft.sets == [2, 2, 2] and e.cursor == e.plus
     press(app, Button.ROLL)  # back onto the third set
-    presses(app, Button.UP, Button.UP)
+    press(app, Button.UP, Button.UP)
     assert e.draft.sets == [2, 2, 4]
-    presses(app, Button.ROLL, Button.ROLL, Button.DOWN)  # the first set of 2 goes
+    press(app, Button.ROLL, Button.ROLL, Button.DOWN)  # the first set of 2 goes
     assert e.draft.sets == [2, 4] and e.cursor == 0
-    presses(app, Button.ROLL)  # wraps to the unmatched box
+    press(app, Button.ROLL)  # wraps to the unmatched box
     assert e.cursor == e.unmatched_cell
-    presses(app, Button.DOWN)
+    press(app, Button.DOWN)
     assert e.draft.unmatched == 0  # never below 0
-    presses(app, Button.UP, Button.UP)
+    press(app, Button.UP, Button.UP)
     assert e.draft.unmatched == 2
     # The running points follow the entry.
     assert e.score() is None  # two sets: no sale yet
-    presses(app, Button.ROLL, Button.UP, Button.UP)  # back to "+": a set of 3
+    press(app, Button.ROLL, Button.UP, Button.UP)  # back to "+": a set of 3
     assert e.draft.sets == [2, 4, 3]
     assert e.score().total == 30 + 150 + 50
 
@@ -283,7 +275,7 @@ def test_the_last_round_shows_its_summary_then_the_end_screen_and_round_table(ma
     press(app, Button.OK)
     assert isinstance(app.top, PigEndScreen)
     # Undo from the end screen reopens the game.
-    press(app, Button.BACK, Gesture.HOLD)
+    press(app, Button.BACK, hold=True)
     assert not j.state.over and isinstance(app.top, Scoreboard)
 
 

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 
@@ -19,18 +18,15 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 
-from conftest import FakeClock
 from test_oled import Ssd1306Ram
 
 from companion.app import App
 from companion.drivers import oled
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.display import Display
-from companion.drivers.dice import SoftwareDice
 from companion.drivers.oled import RecordingSerial, pack_pages
 from companion.inputs import Button, ButtonInput, Gesture, Quit
-from companion.rules.game import Header
-from companion.session.store import Store
+from companion.testing import FakeClock, make_app
 
 
 class LooseWire(RecordingSerial):
@@ -58,15 +54,6 @@ class LooseWire(RecordingSerial):
         self.panel.data(bytes(data))
 
 
-def make_app(tmp_path, config, display, clock=time.monotonic) -> tuple[App, Store]:
-    config.data["dice"]["animation"] = 0.0
-    store = Store(tmp_path / "journal.db")
-    store.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
-    app = App(config=config, store=store, display=display, clock=clock, rng=random.Random(1))
-    app.dice = SoftwareDice(post=app.post, rng=random.Random(1))
-    return app, store
-
-
 def shows(wire: LooseWire, app: App) -> bool:
     """The panel's RAM holds exactly the app's current frame."""
     return bytes(wire.panel.ram) == pack_pages(app.frame())
@@ -76,7 +63,9 @@ def test_loose_wire_backs_off_keeps_committing_and_redraws(tmp_path, config):
     clock = FakeClock()
     wire = LooseWire()
     display = Display(oled.ssd1306(wire), clock=clock, retry_first=0.1, retry_max=1.0)
-    app, store = make_app(tmp_path, config, display, clock)
+    app = make_app(tmp_path, config=config, kind="table", setup=False, display=display,
+                   clock=clock)
+    store = app.store
     scheduled: list[float] = []
     display.schedule = scheduled.append  # the app's hook posts a Tick; here we drive it
     try:
@@ -112,7 +101,9 @@ def test_loose_wire_backs_off_keeps_committing_and_redraws(tmp_path, config):
 def test_app_thread_survives_and_redraws_without_another_press(tmp_path, config):
     wire = LooseWire()
     display = Display(oled.ssd1306(wire), retry_first=0.01, retry_max=0.05)
-    app, store = make_app(tmp_path, config, display)
+    app = make_app(tmp_path, config=config, kind="table", setup=False, display=display,
+                   clock=time.monotonic)  # the app's own thread: real timers
+    store = app.store
     thread = threading.Thread(target=app.run, daemon=True)
     try:
         wire.broken = True

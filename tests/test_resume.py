@@ -5,13 +5,13 @@ from a paired phone (/api/resume, the Resume buttons of /games)."""
 from __future__ import annotations
 
 import pytest
-from conftest import choose, press
 
-from companion.inputs import Button, Gesture
+from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.store import CannotResume, Store
 from companion.ui.start import ResumeScreen, StartScreen
 from companion.ui.table import EndScreen, TableScreen
+from companion.testing import choose, press
 
 
 def start_table_game(app, players: int = 4) -> None:
@@ -25,7 +25,7 @@ def start_table_game(app, players: int = 4) -> None:
 
 
 def leave(app) -> None:
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "Leave to start")
     press(app, Button.OK)  # "Leave this game?" yes
 
@@ -77,7 +77,7 @@ def test_the_panel_parks_a_game_for_a_new_one_and_resumes_either(make_app, tmp_p
     press(app, Button.OK)
     assert app.store.game_id(app.journal) == second and len(app.journal.events) == 3
     # A finished game is not offered: end this one, leave, and only the other is left.
-    press(app, Button.OK, Gesture.HOLD)
+    press(app, Button.OK, hold=True)
     choose(app, "End game")
     press(app, Button.OK)
     assert isinstance(app.top, EndScreen)

@@ -18,13 +18,13 @@ import pytest
 from companion.drivers.dice import SoftwareDice
 from companion.drivers.roller import DiceRoller
 from companion.inputs import Button, ButtonInput, Gesture, RollerPress
+from companion.testing import choose, press
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Menu
 from companion.ui.table import TableScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
 import boardsim  # noqa: E402
-from conftest import choose  # noqa: E402
 
 WAIT = 10  # s: only reached when something is broken
 
@@ -44,17 +44,12 @@ def pump_until(app, done, what: str) -> None:
     app.render()
 
 
-def press(app, button: Button) -> None:
-    app.handle(ButtonInput(button))
-    app.render()
-
-
 def roll_both(app) -> list:
     """ROLL, then "Colors + Shapes"; wait until the roll is recorded and shown."""
     before = len(app.journal.events)
-    press(app, Button.ROLL)
+    press(app, Button.ROLL, drain=False)
     assert isinstance(app.top, Menu)
-    press(app, Button.OK)
+    press(app, Button.OK, drain=False)
     pump_until(app, lambda: len(app.journal.events) > before
                and isinstance(app.top, RollScreen) and app.top.result is not None, "the roll")
     return app.journal.events[-1]
@@ -75,7 +70,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
     try:
         pump_until(app, lambda: app.toast and "connected" in app.toast[0], "the handshake")
         for _ in range(5):  # new game, table, 4 players, house rules, first player
-            press(app, Button.OK)
+            press(app, Button.OK, drain=False)
         assert isinstance(app.top, TableScreen)
 
         # ROLL on the companion: the roller rolls, and its faces are what the game records.
@@ -88,7 +83,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert any(line.startswith(b"ROLL ") for line in board.received)
 
         # The roller's own button rolls now: the same dice as last time, no menu.
-        press(app, Button.OK)  # back to the table
+        press(app, Button.OK, drain=False)  # back to the table
         before = len(app.journal.events)
         board.press()
         pump_until(app, lambda: len(app.journal.events) > before
@@ -97,7 +92,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert not any(isinstance(s, Menu) for s in app.stack)
         assert set(app.journal.events[-1]["dice"]) == {"colors", "shapes"}
         assert app.dice_note == "Roller"
-        press(app, Button.OK)
+        press(app, Button.OK, drain=False)
 
         # Pull the cable: the next roll is a software roll, marked on screen.
         board.unplug()
@@ -107,7 +102,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert app.top.note == "Roller unplugged: software roll"
 
         # Plug it back in: the roller rolls again.
-        press(app, Button.OK)
+        press(app, Button.OK, drain=False)
         board.plug()
         pump_until(app, lambda: app.toast and "connected" in app.toast[0], "the replug")
         sent_before = len(board.sent)
@@ -123,7 +118,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
 def table_game(make_app):
     app = make_app()
     for _ in range(5):  # new game, table, 4 players, house rules, first player
-        press(app, Button.OK)
+        press(app, Button.OK, drain=False)
     assert isinstance(app.top, TableScreen)
     return app
 
@@ -146,11 +141,11 @@ def test_roller_button_rolls_the_default_dice_with_no_menu(make_app):
 
 def test_roller_button_rolls_the_dice_last_rolled(make_app):
     app = table_game(make_app)
-    press(app, Button.ROLL)
+    press(app, Button.ROLL, drain=False)
     choose(app, "8-sided die")
     pump_until(app, lambda: app.top.result is not None, "the d8")
-    press(app, Button.OK)  # back to the table
-    press(app, Button.NEXT)
+    press(app, Button.OK, drain=False)  # back to the table
+    press(app, Button.NEXT, drain=False)
     roller_button(app)
     assert [type(s) for s in app.stack] == [TableScreen, RollScreen]
     assert list(app.journal.events[-1]["dice"]) == ["d8"]
@@ -168,10 +163,10 @@ def test_roller_button_rolls_the_dice_last_rolled(make_app):
 
 def test_roller_button_on_the_dice_menu_rolls_the_dice_under_the_cursor(make_app):
     app = table_game(make_app)
-    press(app, Button.ROLL)
+    press(app, Button.ROLL, drain=False)
     assert isinstance(app.top, Menu)
-    press(app, Button.DOWN)
-    press(app, Button.DOWN)  # "Shapes die"
+    press(app, Button.DOWN, drain=False)
+    press(app, Button.DOWN, drain=False)  # "Shapes die"
     roller_button(app)
     assert isinstance(app.top, RollScreen)
     assert app.journal.events[-1] == {"type": "roll", "dice": dict(app.top.result)}
@@ -190,7 +185,7 @@ def test_roller_button_elsewhere_is_the_roll_button(make_app):
 def test_roller_button_waits_while_the_dice_tumble(make_app):
     app = make_app(animation=0.6)
     for _ in range(5):
-        press(app, Button.OK)
+        press(app, Button.OK, drain=False)
     roller_button(app)  # starts a roll; the result is in, the animation is not over
     rolling = app.top
     assert isinstance(rolling, RollScreen) and rolling.result is None

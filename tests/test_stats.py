@@ -11,7 +11,7 @@ from companion import cli
 from companion.session import stats as statsmod
 from companion.rules.game import Header
 from companion.session.store import Store
-from tests.conftest import FakeClock, choose, press
+from companion.testing import FakeClock, choose, press
 
 
 def play(store: Store, clock: FakeClock, header: Header, events: list[dict], *,

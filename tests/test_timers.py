@@ -5,14 +5,13 @@ waited for: each test hands the app the tick it asked for, with a fake clock."""
 
 from __future__ import annotations
 
-from conftest import choose, press
-
-from companion.inputs import Button, Gesture, Notice, RollResult, ShutdownRequest, Tick
+from companion.inputs import Button, Notice, RollResult, ShutdownRequest, Tick
 from companion.ui import actions as A
 from companion.games.chaos.panel import ChaosCall, ChaosScreen
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Confirm, Menu, TextScreen
 from companion.ui.table import TableScreen
+from companion.testing import choose, press
 
 
 def recording(app) -> list[Tick]:
@@ -42,7 +41,7 @@ def test_the_chaos_call_runs_out_under_the_menu(make_app):
     press(app, Button.ROLL)
     call = app.top
     assert isinstance(call, ChaosCall)
-    press(app, Button.OK, Gesture.HOLD)  # the menu, opened during the second
+    press(app, Button.OK, hold=True)  # the menu, opened during the second
     menu = app.top
     assert isinstance(menu, Menu) and app.stack[-2] is call
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import random
 import socket
 import threading
+import time
 
 import pytest
 
-from companion.app import App
-from companion.drivers.display import dummy
 from companion.inputs import Quit
 from companion.session.store import Store
+from companion.testing import make_app
 from companion.web.server import Web, parse_hostport
 from companion.web.snapshot import Hub
 
@@ -24,11 +23,9 @@ class Served:
     """An app thread and its web, and a small HTTP client for them."""
 
     def __init__(self, tmp_path, config, clock, **web_options) -> None:
-        config.data["dice"]["animation"] = 0.0
-        self.store = Store(tmp_path / "journal.db")
-        self.app = App(config=config, store=self.store, display=dummy(), rng=random.Random(1))
-        from companion.drivers.dice import SoftwareDice
-        self.app.dice = SoftwareDice(post=self.app.post, rng=random.Random(1))
+        # The app's own thread runs it (below): the real clock, and real timers.
+        self.app = make_app(tmp_path, config=config, clock=time.monotonic)
+        self.store = self.app.store
         options = {"route_modules": (), **web_options}
         self.web = Web(config=config, post=self.app.post, host="127.0.0.1", port=0,
                        frame=lambda: self.app.last_frame, clock=clock, **options)

@@ -19,8 +19,7 @@ from companion.cli.doctor import check_web
 from companion.inputs import Button
 from companion.ui import device
 from companion.web.server import Web
-
-from conftest import choose, press
+from companion.testing import choose, press
 
 
 def free_port() -> int:
@@ -246,7 +245,7 @@ def test_the_pairing_screen_shows_the_code_and_refreshes_itself(web_app):
 
 
 def test_a_phone_pairing_redraws_the_panel_and_says_so(web_app):
-    from conftest import drain
+    from companion.testing import drain
     app = web_app
     assert app.web.start() == ""
     app.render()

@@ -22,8 +22,8 @@ from companion.ui.draw import scale
 from companion.web.pairing import SESSION_TTL
 from companion.web.server import PAGE_MODULES
 from companion.web.snapshot import Frame, Hub
+from companion.testing import FakeClock
 
-from conftest import FakeClock
 from test_web_api import Events, Served, served  # noqa: F401  (a fixture)
 
 GUEST = "127.0.0.2"  # another device on the LAN (Linux loopback answers all of 127/8)

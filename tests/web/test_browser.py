@@ -9,19 +9,14 @@ import urllib.request
 
 import pytest
 
-from companion.inputs import Button, ButtonInput, Gesture
+from companion.inputs import Button
 from companion.gallery.web_shots import demos, pair
+from companion.testing import press
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
-
-
-def press(c, *buttons: Button) -> None:
-    """Presses on the box's own buttons (the app's input queue, as gpiozero posts them)."""
-    for b in buttons:
-        c.app.post(ButtonInput(b, Gesture.PRESS))
 
 
 def test_page_updates_within_a_second_of_a_button_press_without_reload(page, companion):
@@ -30,7 +25,7 @@ def test_page_updates_within_a_second_of_a_button_press_without_reload(page, com
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     expect(page.locator("#who")).to_have_text("Ann")
     page.evaluate("window.notReloaded = true")
-    press(c, Button.NEXT)
+    press(c.app, Button.NEXT, threaded=True)  # the box's own button, for the app's thread
     expect(page.locator("#who")).to_have_text("Ben", timeout=1000)
     expect(page.locator("#history li").first).to_contain_text("Ann's turn ended", timeout=1000)
     assert page.evaluate("window.notReloaded") is True
@@ -106,8 +101,9 @@ def test_pair_then_new_game_and_challenged_claim_from_phone_equals_buttons(page,
     watch = browser.new_page()
     watch.goto(box.url + "/")
     expect(watch.locator("#who")).to_have_text("Ann")
-    press(box, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK,
-          Button.DOWN, Button.OK, Button.DOWN, Button.OK, Button.NEXT, Button.DOWN, Button.OK)
+    press(box.app, Button.NEXT, Button.UP, Button.UP, Button.UP, Button.OK,
+          Button.DOWN, Button.OK, Button.DOWN, Button.OK, Button.NEXT, Button.DOWN, Button.OK,
+          threaded=True)
     expect(watch.locator("#who")).to_have_text("Ben")
     by_buttons = state(box)
     watch.close()
@@ -184,7 +180,7 @@ def test_page_reconnects_after_a_restart_and_shows_what_changed(page, companion)
     c.close()
     expect(page.locator("#conn")).to_have_attribute("data-state", "down")
     again = companion(port=port)  # the same journal: the game comes back
-    press(again, Button.NEXT, Button.NEXT)
+    press(again.app, Button.NEXT, Button.NEXT, threaded=True)
     expect(page.locator("#who")).to_have_text("Cy", timeout=15000)
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     assert page.evaluate("window.notReloaded") is True
