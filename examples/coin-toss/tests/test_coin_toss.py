@@ -37,3 +37,34 @@ def test_a_toss_needs_a_yes_or_no_and_a_bad_target_is_refused():
 def test_ending_the_game_names_the_leaders():
     s = fold({"type": "toss", "right": True}, {"type": "toss", "right": True}, {"type": "end"})
     assert s.winners == (0, 1)
+
+
+# --- the panel, through the companion's test driver (companion/testing.py) -------------------
+
+@pytest.fixture
+def app(tmp_path):
+    from companion.testing import close, make_app
+
+    app = make_app(tmp_path, kind="coin-toss", players=("Ann", "Ben"), rules={"target": 2},
+                   setup=False)
+    yield app
+    close(app)
+
+
+def test_up_is_a_right_call_and_down_a_wrong_one(app):
+    from companion.testing import press
+
+    press(app, "UP")
+    press(app, "DOWN")
+    assert app.journal.events == [{"type": "toss", "right": True},
+                                  {"type": "toss", "right": False}]
+    assert app.journal.state.points == (1, 0) and app.journal.state.table.current == 0
+
+
+def test_the_winning_call_ends_the_game_and_hold_back_brings_it_back(app):
+    from companion.testing import press
+
+    press(app, "UP", "DOWN", "UP")
+    assert app.journal.state.over and app.journal.state.winners == (0,)
+    press(app, "BACK", hold=True)
+    assert not app.journal.state.over and app.journal.state.points == (1, 0)
