@@ -1,9 +1,5 @@
-"""The app: one input queue, one thread that owns the journal, the screens and the display.
-
-Producers (buttons, keyboard, roller, timers) only `post`. The app thread blocks on the
-queue, so an idle companion uses no CPU. Each input goes: screen -> action -> journal
-(committed to disk) -> re-render -> the display sends only what changed.
-"""
+"""The App: its state, the input queue and the loop that handles it (companion/app/__init__.py
+says what the other modules of the package do)."""
 
 from __future__ import annotations
 

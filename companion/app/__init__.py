@@ -1,0 +1,16 @@
+"""The app: one input queue, one thread that owns the journal, the screens and the display.
+
+Producers (buttons, keyboard, roller, timers, the web) only `post`. The app thread blocks on
+the queue, so an idle companion uses no CPU. Each input goes: screen -> action -> journal
+(committed to disk) -> re-render -> the display sends only what changed.
+
+Modules, by job:
+- core.py: the App (its state, the input queue and loop, `handle`, `perform`, drawing)
+"""
+
+from companion.app.core import (COMMITS, SEEN, STATS_BUDGET, TUMBLE_EVERY, App, PendingRoll,
+                                StaleChange, Timers, draw_toast, error_frame, run_safely,
+                                toast_lines, when_text)
+
+__all__ = ["App", "COMMITS", "PendingRoll", "SEEN", "STATS_BUDGET", "StaleChange", "TUMBLE_EVERY",
+           "Timers", "draw_toast", "error_frame", "run_safely", "toast_lines", "when_text"]
