@@ -6,11 +6,12 @@ the queue, so an idle companion uses no CPU. Each input goes: screen -> action -
 
 Modules, by job:
 - core.py: the App (its state, the input queue and loop, `handle`, `perform`, drawing)
+- rolls.py: rolls and timers (Timers, a roll from ROLL to its result committed, each Tick)
 """
 
-from companion.app.core import (COMMITS, SEEN, STATS_BUDGET, TUMBLE_EVERY, App, PendingRoll,
-                                StaleChange, Timers, draw_toast, error_frame, run_safely,
-                                toast_lines, when_text)
+from companion.app.core import (COMMITS, SEEN, STATS_BUDGET, App, StaleChange, draw_toast,
+                                error_frame, run_safely, toast_lines, when_text)
+from companion.app.rolls import TUMBLE_EVERY, PendingRoll, Timers
 
 __all__ = ["App", "COMMITS", "PendingRoll", "SEEN", "STATS_BUDGET", "StaleChange", "TUMBLE_EVERY",
            "Timers", "draw_toast", "error_frame", "run_safely", "toast_lines", "when_text"]

@@ -14,12 +14,12 @@ from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
+from companion.app import rolls
 from companion.ui import power
-from companion.rules import dice as dicemod
 from companion.session.journal import Journal
 from companion.ui import actions as A
 from companion.ui import draw
-from companion.ui.dice import RollScreen, make_event, roller_press
+from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion import games
 from companion.session.store import CannotResume
@@ -32,8 +32,6 @@ log = logging.getLogger(__name__)
 STATS_BUDGET = 20_000
 
 SEEN = 256  # published snapshots remembered to say what changed since (App.moved_on)
-
-TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
 
 # What a press from a phone may not do on a stale snapshot (App.web_request): each commits to
 # the journal, changes the game shown, or starts a roll that will.
@@ -57,42 +55,6 @@ def when_text(t: float, now: float) -> str:
     return time.strftime("%Y-%m-%d", lt)
 
 
-class Timers:
-    """One-shot timers that post a `Tick` to the queue. Cancelled together on close."""
-
-    def __init__(self, post: Callable[[object], None]) -> None:
-        self.post = post
-        self._timers: set[threading.Timer] = set()
-        self._lock = threading.Lock()
-
-    def after(self, seconds: float, tick: Tick) -> None:
-        def fire() -> None:
-            with self._lock:
-                self._timers.discard(timer)
-            self.post(tick)
-
-        timer = threading.Timer(max(0.0, seconds), fire)
-        timer.daemon = True
-        with self._lock:
-            self._timers.add(timer)
-        timer.start()
-
-    def close(self) -> None:
-        with self._lock:
-            for t in self._timers:
-                t.cancel()
-            self._timers.clear()
-
-
-class PendingRoll:
-    def __init__(self, seq: int, roll: A.Roll, screen: RollScreen, started: float) -> None:
-        self.seq = seq
-        self.roll = roll
-        self.screen = screen
-        self.started = started
-        self.result: RollResult | None = None
-
-
 class App:
     # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
     # and the game goes on (it is safe in the journal). The test suite turns it on
@@ -110,7 +72,7 @@ class App:
         # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
         # which queue.Queue's non-reentrant lock does not allow.
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self.timers = Timers(self.post)
+        self.timers = rolls.Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.
             display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))
@@ -127,7 +89,7 @@ class App:
         self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
         self.toast: tuple[str, float] | None = None
         self.roll_seq = 0
-        self.pending: PendingRoll | None = None
+        self.pending: rolls.PendingRoll | None = None
         self.dice_note = ""
         self.journal: Journal | None = store.resume()
         # The game left for the start menu (still the open game in the journal: resumed at
@@ -218,9 +180,9 @@ class App:
             if isinstance(item, ButtonInput):
                 self.on_button(item)
             elif isinstance(item, RollResult):
-                self.on_roll_result(item)
+                rolls.on_roll_result(self, item)
             elif isinstance(item, Tick):
-                self.on_tick(item)
+                rolls.on_tick(self, item)
             elif isinstance(item, Notice):
                 self.show_toast(item.text, 3.0)
             elif isinstance(item, ShutdownRequest):
@@ -247,14 +209,12 @@ class App:
 
     def on_roller_press(self) -> None:
         """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
-        if self.pending is not None and self.pending.screen is self.top \
-                and self.pending.screen.result is None:
+        if rolls.tumbling(self):
             return  # a roll is tumbling: like every button, it waits for the result
         self.perform(roller_press(self.top, self.ctx()))
 
     def on_button(self, b: ButtonInput) -> None:
-        if self.pending is not None and self.pending.screen is self.top \
-                and self.pending.screen.result is None:
+        if rolls.tumbling(self):
             return  # a roll is tumbling: buttons wait for the result
         if b.gesture is Gesture.HOLD and self.journal is not None:
             if b.button is Button.BACK:
@@ -264,74 +224,6 @@ class App:
                 self.perform(A.Push(self.mode.menu(self.ctx())))
                 return
         self.perform(self.top.handle(b, self.ctx()))
-
-    def on_tick(self, tick: Tick) -> None:
-        if tick.token == "toast":
-            if self.toast and self.clock() >= self.toast[1] - 0.01:
-                self.toast = None
-        elif tick.token == "tumble":
-            p = self.pending
-            if p is None or p.seq != tick.data.get("seq"):
-                return
-            if p.result is not None and self.clock() - p.started >= self.animation - 0.01:
-                self.finish_roll(p)
-            elif p.result is None and self.clock() - p.started >= self.roll_deadline:
-                log.warning("no result for roll %s: rolling in software", p.seq)
-                self.on_roll_result(RollResult(
-                    p.seq, dicemod.roll(p.roll.dice, random.SystemRandom()),
-                    note="No answer from the dice: software roll"))
-            else:
-                p.screen.tumble()
-                self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": p.seq}))
-        else:
-            # A screen's own timer (A.After) goes to that screen while it is on the stack,
-            # covered or not: a menu or a question opened during the Chaos call must not
-            # stop its second.
-            screen = tick.data.get("screen")
-            if screen is not None and any(s is screen for s in self.stack):
-                self.as_top(screen, lambda: screen.on_tick(tick.token, tick.data, self.ctx()))
-
-    def on_roll_result(self, r: RollResult) -> None:
-        p = self.pending
-        if p is None or r.seq != p.seq or p.result is not None:
-            log.info("ignoring a roll result for an old request (%s)", r.seq)
-            return
-        p.result = r
-        self.dice_note = "Roller" if r.source == "roller" else "Software"
-        if self.clock() - p.started >= self.animation:
-            self.finish_roll(p)
-
-    def finish_roll(self, p: PendingRoll) -> None:
-        self.pending = None
-        if p.screen not in self.stack:
-            return  # the player left (undo) before the dice settled: nothing is recorded
-        assert p.result is not None
-        event = make_event(p.roll)(p.result.dice)
-        if self.journal is not None and event is not None:
-            if not self.emit(event):
-                self.pop_to(p.screen, inclusive=True)
-                return
-        p.screen.settle(p.result.dice, p.result.note)
-        self.as_top(p.screen, lambda: p.roll.then)
-
-    def as_top(self, screen: Screen, act: Callable[[], Any]) -> None:
-        """Do what `screen` asks from a timer (its tick, a roll's `then`) as if it were on
-        top: the screens covering it (a menu, the power-off question) are lifted off while
-        `act()` runs and its actions are carried out, then put back on top, so a timer never
-        acts on, or is stopped by, a screen that is not its own. If the game changed screens
-        meanwhile (its end, an undo), the covering screens are dropped with the old stack."""
-        i = next((k for k, s in enumerate(self.stack) if s is screen), None)
-        if i is None:  # no longer on the stack (the game ended under it): nothing to lift
-            self.perform(act())
-            return
-        covering = self.stack[i + 1:]
-        del self.stack[i + 1:]
-        base = self.stack[0]
-        try:
-            self.perform(act())
-        finally:
-            if covering and self.stack and self.stack[0] is base:
-                self.stack.extend(covering)
 
     # --- actions ------------------------------------------------------------------------------
 
@@ -363,7 +255,7 @@ class App:
         elif isinstance(action, A.Redo):
             return self.redo()
         elif isinstance(action, A.Roll):
-            self.start_roll(action)
+            rolls.start_roll(self, action)
         elif isinstance(action, A.NewGame):
             return self.new_game(action.header)
         elif isinstance(action, A.PlayAgain):
@@ -688,24 +580,6 @@ class App:
             self._enter_game()
             if over:
                 self.toast = None
-
-    def pop_to(self, screen: Screen, *, inclusive: bool = False) -> None:
-        if screen in self.stack:
-            i = self.stack.index(screen)
-            del self.stack[max(1, i + (0 if inclusive else 1)):]
-
-    def start_roll(self, roll: A.Roll) -> None:
-        for name in roll.dice:
-            dicemod.die(name)  # an unknown die is refused (IllegalEvent) before anything changes
-        self.roll_seq += 1
-        screen = RollScreen(roll, rng=self.rng)
-        if isinstance(self.top, RollScreen):
-            self.stack[-1] = screen  # ROLL again on a result: replace, do not pile up
-        else:
-            self.stack.append(screen)
-        self.pending = PendingRoll(self.roll_seq, roll, screen, self.clock())
-        self.timers.after(TUMBLE_EVERY, Tick("tumble", {"seq": self.roll_seq}))
-        self.dice.roll(self.roll_seq, list(roll.dice))
 
     def show_toast(self, text: str, seconds: float = 2.0) -> None:
         self.toast = (text, self.clock() + seconds)
