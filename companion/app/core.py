@@ -14,7 +14,7 @@ from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
-from companion.app import rolls
+from companion.app import bridge, rolls
 from companion.ui import power
 from companion.session.journal import Journal
 from companion.ui import actions as A
@@ -30,20 +30,6 @@ log = logging.getLogger(__name__)
 # Events the app thread replays itself for the history figures (about 0.2 s here); a journal
 # with more in games that have no saved record is replayed by a background thread instead.
 STATS_BUDGET = 20_000
-
-SEEN = 256  # published snapshots remembered to say what changed since (App.moved_on)
-
-# What a press from a phone may not do on a stale snapshot (App.web_request): each commits to
-# the journal, changes the game shown, or starts a roll that will.
-# The device menu's switches (forget phones, web on/off, quit) count too: a page
-# that is behind may not be pressing what its user thinks.
-COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.PlayAgain, A.ResumeGame, A.LeaveGame, A.Roll,
-           A.ForgetPhones, A.WebSwitch, A.QuitApp)
-
-
-class StaleChange(Exception):
-    """A phone's press would commit something on a snapshot that is no longer the game's."""
-
 
 def when_text(t: float, now: float) -> str:
     """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12"."""
@@ -96,10 +82,10 @@ class App:
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
         self.unfinished: tuple[ResumeEntry, ...] = ()
-        # While a phone's press on a stale snapshot is handled: what changed since (App.gate).
+        # While a phone's press on a stale snapshot is handled: what changed since (bridge.gate).
         self.stale_press = ""
         # seq -> (game id, title, events, commits) of recently published snapshots, to say in
-        # plain words what changed since the snapshot a phone acted on (App.moved_on).
+        # plain words what changed since the snapshot a phone acted on (bridge.moved_on).
         self.seen: dict[int, tuple[int | None, str, int, int]] = {}
         self.commits = 0  # appends, undos and redos so far
         from companion.session import roster
@@ -190,11 +176,11 @@ class App:
             elif isinstance(item, RollerPress):
                 self.on_roller_press()
             elif isinstance(item, WebRequest):
-                self.on_web(item)
+                bridge.on_web(self, item)
             elif isinstance(item, StatsFilled):
                 self.on_stats_filled(item)
             elif isinstance(item, PhonePaired):
-                self.on_phone_paired(item)
+                bridge.on_phone_paired(self, item)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
@@ -238,8 +224,8 @@ class App:
             return True
         if isinstance(action, (list, tuple)):
             return all(self.perform(a) for a in action)
-        if self.stale_press and isinstance(action, COMMITS):
-            raise StaleChange(self.stale_press)
+        if self.stale_press and isinstance(action, bridge.COMMITS):
+            raise bridge.StaleChange(self.stale_press)
         if isinstance(action, A.Emit):
             return self.emit(action.event) and self.perform(action.then)
         if isinstance(action, A.Push):
@@ -268,7 +254,7 @@ class App:
             self._start_menu()
             self.snapshot_due = True
         elif isinstance(action, A.WebSwitch):
-            self.web_switch(action.on)
+            bridge.web_switch(self, action.on)
         elif isinstance(action, A.ForgetPhones):
             if self.web is not None:
                 from companion.session import phones
@@ -405,68 +391,6 @@ class App:
         if self.on_commit is not None:
             self.on_commit(what, len(self.journal.events), event)
 
-    def flush_snapshot(self) -> None:
-        """Publish the snapshot a change made due. Called after the frame is drawn, so the
-        web's work (building, encoding, sending) never delays the panel."""
-        if self.snapshot_due:
-            self.snapshot_due = False
-            self.publish_snapshot()
-
-    def publish_snapshot(self) -> None:
-        """Hand the web a snapshot of the game (after a commit, a new game, leave, resume)."""
-        if self.publish is None:
-            return
-        from companion.web.snapshot import build
-        self.web_seq += 1
-        resume = self.ctx().resume if self.journal is None else ""
-        j = self.journal
-        self.seen[self.web_seq] = (None, "", 0, self.commits) if j is None else (
-            self.store.game_id(j), j.game.title, len(j.events), self.commits)
-        self.seen.pop(self.web_seq - SEEN, None)
-        left = None
-        if j is None and self.left is not None and not self.left.state.over:
-            left = {"game_id": self.store.game_id(self.left), "title": self.left.game.title}
-        self.publish(build(self.journal, seq=self.web_seq, resume=resume, left=left))
-
-    def current_seq(self) -> int:
-        """The `seq` of the snapshot of the game as it is now: a change not yet published
-        (the burst of inputs is still being handled) already counts."""
-        return self.web_seq + (1 if self.snapshot_due and self.publish is not None else 0)
-
-    def moved_on(self, seq: int | None) -> str:
-        """"" when a phone that acted on snapshot `seq` saw the game as it is (or sent
-        `"seq": null`); else what changed since, in plain words."""
-        if seq is None or seq == self.current_seq():
-            return ""
-        then = self.seen.get(seq)
-        if then is None:
-            # Older than the snapshots kept, or from another run (a restart): either way the
-            # page is not showing the game as it is now.
-            return (f"this page shows an old state of the game (snapshot {seq} is not one of "
-                    f"the box's latest; it is at {self.current_seq()}, perhaps after a "
-                    "restart); look again")
-        gid0, title0, n0, commits0 = then
-        j = self.journal
-        if j is None:
-            return f"{title0} #{gid0} was left for the start menu" if gid0 is not None else \
-                "the start menu changed; look again"
-        gid = self.store.game_id(j)
-        if gid != gid0:
-            return f"{j.game.title} #{gid} is the game now" + \
-                (f", not {title0} #{gid0}" if gid0 is not None else "")
-        n = len(j.events)
-        if n > n0:
-            words = j.describe(n0) + (f" and {n - n0 - 1} more" if n - n0 > 1 else "")
-        elif n < n0:
-            words = f"{n0 - n} move{'s' * (n0 - n != 1)} undone"
-        elif self.commits != commits0:
-            words = "moves were undone and made again"
-        else:
-            words = "the page is behind the box"
-        if j.state.over:
-            return words + "; the game is over"
-        return words + f"; it is {j.name(j.state.table.current)}'s turn"
-
     def new_game(self, header) -> bool:
         try:
             # The game open until now is parked when unfinished: Resume brings it back.
@@ -546,22 +470,6 @@ class App:
             self.stack.append(self.mode.first_player_screen(self.ctx()))
         return True
 
-    def web_play_again(self, p: dict) -> dict:
-        """POST /api/play-again: the game-over view's one tap. Only a finished game is played
-        again (an unfinished one is not replaced by it); `seq` is the snapshot it was
-        pressed on."""
-        j = self.journal
-        if j is None:
-            return {"ok": False, "status": 409, "error": "no game to play again: start one"}
-        if not j.state.over:
-            return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
-                    "or start a new game"}
-        if not self.play_again(from_phone=True):
-            return {"ok": False, "status": 503, "error": "the new game was not saved: "
-                    + (self.toast[0] if self.toast else "error")}
-        return {"ok": True, "seq": self.web_seq, "game_id": getattr(self.journal.sink,
-                                                                    "game_id", None)}
-
     def _enter_game(self) -> None:
         ctx = self.ctx()
         if self.journal.state.over:
@@ -585,205 +493,16 @@ class App:
         self.toast = (text, self.clock() + seconds)
         self.timers.after(seconds, Tick("toast"))
 
-    # --- the table web ------------------------------------------------------------------------
-
-    def gate(self, p: dict, stale: str) -> dict:
-        """A phone's press, exactly a button on the box, unless the phone's snapshot is stale
-        (`stale` says what changed) and the press would commit something (COMMITS): then it
-        is refused and the screens are put back as they were. `changed` says whether the
-        press did anything: the game, the screens, or the frame."""
-        gesture = Gesture.HOLD if p.get("hold") else Gesture.PRESS
-        before = self._look()
-        stack, toast = list(self.stack), self.toast
-        self.stale_press = stale
-        try:
-            self.on_button(ButtonInput(Button(p["button"]), gesture))
-        except StaleChange:
-            self.stack[:], self.toast = stack, toast
-            return {"ok": False, "error": "the game moved on: " + stale, "status": 409}
-        finally:
-            self.stale_press = ""
-        return {"ok": True, "seq": self.web_seq, "changed": self._look() != before}
-
-    def _look(self) -> tuple:
-        """What a press may change: the game (the next snapshot), the screens, a roll, the
-        frame the panel would show."""
-        try:
-            frame = self.frame().tobytes()
-        except Exception:  # a screen that fails to draw: render() shows the error frame
-            frame = b""
-        return (self.current_seq(), [id(s) for s in self.stack], self.roll_seq, frame)
-
-    def on_web(self, req: WebRequest) -> None:
-        """Do what a paired browser asked (companion/web/api.py checked its shape) and answer."""
-        if req.reply is not None and not req.reply.set_running_or_notify_cancel():
-            return  # the browser was told "nothing changed" (Web.ask gave up waiting)
-        self.answering = True
-        try:
-            result = self.web_request(req.kind, req.payload)
-        except IllegalEvent as e:
-            result = {"ok": False, "error": str(e), "status": 422}
-        except JournalError as e:
-            self.not_saved(e)
-            result = {"ok": False, "error": str(e), "status": 503}
-        except Exception as e:  # the last resort: see `strict`
-            log.exception("error handling %r", req)
-            result = {"ok": False, "error": f"internal error ({type(e).__name__}); the game "
-                      "is saved", "status": 500}
-            if self.strict:
-                self._reply(req, result)
-                raise
-        finally:
-            self.answering = False
-        self.flush_snapshot()  # the reply's seq is the snapshot with this change
-        if result.get("ok"):
-            result["seq"] = self.web_seq
-        self._reply(req, result)
-        if self.web_off_due:  # "Web off" chosen from a phone: it has its answer, now stop
-            self.web_off_due = False
-            self.web.stop()
-
-    @staticmethod
-    def _reply(req: WebRequest, result: dict) -> None:
-        if req.reply is not None:
-            try:
-                req.reply.set_result(result)
-            except Exception:  # cancelled: the browser gave up waiting
-                pass
-
-    def web_request(self, kind: str, p: dict) -> dict:
-        """Do a paired browser's request. A change carries `seq`, the snapshot the phone
-        acted on (None: a script that skips the check). On a stale one it is refused (409,
-        what changed, in plain words) and nothing changes, except a press that commits
-        nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`)."""
-        def ok(**more) -> dict:
-            return {"ok": True, "seq": self.web_seq, **more}
-
-        def refused(status: int, error: str) -> dict:
-            return {"ok": False, "error": error, "status": status}
-
-        if kind == "roster":
-            return ok(names=self.ctx().names)
-        stale = self.moved_on(p.get("seq"))
-        if kind == "press":
-            return self.gate(p, stale)
-        if stale:
-            return refused(409, "the game moved on: " + stale)
-        if kind == "roster-set":
-            from companion.session import roster
-            roster.save(self.store, p["names"])
-            self.roster = tuple(p["names"])
-            return ok(names=list(self.roster))
-        if kind == "play-again":
-            return self.web_play_again(p)
-        if kind == "new-game":
-            from companion.session.journal import game_for
-            from companion.rules.game import Header
-            header = Header(p["game"], tuple(p["players"]), p["first"],
-                            {**self.config.house_rules(p["game"]), **p["rules"]})
-            game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
-        if kind in ("new-game", "resume"):
-            # The game in progress, or the one left for the start menu (still unfinished).
-            j = self.journal if self.journal is not None else self.left
-            if j is not None and not j.state.over and (kind == "new-game" or
-                                                       self.store.game_id(j) != p["game"]):
-                gid = self.store.game_id(j)
-                if p.get("replaces") != gid:
-                    return refused(409, f"{j.game.title} #{gid} is not finished: send "
-                                   f"\"replaces\": {gid} to set it aside (it can be "
-                                   "resumed later)")
-        if kind == "resume":
-            try:
-                self.switch_to(p["game"])
-            except CannotResume as e:
-                return refused(e.status, str(e))
-            return ok()
-        if kind == "new-game":
-            if not self.new_game(header):
-                return refused(422, "the game could not be started")
-            del self.stack[1:]  # the phone chose the first player: straight to the game
-            return ok()
-        j = self.journal
-        if j is None:
-            return refused(409, "no game is open on the box: start one first")
-        if kind == "action":
-            event = p["event"]
-            try:
-                j.check(event)  # an illegal move changes nothing
-            except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
-                from companion.web.words import plain
-                return {**refused(422, plain(str(e), event, j.header.players)),
-                        "engine": str(e)}
-            if not self.emit(event):
-                return refused(503, "not saved: " + (self.toast[0] if self.toast else "error"))
-            del self.stack[1:]  # back to the game's home (or end) screen
-            if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
-                self.perform(self.mode.after_web_action(event, self.ctx()))
-            return ok()
-        if kind in ("undo", "redo"):
-            if not (j.can_undo if kind == "undo" else j.can_redo):
-                return refused(409, f"nothing to {kind}")
-            if not (self.undo() if kind == "undo" else self.redo()):
-                return refused(503, f"{kind} was not saved")
-            return ok()
-        return refused(400, f"unknown request {kind!r}")
-
-    def on_phone_paired(self, item: PhonePaired) -> None:
-        """Keep a paired phone's session in the journal database (the web asked; this thread
-        is the one writer)."""
-        from companion.session import phones
-        from companion.web import pairing
-        if self.web is not None and not self.web.pairing.knows(item.digest):
-            ok = False  # forgotten (Forget all phones) before this got here: not kept
-        else:
-            try:
-                phones.add(self.store, item.digest, item.created,
-                           now=self.web.pairing.wall() if self.web is not None else item.created,
-                           ttl=pairing.SESSION_TTL, keep=pairing.MAX_SESSIONS)
-                ok = True
-            except JournalError as e:
-                log.warning("the paired phone is not kept across a restart: %s", e)
-                ok = False
-        if item.reply is not None:
-            try:
-                item.reply.set_result(ok)
-            except Exception:  # the web gave up waiting
-                pass
+    # --- the table web (bridge.py) ------------------------------------------------------------
 
     def attach_web(self, web) -> None:
-        """Give the app its table web (companion.web.server.Web, started or not): snapshots
-        and changed frames go to it from now on, the phones kept in the journal are paired
-        again, and the menus offer "Table web"."""
-        from companion.session import phones
-        self.web, self.publish = web, web.publish
-        self.on_frame = web.frame_changed
-        if self.last_frame is not None:  # drawn before the web came: its number, for new streams
-            web.frame_changed(self.last_frame[0])
-        web.pairing.load(phones.load(self.store))
-        # A code used or voided by wrong tries: redraw the pairing screen (and say so).
-        web.pairing.on_change = lambda note: self.post(Notice(note) if note else Tick("web"))
-        if self.journal is None and isinstance(self.stack[0], StartScreen):
-            self.stack[0] = StartScreen(self.ctx())
-        self.publish_snapshot()
+        bridge.attach_web(self, web)
 
-    def web_switch(self, on: bool) -> None:
-        """The device menu's "Web on" / "Web off"."""
-        if self.web is None:
-            return
-        if not on:
-            if self.answering:  # stopping now would wait on the very request being answered
-                self.web_off_due = True
-            else:
-                self.web.stop()
-            self.show_toast("Web off")
-            return
-        problem = self.web.start()
-        if problem:
-            log.warning("%s", problem)
-            self.show_toast(problem.removeprefix("web: ").split(";")[0], 4.0)
-        else:
-            self.publish_snapshot()
-            self.show_toast("Web on: " + self.web.url.removeprefix("http://").rstrip("/"), 3.0)
+    def web_request(self, kind: str, p: dict) -> dict:
+        return bridge.web_request(self, kind, p)
+
+    def flush_snapshot(self) -> None:
+        bridge.flush_snapshot(self)
 
     # --- drawing ------------------------------------------------------------------------------
 
