@@ -9,7 +9,7 @@ given (the one thread that changes its state).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, PhonePaired, Tick, WebRequest
@@ -79,80 +79,82 @@ def web_request(app: App, kind: str, p: dict) -> dict:
     acted on (None: a script that skips the check). On a stale one it is refused (409,
     what changed, in plain words) and nothing changes, except a press that commits
     nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`)."""
-    def ok(**more) -> dict:
-        return {"ok": True, "seq": app.web_seq, **more}
-
-    def refused(status: int, error: str) -> dict:
-        return {"ok": False, "error": error, "status": status}
-
     if kind == "roster":
-        return ok(names=app.ctx().names)
+        return ok(app, names=app.ctx().names)
     stale = moved_on(app, p.get("seq"))
     if kind == "press":
         return gate(app, p, stale)
     if stale:
         return refused(409, "the game moved on: " + stale)
-    if kind == "roster-set":
-        from companion.session import roster
-        roster.save(app.store, p["names"])
-        app.roster = tuple(p["names"])
-        return ok(names=list(app.roster))
-    if kind == "play-again":
-        return web_play_again(app, p)
-    if kind == "new-game":
-        from companion.session.journal import game_for
-        from companion.rules.game import Header
-        header = Header(p["game"], tuple(p["players"]), p["first"],
-                        {**app.config.house_rules(p["game"]), **p["rules"]})
-        game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
-    if kind in ("new-game", "resume"):
-        # The game in progress, or the one left for the start menu (still unfinished).
-        j = app.journal if app.journal is not None else app.left
-        if j is not None and not j.state.over and (kind == "new-game" or
-                                                   app.store.game_id(j) != p["game"]):
-            gid = app.store.game_id(j)
-            if p.get("replaces") != gid:
-                return refused(409, f"{j.game.title} #{gid} is not finished: send "
-                               f"\"replaces\": {gid} to set it aside (it can be "
-                               "resumed later)")
-    if kind == "resume":
-        try:
-            app.switch_to(p["game"])
-        except CannotResume as e:
-            return refused(e.status, str(e))
-        return ok()
-    if kind == "new-game":
-        if not app.new_game(header):
-            return refused(422, "the game could not be started")
-        del app.stack[1:]  # the phone chose the first player: straight to the game
-        return ok()
-    j = app.journal
-    if j is None:
-        return refused(409, "no game is open on the box: start one first")
-    if kind == "action":
-        event = p["event"]
-        try:
-            j.check(event)  # an illegal move changes nothing
-        except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
-            from companion.web.words import plain
-            return {**refused(422, plain(str(e), event, j.header.players)),
-                    "engine": str(e)}
-        if not app.emit(event):
-            return refused(503, "not saved: " + (app.toast[0] if app.toast else "error"))
-        del app.stack[1:]  # back to the game's home (or end) screen
-        if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
-            app.perform(app.mode.after_web_action(event, app.ctx()))
-        return ok()
-    if kind in ("undo", "redo"):
-        if not (j.can_undo if kind == "undo" else j.can_redo):
-            return refused(409, f"nothing to {kind}")
-        if not (app.undo() if kind == "undo" else app.redo()):
-            return refused(503, f"{kind} was not saved")
-        return ok()
-    return refused(400, f"unknown request {kind!r}")
+    change = CHANGES.get(kind)
+    if change is None:
+        return refused(400, f"unknown request {kind!r}")
+    return change(app, p)
 
 
-def web_play_again(app: App, p: dict) -> dict:
+def ok(app: App, **more) -> dict:
+    return {"ok": True, "seq": app.web_seq, **more}
+
+
+def refused(status: int, error: str) -> dict:
+    return {"ok": False, "error": error, "status": status}
+
+
+def not_saved_words(app: App) -> str:
+    """Why a change was not saved: the toast it put up (App.not_saved)."""
+    return app.toast[0] if app.toast else "error"
+
+
+# --- a phone's changes: the panel's own actions, after the checks only a phone needs -------
+
+def set_roster(app: App, p: dict) -> dict:
+    from companion.session import roster
+    roster.save(app.store, p["names"])
+    app.roster = tuple(p["names"])
+    return ok(app, names=list(app.roster))
+
+
+def new_game(app: App, p: dict) -> dict:
+    from companion.session.journal import game_for
+    from companion.rules.game import Header
+    header = Header(p["game"], tuple(p["players"]), p["first"],
+                    {**app.config.house_rules(p["game"]), **p["rules"]})
+    game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
+    refusal = set_aside_unsaid(app, p)
+    if refusal is not None:
+        return refusal
+    if not app.perform(A.NewGame(header)):
+        return refused(422, "the game could not be started")
+    app.perform(A.Home())  # the phone chose the first player: straight to the game
+    return ok(app)
+
+
+def resume(app: App, p: dict) -> dict:
+    refusal = set_aside_unsaid(app, p, resuming=p["game"])
+    if refusal is not None:
+        return refusal
+    try:
+        app.perform(A.ResumeGame(p["game"], from_phone=True))
+    except CannotResume as e:
+        return refused(e.status, str(e))
+    return ok(app)
+
+
+def set_aside_unsaid(app: App, p: dict, *, resuming: int | None = None) -> dict | None:
+    """A new game, or resuming another, sets aside the unfinished game in progress (or the
+    one left for the start menu, still unfinished): refused (409) unless the phone said so
+    with "replaces": its id."""
+    j = app.journal if app.journal is not None else app.left
+    if j is None or j.state.over or (resuming is not None and app.store.game_id(j) == resuming):
+        return None
+    gid = app.store.game_id(j)
+    if p.get("replaces") == gid:
+        return None
+    return refused(409, f"{j.game.title} #{gid} is not finished: send \"replaces\": {gid} to "
+                   "set it aside (it can be resumed later)")
+
+
+def play_again(app: App, p: dict) -> dict:
     """POST /api/play-again: the game-over view's one tap. Only a finished game is played
     again (an unfinished one is not replaced by it); `seq` is the snapshot it was
     pressed on."""
@@ -162,11 +164,69 @@ def web_play_again(app: App, p: dict) -> dict:
     if not j.state.over:
         return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
                 "or start a new game"}
-    if not app.play_again(from_phone=True):
+    if not app.perform(A.PlayAgain()):
         return {"ok": False, "status": 503, "error": "the new game was not saved: "
-                + (app.toast[0] if app.toast else "error")}
+                + not_saved_words(app)}
+    app.perform(A.Home())  # one tap: past "who goes first" (at the seat after), to the game
     return {"ok": True, "seq": app.web_seq, "game_id": getattr(app.journal.sink,
                                                                 "game_id", None)}
+
+
+def game_action(app: App, p: dict) -> dict:
+    """POST /api/action: one of the game's events, from the phone's form."""
+    j = app.journal
+    if j is None:
+        return refused(409, NO_GAME)
+    event = p["event"]
+    try:
+        j.check(event)  # an illegal move changes nothing
+    except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
+        from companion.web.words import plain
+        return {**refused(422, plain(str(e), event, j.header.players)), "engine": str(e)}
+    if not app.perform(A.Emit(event)):
+        return refused(503, "not saved: " + not_saved_words(app))
+    app.perform(A.Home())  # back to the game's home (or end) screen
+    if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
+        app.perform(app.mode.after_web_action(event, app.ctx()))
+    return ok(app)
+
+
+def undo(app: App, p: dict) -> dict:
+    j = app.journal
+    if j is None:
+        return refused(409, NO_GAME)
+    if not j.can_undo:
+        return refused(409, "nothing to undo")
+    if not app.perform(A.Undo()):
+        return refused(503, "undo was not saved")
+    return ok(app)
+
+
+def redo(app: App, p: dict) -> dict:
+    j = app.journal
+    if j is None:
+        return refused(409, NO_GAME)
+    if not j.can_redo:
+        return refused(409, "nothing to redo")
+    if not app.perform(A.Redo()):
+        return refused(503, "redo was not saved")
+    return ok(app)
+
+
+NO_GAME = "no game is open on the box: start one first"
+
+# The changes a paired phone may ask for (companion/web/api.py: POST /api/<kind>, and
+# /api/roster for "roster-set"); "roster" (reading the names) and "press" (a button) are
+# web_request's own.
+CHANGES: dict[str, Callable[[App, dict], dict]] = {
+    "roster-set": set_roster,
+    "new-game": new_game,
+    "resume": resume,
+    "play-again": play_again,
+    "action": game_action,
+    "undo": undo,
+    "redo": redo,
+}
 
 
 def gate(app: App, p: dict, stale: str) -> dict:

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 # with more in games that have no saved record is replayed by a background thread instead.
 STATS_BUDGET = 20_000
 
+
 def when_text(t: float, now: float) -> str:
     """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12"."""
     lt, today = time.localtime(t), time.localtime(now)
@@ -247,7 +248,7 @@ class App:
         elif isinstance(action, A.PlayAgain):
             return self.play_again()
         elif isinstance(action, A.ResumeGame):
-            return self.resume_game(action.game)
+            return self.resume_game(action)
         elif isinstance(action, A.LeaveGame):
             if self.journal is not None:  # it stays the open game: resumed at start
                 self.left, self.journal = self.journal, None
@@ -410,8 +411,10 @@ class App:
         j = self.journal if self.journal is not None else self.left
         return j is not None and not j.state.over
 
-    def resume_game(self, game_id: int | None) -> bool:
-        """The start menu's Resume: a game that cannot be resumed is a toast."""
+    def resume_game(self, action: A.ResumeGame) -> bool:
+        """The start menu's Resume, or a phone's: a game that cannot be resumed is a toast on
+        the panel, and raises CannotResume for a phone, whose answer says why."""
+        game_id = action.game
         if game_id is None:
             if not self.unfinished:
                 return False
@@ -419,6 +422,8 @@ class App:
         try:
             self.switch_to(game_id)
         except CannotResume as e:
+            if action.from_phone:
+                raise
             self.show_toast(str(e)[:1].upper() + str(e)[1:], 3.0)
             return False
         return True
@@ -449,12 +454,12 @@ class App:
 
     # --- play again ---------------------------------------------------------------------------
 
-    def play_again(self, *, from_phone: bool = False) -> bool:
+    def play_again(self) -> bool:
         """A new game of the finished one's kind, with its players in their seats and its
         house rules (as the header recorded them), the first player one seat on clockwise
         (as a deal passes), through `new_game` like any new game; the finished game stays in
-        the journal. On the panel the game's own "who goes first" follows (at that seat); a
-        phone's one tap goes straight to the game."""
+        the journal. The game's own "who goes first" follows (at that seat); a phone's one
+        tap goes on to the game (bridge.py)."""
         j = self.journal
         if j is None or not j.state.over:
             self.show_toast("Play again: the game is not over")
@@ -466,8 +471,7 @@ class App:
         if not self.new_game(header):
             return False
         del self.stack[1:]  # the same house rules: not shown again
-        if not from_phone:
-            self.stack.append(self.mode.first_player_screen(self.ctx()))
+        self.stack.append(self.mode.first_player_screen(self.ctx()))
         return True
 
     def _enter_game(self) -> None:
