@@ -7,13 +7,11 @@ the queue, so an idle companion uses no CPU. Each input goes: screen -> action -
 Modules, by job:
 - core.py: the App (its state, the input queue and loop, `handle`, `perform`, drawing)
 - rolls.py: rolls and timers (Timers, a roll from ROLL to its result committed, each Tick)
+- handlers.py: the screen actions (HANDLERS: what `perform` does for each type of action)
 - bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
 """
 
-from companion.app.bridge import COMMITS, SEEN, StaleChange
 from companion.app.core import (STATS_BUDGET, App, draw_toast, error_frame, run_safely,
-                                toast_lines, when_text)
-from companion.app.rolls import TUMBLE_EVERY, PendingRoll, Timers
+                                toast_lines)
 
-__all__ = ["App", "COMMITS", "PendingRoll", "SEEN", "STATS_BUDGET", "StaleChange", "TUMBLE_EVERY",
-           "Timers", "draw_toast", "error_frame", "run_safely", "toast_lines", "when_text"]
+__all__ = ["App", "STATS_BUDGET", "draw_toast", "error_frame", "run_safely", "toast_lines"]

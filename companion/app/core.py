@@ -14,7 +14,7 @@ from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
 from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
 from companion.inputs import RollerPress
-from companion.app import bridge, rolls
+from companion.app import bridge, handlers, rolls
 from companion.ui import power
 from companion.session.journal import Journal
 from companion.ui import actions as A
@@ -22,24 +22,13 @@ from companion.ui import draw
 from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion import games
-from companion.session.store import CannotResume
-from companion.ui.start import ResumeEntry, StartScreen
+from companion.ui.start import ResumeEntry
 
 log = logging.getLogger(__name__)
 
 # Events the app thread replays itself for the history figures (about 0.2 s here); a journal
 # with more in games that have no saved record is replayed by a background thread instead.
 STATS_BUDGET = 20_000
-
-
-def when_text(t: float, now: float) -> str:
-    """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12"."""
-    lt, today = time.localtime(t), time.localtime(now)
-    if lt[:3] == today[:3]:
-        return time.strftime("%H:%M", lt)
-    if lt.tm_year == today.tm_year:
-        return f"{lt.tm_mday} {time.strftime('%b', lt)}"
-    return time.strftime("%Y-%m-%d", lt)
 
 
 class App:
@@ -117,9 +106,9 @@ class App:
         self.panel_frame: Any = None  # the image the panel itself shows now
         self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
         if self.journal is not None:
-            self._enter_game()
+            self.enter_game()
         else:
-            self._start_menu()
+            handlers.start_menu(self)
         if store.notice:
             log.warning("%s", store.notice)
             self.stack.append(TextScreen("Saved games", [store.notice, "OK to go on."]))
@@ -212,7 +201,7 @@ class App:
                 return
         self.perform(self.top.handle(b, self.ctx()))
 
-    # --- actions ------------------------------------------------------------------------------
+    # --- actions (handlers.py) and the journal ------------------------------------------------
 
     @property
     def mode(self):
@@ -227,61 +216,10 @@ class App:
             return all(self.perform(a) for a in action)
         if self.stale_press and isinstance(action, bridge.COMMITS):
             raise bridge.StaleChange(self.stale_press)
-        if isinstance(action, A.Emit):
-            return self.emit(action.event) and self.perform(action.then)
-        if isinstance(action, A.Push):
-            self.stack.append(action.screen)
-        elif isinstance(action, A.Pop):
-            del self.stack[max(1, len(self.stack) - action.count):]
-        elif isinstance(action, A.Replace):
-            self.stack[-1] = action.screen
-        elif isinstance(action, A.Home):
-            del self.stack[1:]
-        elif isinstance(action, A.Undo):
-            return self.undo()
-        elif isinstance(action, A.Redo):
-            return self.redo()
-        elif isinstance(action, A.Roll):
-            rolls.start_roll(self, action)
-        elif isinstance(action, A.NewGame):
-            return self.new_game(action.header)
-        elif isinstance(action, A.PlayAgain):
-            return self.play_again()
-        elif isinstance(action, A.ResumeGame):
-            return self.resume_game(action)
-        elif isinstance(action, A.LeaveGame):
-            if self.journal is not None:  # it stays the open game: resumed at start
-                self.left, self.journal = self.journal, None
-            self._start_menu()
-            self.snapshot_due = True
-        elif isinstance(action, A.WebSwitch):
-            bridge.web_switch(self, action.on)
-        elif isinstance(action, A.ForgetPhones):
-            if self.web is not None:
-                from companion.session import phones
-                n = self.web.pairing.forget_all()
-                try:
-                    phones.clear(self.store)
-                except JournalError as e:  # forgotten now; kept ones come back after a restart
-                    self.not_saved(e)
-                    return False
-                self.show_toast(f"Forgot {n} phone{'s' * (n != 1)}")
-        elif isinstance(action, A.Toast):
-            self.show_toast(action.text, action.seconds)
-        elif isinstance(action, A.After):
-            self.timers.after(action.seconds, Tick(action.token,
-                                                   {**action.data, "screen": self.top}))
-        elif isinstance(action, A.Beep):
-            if self.buzzer is not None:
-                self.buzzer.beep(action.seconds)
-        elif isinstance(action, A.QuitApp):
-            self.post(Quit())
-        elif isinstance(action, power.PowerOff):
-            runner = {"runner": self.power_runner} if self.power_runner else {}
-            return self.perform(power.after(*power.power_off(self.config, **runner)))
-        else:
+        handler = handlers.HANDLERS.get(type(action))
+        if handler is None:
             raise TypeError(f"unknown action {action!r}")
-        return True
+        return handler(self, action)
 
     def emit(self, event: dict) -> bool:
         assert self.journal is not None
@@ -293,9 +231,43 @@ class App:
         except JournalError as e:
             self.not_saved(e)
             return False
-        self._committed("append", event)
-        self._check_over()
+        self.committed("append", event)
+        self.check_over()
         return True
+
+    def new_game(self, header) -> bool:
+        """Start a game of `header` (what A.NewGame does: handlers.start_game)."""
+        return handlers.start_game(self, header)
+
+    def committed(self, what: str, event: Any) -> None:
+        self.commits += 1
+        self._stats = None
+        self.snapshot_due = True
+        if self.on_commit is not None:
+            self.on_commit(what, len(self.journal.events), event)
+
+    def enter_game(self) -> None:
+        ctx = self.ctx()
+        if self.journal.state.over:
+            self.stack = [self.mode.end_screen(ctx)]
+            self.at_end = True
+        else:
+            self.stack = [self.mode.home(ctx)]
+            self.at_end = False
+
+    def check_over(self) -> None:
+        """Switch to the end screen when the game ends, and back when undo reopens it. The
+        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
+        hint) would cover the winners, so it goes."""
+        over = self.journal.state.over
+        if over != self.at_end:
+            self.enter_game()
+            if over:
+                self.toast = None
+
+    def show_toast(self, text: str, seconds: float = 2.0) -> None:
+        self.toast = (text, self.clock() + seconds)
+        self.timers.after(seconds, Tick("toast"))
 
     def not_saved(self, e: JournalError) -> None:
         """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
@@ -304,34 +276,7 @@ class App:
         short = getattr(e, "short", "")  # what fits the panel whole: "Not saved: disk full"
         self.show_toast(short or str(e)[:1].upper() + str(e)[1:], 4.0)
 
-    def undo(self) -> bool:
-        j = self.journal
-        if j is None:
-            return False
-        if not j.can_undo:
-            self.show_toast("Nothing to undo")
-            return False
-        before = j.previous_state
-        event = j.undo()
-        self._committed("undo", event)
-        self.stack[:] = [self.mode.home(self.ctx())]
-        self.show_toast("Undone: " + j.game.describe(event, j.header, before))
-        self._check_over()  # after the toast: an end screen clears it
-        return True
-
-    def redo(self) -> bool:
-        j = self.journal
-        if j is None:
-            return False
-        if not j.can_redo:
-            self.show_toast("Nothing to redo")
-            return False
-        before = j.state
-        event = j.redo()
-        self._committed("redo", event)
-        self.show_toast("Redone: " + j.game.describe(event, j.header, before))
-        self._check_over()  # after the toast: an end screen clears it
-        return True
+    # --- the history figures (Records, the end screens) ---------------------------------------
 
     def stats(self):
         """The history figures for Records and the end screens: computed here, on the app
@@ -384,118 +329,6 @@ class App:
             except JournalError as e:
                 log.warning("statistics records not saved: %s", e)
         self._stats = None  # asked again by the next frame: now from the saved records
-
-    def _committed(self, what: str, event: Any) -> None:
-        self.commits += 1
-        self._stats = None
-        self.snapshot_due = True
-        if self.on_commit is not None:
-            self.on_commit(what, len(self.journal.events), event)
-
-    def new_game(self, header) -> bool:
-        try:
-            # The game open until now is parked when unfinished: Resume brings it back.
-            self.journal = self.store.new_game(header, park=self._open_unfinished())
-        except IllegalEvent as e:
-            self.show_toast(str(e), 3.0)
-            return False
-        self.left = None
-        self._enter_game()
-        self.stack.extend(self.mode.setup(self.ctx()))
-        self.snapshot_due = True
-        return True
-
-    def _open_unfinished(self) -> bool:
-        """Whether the journal's open game (played, or left for the start menu) is
-        unfinished."""
-        j = self.journal if self.journal is not None else self.left
-        return j is not None and not j.state.over
-
-    def resume_game(self, action: A.ResumeGame) -> bool:
-        """The start menu's Resume, or a phone's: a game that cannot be resumed is a toast on
-        the panel, and raises CannotResume for a phone, whose answer says why."""
-        game_id = action.game
-        if game_id is None:
-            if not self.unfinished:
-                return False
-            game_id = self.unfinished[0].game_id
-        try:
-            self.switch_to(game_id)
-        except CannotResume as e:
-            if action.from_phone:
-                raise
-            self.show_toast(str(e)[:1].upper() + str(e)[1:], 3.0)
-            return False
-        return True
-
-    def switch_to(self, game_id: int) -> None:
-        """Continue unfinished game `game_id`; the open one is parked when it is unfinished.
-        CannotResume (nothing changed) for a game that is finished, broken or altered."""
-        if self.journal is not None and self.store.game_id(self.journal) == game_id:
-            del self.stack[1:]  # already the game being played
-            return
-        if self.left is not None and self.store.game_id(self.left) == game_id \
-                and not self.left.state.over:
-            journal = self.left  # still the open game in the journal
-        else:
-            journal = self.store.reopen(game_id, park=self._open_unfinished())
-        self.journal, self.left = journal, None
-        self._enter_game()
-        self.snapshot_due = True
-
-    def _start_menu(self) -> None:
-        """Show the start menu, with the unfinished games Resume offers as they are now."""
-        now = self.store.clock()
-        self.unfinished = tuple(
-            ResumeEntry(u.id, games.title(u.header.game), tuple(u.header.players),
-                        when_text(u.last, now))
-            for u in self.store.unfinished())
-        self.stack = [StartScreen(self.ctx())]
-
-    # --- play again ---------------------------------------------------------------------------
-
-    def play_again(self) -> bool:
-        """A new game of the finished one's kind, with its players in their seats and its
-        house rules (as the header recorded them), the first player one seat on clockwise
-        (as a deal passes), through `new_game` like any new game; the finished game stays in
-        the journal. The game's own "who goes first" follows (at that seat); a phone's one
-        tap goes on to the game (bridge.py)."""
-        j = self.journal
-        if j is None or not j.state.over:
-            self.show_toast("Play again: the game is not over")
-            return False
-        from companion.rules.game import Header
-        h = j.header
-        header = Header(h.game, tuple(h.players), (h.first + 1) % len(h.players),
-                        dict(h.rules))
-        if not self.new_game(header):
-            return False
-        del self.stack[1:]  # the same house rules: not shown again
-        self.stack.append(self.mode.first_player_screen(self.ctx()))
-        return True
-
-    def _enter_game(self) -> None:
-        ctx = self.ctx()
-        if self.journal.state.over:
-            self.stack = [self.mode.end_screen(ctx)]
-            self.at_end = True
-        else:
-            self.stack = [self.mode.home(ctx)]
-            self.at_end = False
-
-    def _check_over(self) -> None:
-        """Switch to the end screen when the game ends, and back when undo reopens it. The
-        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
-        hint) would cover the winners, so it goes."""
-        over = self.journal.state.over
-        if over != self.at_end:
-            self._enter_game()
-            if over:
-                self.toast = None
-
-    def show_toast(self, text: str, seconds: float = 2.0) -> None:
-        self.toast = (text, self.clock() + seconds)
-        self.timers.after(seconds, Tick("toast"))
 
     # --- the table web (bridge.py) ------------------------------------------------------------
 
