@@ -152,25 +152,12 @@ class App:
         self.timers.close()
 
     def handle(self, item: object) -> None:
+        """One input from the queue, done by what INPUTS has for its type (an unknown item is
+        dropped); an illegal move or a failed save is a toast, as is a bug (see `strict`)."""
         try:
-            if isinstance(item, ButtonInput):
-                self.on_button(item)
-            elif isinstance(item, RollResult):
-                rolls.on_roll_result(self, item)
-            elif isinstance(item, Tick):
-                rolls.on_tick(self, item)
-            elif isinstance(item, Notice):
-                self.show_toast(item.text, 3.0)
-            elif isinstance(item, ShutdownRequest):
-                self.perform(power.ask(self.top))
-            elif isinstance(item, RollerPress):
-                self.on_roller_press()
-            elif isinstance(item, WebRequest):
-                bridge.on_web(self, item)
-            elif isinstance(item, StatsFilled):
-                self.on_stats_filled(item)
-            elif isinstance(item, PhonePaired):
-                bridge.on_phone_paired(self, item)
+            step = INPUTS.get(type(item))
+            if step is not None:
+                step(self, item)
         except IllegalEvent as e:
             self.show_toast(str(e), 3.0)
         except JournalError as e:
@@ -183,7 +170,7 @@ class App:
 
     # --- inputs -------------------------------------------------------------------------------
 
-    def on_roller_press(self) -> None:
+    def on_roller_press(self, press: RollerPress) -> None:
         """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
         if rolls.tumbling(self):
             return  # a roll is tumbling: like every button, it waits for the result
@@ -376,6 +363,29 @@ class App:
             self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
             if self.on_frame is not None:
                 self.on_frame(self.last_frame[0])
+
+
+def on_notice(app: App, notice: Notice) -> None:
+    app.show_toast(notice.text, 3.0)
+
+
+def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
+    app.perform(power.ask(app.top))
+
+
+# What the app thread does with each input from the queue (companion/inputs.py), by its exact
+# type (App.handle); Quit ends App.run before it gets here.
+INPUTS: dict[type, Callable[[App, Any], object]] = {
+    ButtonInput: App.on_button,
+    RollerPress: App.on_roller_press,
+    RollResult: rolls.on_roll_result,
+    Tick: rolls.on_tick,
+    Notice: on_notice,
+    ShutdownRequest: on_shutdown_request,
+    WebRequest: bridge.on_web,
+    PhonePaired: bridge.on_phone_paired,
+    StatsFilled: App.on_stats_filled,
+}
 
 
 def error_frame():
