@@ -11,7 +11,6 @@ Modules, by job:
 - bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
 """
 
-from companion.app.core import (STATS_BUDGET, App, draw_toast, error_frame, run_safely,
-                                toast_lines)
+from companion.app.core import STATS_BUDGET, App, draw_toast, error_frame, run_safely, toast_lines
 
 __all__ = ["App", "STATS_BUDGET", "draw_toast", "error_frame", "run_safely", "toast_lines"]

@@ -24,12 +24,15 @@ log = logging.getLogger(__name__)
 
 SEEN = 256  # published snapshots remembered to say what changed since (moved_on)
 
-# What a press from a phone may not do on a stale snapshot (web_request): each commits to
+# What a press from a phone may not do on a stale snapshot (gate, App.perform): each commits to
 # the journal, changes the game shown, or starts a roll that will.
 # The device menu's switches (forget phones, web on/off, quit) count too: a page
 # that is behind may not be pressing what its user thinks.
 COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.PlayAgain, A.ResumeGame, A.LeaveGame, A.Roll,
            A.ForgetPhones, A.WebSwitch, A.QuitApp)
+
+
+NO_GAME = "no game is open on the box: start one first"
 
 
 class StaleChange(Exception):
@@ -48,7 +51,7 @@ def on_web(app: App, req: WebRequest) -> None:
     except JournalError as e:
         app.not_saved(e)
         result = {"ok": False, "error": str(e), "status": 503}
-    except Exception as e:  # the last resort: see `strict`
+    except Exception as e:  # the last resort: see App.strict
         log.exception("error handling %r", req)
         result = {"ok": False, "error": f"internal error ({type(e).__name__}); the game "
                   "is saved", "status": 500}
@@ -63,6 +66,7 @@ def on_web(app: App, req: WebRequest) -> None:
     reply(req, result)
     if app.web_off_due:  # "Web off" chosen from a phone: it has its answer, now stop
         app.web_off_due = False
+        assert app.web is not None
         app.web.stop()
 
 
@@ -78,7 +82,8 @@ def web_request(app: App, kind: str, p: dict) -> dict:
     """Do a paired browser's request. A change carries `seq`, the snapshot the phone
     acted on (None: a script that skips the check). On a stale one it is refused (409,
     what changed, in plain words) and nothing changes, except a press that commits
-    nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`)."""
+    nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`). Each
+    change (CHANGES) is done by the actions the panel's own buttons perform."""
     if kind == "roster":
         return ok(app, names=app.ctx().names)
     stale = moved_on(app, p.get("seq"))
@@ -101,11 +106,11 @@ def refused(status: int, error: str) -> dict:
 
 
 def not_saved_words(app: App) -> str:
-    """Why a change was not saved: the toast it put up (App.not_saved)."""
+    """Why a change was not saved: the toast it put up (App.emit, App.not_saved)."""
     return app.toast[0] if app.toast else "error"
 
 
-# --- a phone's changes: the panel's own actions, after the checks only a phone needs -------
+# --- a phone's changes: the panel's own actions, after the checks only a phone needs ----------
 
 def set_roster(app: App, p: dict) -> dict:
     from companion.session import roster
@@ -115,12 +120,12 @@ def set_roster(app: App, p: dict) -> dict:
 
 
 def new_game(app: App, p: dict) -> dict:
-    from companion.session.journal import game_for
     from companion.rules.game import Header
+    from companion.session.journal import game_for
     header = Header(p["game"], tuple(p["players"]), p["first"],
                     {**app.config.house_rules(p["game"]), **p["rules"]})
     game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
-    refusal = set_aside_unsaid(app, p)
+    refusal = refuse_unless_replaced(app, p)
     if refusal is not None:
         return refusal
     if not app.perform(A.NewGame(header)):
@@ -130,7 +135,7 @@ def new_game(app: App, p: dict) -> dict:
 
 
 def resume(app: App, p: dict) -> dict:
-    refusal = set_aside_unsaid(app, p, resuming=p["game"])
+    refusal = refuse_unless_replaced(app, p, resuming=p["game"])
     if refusal is not None:
         return refusal
     try:
@@ -140,10 +145,10 @@ def resume(app: App, p: dict) -> dict:
     return ok(app)
 
 
-def set_aside_unsaid(app: App, p: dict, *, resuming: int | None = None) -> dict | None:
+def refuse_unless_replaced(app: App, p: dict, *, resuming: int | None = None) -> dict | None:
     """A new game, or resuming another, sets aside the unfinished game in progress (or the
-    one left for the start menu, still unfinished): refused (409) unless the phone said so
-    with "replaces": its id."""
+    one left for the start menu, still unfinished): refused (409) unless the phone said so,
+    with "replaces": its id. None when nothing is in the way."""
     j = app.journal if app.journal is not None else app.left
     if j is None or j.state.over or (resuming is not None and app.store.game_id(j) == resuming):
         return None
@@ -167,7 +172,8 @@ def play_again(app: App, p: dict) -> dict:
     if not app.perform(A.PlayAgain()):
         return {"ok": False, "status": 503, "error": "the new game was not saved: "
                 + not_saved_words(app)}
-    app.perform(A.Home())  # one tap: past "who goes first" (at the seat after), to the game
+    app.perform(A.Home())  # one tap: straight to the game, past "who goes first"
+    assert app.journal is not None
     return {"ok": True, "seq": app.web_seq, "game_id": getattr(app.journal.sink,
                                                                 "game_id", None)}
 
@@ -213,8 +219,6 @@ def redo(app: App, p: dict) -> dict:
     return ok(app)
 
 
-NO_GAME = "no game is open on the box: start one first"
-
 # The changes a paired phone may ask for (companion/web/api.py: POST /api/<kind>, and
 # /api/roster for "roster-set"); "roster" (reading the names) and "press" (a button) are
 # web_request's own.
@@ -228,6 +232,8 @@ CHANGES: dict[str, Callable[[App, dict], dict]] = {
     "redo": redo,
 }
 
+
+# --- a phone's press --------------------------------------------------------------------------
 
 def gate(app: App, p: dict, stale: str) -> dict:
     """A phone's press, exactly a button on the box, unless the phone's snapshot is stale
@@ -257,6 +263,8 @@ def look(app: App) -> tuple:
         frame = b""
     return (current_seq(app), [id(s) for s in app.stack], app.roll_seq, frame)
 
+
+# --- snapshots, and how far behind a phone's is -----------------------------------------------
 
 def flush_snapshot(app: App) -> None:
     """Publish the snapshot a change made due. Called after the frame is drawn, so the
@@ -324,25 +332,27 @@ def moved_on(app: App, seq: int | None) -> str:
     return words + f"; it is {j.name(j.state.table.current)}'s turn"
 
 
+# --- pairing, and the web itself --------------------------------------------------------------
+
 def on_phone_paired(app: App, item: PhonePaired) -> None:
     """Keep a paired phone's session in the journal database (the web asked; this thread
     is the one writer)."""
     from companion.session import phones
     from companion.web import pairing
     if app.web is not None and not app.web.pairing.knows(item.digest):
-        ok = False  # forgotten (Forget all phones) before this got here: not kept
+        kept = False  # forgotten (Forget all phones) before this got here: not kept
     else:
         try:
             phones.add(app.store, item.digest, item.created,
                        now=app.web.pairing.wall() if app.web is not None else item.created,
                        ttl=pairing.SESSION_TTL, keep=pairing.MAX_SESSIONS)
-            ok = True
+            kept = True
         except JournalError as e:
             log.warning("the paired phone is not kept across a restart: %s", e)
-            ok = False
+            kept = False
     if item.reply is not None:
         try:
-            item.reply.set_result(ok)
+            item.reply.set_result(kept)
         except Exception:  # the web gave up waiting
             pass
 

@@ -8,21 +8,35 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from companion.errors import IllegalEvent, JournalError
-from companion.inputs import Button, ButtonInput, Gesture, Notice, Quit, RollResult, Tick
-from companion.inputs import PhonePaired, ShutdownRequest, StatsFilled, WebRequest
-from companion.inputs import RollerPress
+from companion import games
 from companion.app import bridge, handlers, rolls
-from companion.ui import power
+from companion.errors import IllegalEvent, JournalError
+from companion.inputs import (
+    Button,
+    ButtonInput,
+    Gesture,
+    Notice,
+    PhonePaired,
+    Quit,
+    RollerPress,
+    RollResult,
+    ShutdownRequest,
+    StatsFilled,
+    Tick,
+    WebRequest,
+)
 from companion.session.journal import Journal
 from companion.ui import actions as A
-from companion.ui import draw
+from companion.ui import draw, power
 from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
-from companion import games
 from companion.ui.start import ResumeEntry
+
+if TYPE_CHECKING:
+    from companion.session.stats import History, Stats
+    from companion.web.server import Web
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +46,11 @@ STATS_BUDGET = 20_000
 
 
 class App:
+    """The companion's state and the one thread that changes it: `run` takes the inputs off
+    the queue one at a time (`handle`), and only it changes the journal, the screens and the
+    frames; other threads only `post`. rolls.py, handlers.py and bridge.py are functions of
+    the App, by job, run on that same thread."""
+
     # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
     # and the game goes on (it is safe in the journal). The test suite turns it on
     # (tests/conftest.py) so that such a bug fails the test instead.
@@ -81,21 +100,21 @@ class App:
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self._history = None  # companion.session.stats.History, made on the first stats() call
-        self._stats = None  # its figures, until the next committed change
+        self._history: History | None = None  # made on the first stats() call
+        self._stats: Stats | None = None  # its figures, until the next committed change
         self._filling = False  # a background replay of games with no saved record runs
         self._filled = False  # it ran (once is enough: what it left is this thread's)
         self.stack: list[Screen] = []
         # The table web (companion/web): `web` is the Web object the device menu switches,
         # `publish(snapshot)` its callback after each committed change (None: no web).
-        self.web = None
+        self.web: Web | None = None
         self.publish: Callable[[dict], None] | None = None
         # Increases with every snapshot published. It starts at a random point of each run, so
         # a page still holding a seq from before a restart (a power cut) is told it is behind,
         # never taken for a snapshot this run happens to have reached too.
         self.web_seq = random.randrange(1, 2**40) * 1000
         self.snapshot_due = False  # a change is not published yet (flush_snapshot)
-        self.answering = False  # handling a WebRequest (on_web)
+        self.answering = False  # handling a WebRequest (bridge.on_web)
         self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
         self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
         # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
@@ -209,6 +228,8 @@ class App:
         return handler(self, action)
 
     def emit(self, event: dict) -> bool:
+        """Append `event` to the journal, committed before anything shows it (A.Emit, a
+        roll's result): a refused move or a failed save is a toast, and False."""
         assert self.journal is not None
         try:
             self.journal.append(event)
@@ -227,13 +248,17 @@ class App:
         return handlers.start_game(self, header)
 
     def committed(self, what: str, event: Any) -> None:
+        """After each append, undo or redo: the figures are old, a snapshot is due."""
         self.commits += 1
         self._stats = None
         self.snapshot_due = True
         if self.on_commit is not None:
+            assert self.journal is not None
             self.on_commit(what, len(self.journal.events), event)
 
     def enter_game(self) -> None:
+        """The journal's game on screen: its home screen, or its end screen when over."""
+        assert self.journal is not None
         ctx = self.ctx()
         if self.journal.state.over:
             self.stack = [self.mode.end_screen(ctx)]
@@ -246,6 +271,7 @@ class App:
         """Switch to the end screen when the game ends, and back when undo reopens it. The
         end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
         hint) would cover the winners, so it goes."""
+        assert self.journal is not None
         over = self.journal.state.over
         if over != self.at_end:
             self.enter_game()
@@ -286,8 +312,8 @@ class App:
         return self._stats
 
     def _fill_stats(self) -> None:
-        from companion.session.store import Store
         from companion.session.stats import History
+        from companion.session.store import Store
         self._filling = True
         path, post = self.store.path, self.post
 
@@ -320,12 +346,15 @@ class App:
     # --- the table web (bridge.py) ------------------------------------------------------------
 
     def attach_web(self, web) -> None:
+        """Give the app its table web (bridge.attach_web)."""
         bridge.attach_web(self, web)
 
     def web_request(self, kind: str, p: dict) -> dict:
+        """Do a paired browser's request and answer it (bridge.web_request)."""
         return bridge.web_request(self, kind, p)
 
     def flush_snapshot(self) -> None:
+        """Publish the snapshot a change made due (bridge.flush_snapshot)."""
         bridge.flush_snapshot(self)
 
     # --- drawing ------------------------------------------------------------------------------

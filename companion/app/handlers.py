@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from companion.app.core import App
 
 
-# --- the screens --------------------------------------------------------------------------------
+# --- the screens ------------------------------------------------------------------------------
 
 def push(app: App, action: A.Push) -> bool:
     app.stack.append(action.screen)
@@ -57,7 +57,7 @@ def after(app: App, action: A.After) -> bool:
     return True
 
 
-# --- the game: moves, undo, redo, rolls ---------------------------------------------------------
+# --- the game: moves, undo, redo, rolls -------------------------------------------------------
 
 def emit(app: App, action: A.Emit) -> bool:
     return app.emit(action.event) and app.perform(action.then)
@@ -99,7 +99,7 @@ def roll(app: App, action: A.Roll) -> bool:
     return True
 
 
-# --- games: new, play again, resume, leave ------------------------------------------------------
+# --- games: new, play again, resume, leave ----------------------------------------------------
 
 def new_game(app: App, action: A.NewGame) -> bool:
     return start_game(app, action.header)
@@ -209,7 +209,7 @@ def when_text(t: float, now: float) -> str:
     return time.strftime("%Y-%m-%d", lt)
 
 
-# --- the box: the web, the buzzer, quitting, power ----------------------------------------------
+# --- the box: the web, the buzzer, quitting, power --------------------------------------------
 
 def web_switch(app: App, action: A.WebSwitch) -> bool:
     bridge.web_switch(app, action.on)
