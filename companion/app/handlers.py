@@ -23,6 +23,7 @@ from companion.ui.start import ResumeEntry, StartScreen
 
 if TYPE_CHECKING:
     from companion.app.core import App
+    from companion.rules.game import Header
 
 
 # --- the screens ------------------------------------------------------------------------------
@@ -105,7 +106,9 @@ def new_game(app: App, action: A.NewGame) -> bool:
     return start_game(app, action.header)
 
 
-def start_game(app: App, header) -> bool:
+def start_game(app: App, header: Header) -> bool:
+    """A new game of `header` (A.NewGame, play again, App.new_game), with its setup screens
+    (house rules, who goes first) on top; a header the journal refuses is a toast."""
     try:
         # The game open until now is parked when unfinished: Resume brings it back.
         app.journal = app.store.new_game(header, park=open_unfinished(app))
