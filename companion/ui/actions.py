@@ -81,9 +81,11 @@ class NewGame:
 @dataclass(frozen=True)
 class ResumeGame:
     """Continue an unfinished game of the journal: `game` (its id), or the one whose move is
-    newest (None). The game open until now is parked when unfinished."""
+    newest (None). The game open until now is parked when unfinished. A game that cannot be
+    resumed is a toast, or for a phone's request (`from_phone`) CannotResume, its answer."""
 
     game: int | None = None
+    from_phone: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,16 @@
+"""The app: one input queue, one thread that owns the journal, the screens and the display.
+
+Producers (buttons, keyboard, roller, timers, the web) only `post`. The app thread blocks on
+the queue, so an idle companion uses no CPU. Each input goes: screen -> action -> journal
+(committed to disk) -> re-render -> the display sends only what changed.
+
+Modules, by job:
+- core.py: the App (its state, the input queue and loop, `handle`, `perform`, drawing)
+- rolls.py: rolls and timers (Timers, a roll from ROLL to its result committed, each Tick)
+- handlers.py: the screen actions (HANDLERS: what `perform` does for each type of action)
+- bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
+"""
+
+from companion.app.core import STATS_BUDGET, App, run_safely
+
+__all__ = ["App", "STATS_BUDGET", "run_safely"]

@@ -1,0 +1,425 @@
+"""The App: its state, the input queue and the loop that handles it (companion/app/__init__.py
+says what the other modules of the package do)."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from companion import games
+from companion.app import bridge, handlers, rolls
+from companion.errors import IllegalEvent, JournalError
+from companion.inputs import (
+    Button,
+    ButtonInput,
+    Gesture,
+    Notice,
+    PhonePaired,
+    Quit,
+    RollerPress,
+    RollResult,
+    ShutdownRequest,
+    StatsFilled,
+    Tick,
+    WebRequest,
+)
+from companion.session.journal import Journal
+from companion.ui import actions as A
+from companion.ui import power
+from companion.ui.toast import draw_toast, error_frame
+from companion.ui.dice import roller_press
+from companion.ui.screen import Context, Screen, TextScreen
+from companion.ui.start import ResumeEntry
+
+if TYPE_CHECKING:
+    from companion.session.stats import History, Stats
+    from companion.web.server import Web
+
+log = logging.getLogger(__name__)
+
+# Events the app thread replays itself for the history figures (about 0.2 s here); a journal
+# with more in games that have no saved record is replayed by a background thread instead.
+STATS_BUDGET = 20_000
+
+
+class App:
+    """The companion's state and the one thread that changes it: `run` takes the inputs off
+    the queue one at a time (`handle`), and only it changes the journal, the screens and the
+    frames; other threads only `post`. rolls.py, handlers.py and bridge.py are functions of
+    the App, by job, run on that same thread."""
+
+    # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
+    # and the game goes on (it is safe in the journal). The test suite turns it on
+    # (tests/conftest.py) so that such a bug fails the test instead.
+    strict = False
+
+    def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
+                 rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
+                 | None = None, buzzer=None, power_runner: power.Runner | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.display = display
+        self.clock = clock
+        self.rng = rng or random.Random()
+        # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
+        # which queue.Queue's non-reentrant lock does not allow.
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.timers = rolls.Timers(self.post)
+        if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
+            # any Tick wakes run(), which draws the current frame once the queue is empty.
+            display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))
+        if dice is None:
+            from companion.drivers.dice import SoftwareDice
+            dice = SoftwareDice(post=self.post)
+        self.dice = dice
+        self.buzzer = buzzer
+        self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
+        self.on_commit = on_commit
+        self.animation = config["dice"]["animation"]
+        # A roll with no result by then is rolled in software: the roller driver falls back
+        # after its own timeout, so this only guards against a result lost on the way.
+        self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
+        self.toast: tuple[str, float] | None = None
+        self.roll_seq = 0
+        self.pending: rolls.PendingRoll | None = None
+        self.dice_note = ""
+        self.journal: Journal | None = store.resume()
+        # The game left for the start menu (still the open game in the journal: resumed at
+        # start); the unfinished games the start menu's Resume offers, newest move first.
+        self.left: Journal | None = None
+        self.unfinished: tuple[ResumeEntry, ...] = ()
+        # While a phone's press on a stale snapshot is handled: what changed since (bridge.gate).
+        self.stale_press = ""
+        # seq -> (game id, title, events, commits) of recently published snapshots, to say in
+        # plain words what changed since the snapshot a phone acted on (bridge.moved_on).
+        self.seen: dict[int, tuple[int | None, str, int, int]] = {}
+        self.commits = 0  # appends, undos and redos so far
+        from companion.session import roster
+        names = roster.load(store)  # the names a phone keeps for new games (None: never set)
+        self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
+        self._history: History | None = None  # made on the first stats() call
+        self._stats: Stats | None = None  # its figures, until the next committed change
+        self._filling = False  # a background replay of games with no saved record runs
+        self._filled = False  # it ran (once is enough: what it left is this thread's)
+        self.stack: list[Screen] = []
+        # The table web (companion/web): `web` is the Web object the device menu switches,
+        # `publish(snapshot)` its callback after each committed change (None: no web).
+        self.web: Web | None = None
+        self.publish: Callable[[dict], None] | None = None
+        # Increases with every snapshot published. It starts at a random point of each run, so
+        # a page still holding a seq from before a restart (a power cut) is told it is behind,
+        # never taken for a snapshot this run happens to have reached too.
+        self.web_seq = random.randrange(1, 2**40) * 1000
+        self.snapshot_due = False  # a change is not published yet (flush_snapshot)
+        self.answering = False  # handling a WebRequest (bridge.on_web)
+        self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
+        self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
+        # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
+        # while a secret screen (Pair a phone) is up; the number grows only when it changes.
+        # Set here only (the app thread); the web thread only reads it.
+        self.last_frame: tuple[int, Any] | None = None
+        self._public_raw = b""
+        self.panel_frame: Any = None  # the image the panel itself shows now
+        self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
+        if self.journal is not None:
+            self.enter_game()
+        else:
+            handlers.start_menu(self)
+        if store.notice:
+            log.warning("%s", store.notice)
+            self.stack.append(TextScreen("Saved games", [store.notice, "OK to go on."]))
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """Called from any thread."""
+        self.queue.put(item)
+
+    def ctx(self) -> Context:
+        unfinished = self.unfinished if self.journal is None else ()
+        resume = unfinished[0].label if unfinished else ""
+        return Context(config=self.config, journal=self.journal, now=self.clock(),
+                       dice_note=self.dice_note, resume=resume, unfinished=unfinished,
+                       # No statistics in the first frame: never computed at start-up.
+                       stats=self.stats if self.last_frame is not None else None,
+                       extra={"web": self.web} if self.web is not None else {},
+                       roster=self.roster)
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def run(self) -> None:
+        """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
+        self.render()
+        if self.journal is not None and self.journal.state.over:
+            self.post(Tick("redraw"))  # now the end screen's line of history
+        while True:
+            item = self.queue.get()
+            if isinstance(item, Quit):
+                break
+            self.handle(item)
+            # Draw once the burst is handled: inputs that queued meanwhile are taken first.
+            if self.queue.empty():
+                self.render()
+                self.flush_snapshot()
+
+    def close(self) -> None:
+        self.timers.close()
+
+    def handle(self, item: object) -> None:
+        """One input from the queue, done by what INPUTS has for its type (an unknown item is
+        dropped); an illegal move or a failed save is a toast, as is a bug (see `strict`)."""
+        try:
+            step = INPUTS.get(type(item))
+            if step is not None:
+                step(self, item)
+        except IllegalEvent as e:
+            self.show_toast(str(e), 3.0)
+        except JournalError as e:
+            self.not_saved(e)
+        except Exception as e:  # the last resort: see `strict`
+            if self.strict:
+                raise
+            log.exception("error handling %r", item)
+            self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
+
+    # --- inputs -------------------------------------------------------------------------------
+
+    def on_roller_press(self, press: RollerPress) -> None:
+        """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
+        if rolls.tumbling(self):
+            return  # a roll is tumbling: like every button, it waits for the result
+        self.perform(roller_press(self.top, self.ctx()))
+
+    def on_button(self, b: ButtonInput) -> None:
+        if rolls.tumbling(self):
+            return  # a roll is tumbling: buttons wait for the result
+        if b.gesture is Gesture.HOLD and self.journal is not None:
+            if b.button is Button.BACK:
+                self.perform(A.Undo())
+                return
+            if b.button is Button.OK and not self.journal.state.over:
+                self.perform(A.Push(self.mode.menu(self.ctx())))
+                return
+        self.perform(self.top.handle(b, self.ctx()))
+
+    # --- actions (handlers.py) and the journal ------------------------------------------------
+
+    @property
+    def mode(self):
+        assert self.journal is not None
+        return games.mode_for(self.journal.header.game)
+
+    def perform(self, action: Any) -> bool:
+        """Carry out an action (or a list, stopping at the first that fails)."""
+        if action is None:
+            return True
+        if isinstance(action, (list, tuple)):
+            return all(self.perform(a) for a in action)
+        if self.stale_press and isinstance(action, bridge.COMMITS):
+            raise bridge.StaleChange(self.stale_press)
+        handler = handlers.HANDLERS.get(type(action))
+        if handler is None:
+            raise TypeError(f"unknown action {action!r}")
+        return handler(self, action)
+
+    def emit(self, event: dict) -> bool:
+        """Append `event` to the journal, committed before anything shows it (A.Emit, a
+        roll's result): a refused move or a failed save is a toast, and False."""
+        assert self.journal is not None
+        try:
+            self.journal.append(event)
+        except IllegalEvent as e:
+            self.show_toast(str(e), 3.0)
+            return False
+        except JournalError as e:
+            self.not_saved(e)
+            return False
+        self.committed("append", event)
+        self.check_over()
+        return True
+
+    def new_game(self, header) -> bool:
+        """Start a game of `header` (what A.NewGame does: handlers.start_game)."""
+        return handlers.start_game(self, header)
+
+    def committed(self, what: str, event: Any) -> None:
+        """After each append, undo or redo: the figures are old, a snapshot is due."""
+        self.commits += 1
+        self._stats = None
+        self.snapshot_due = True
+        if self.on_commit is not None:
+            assert self.journal is not None
+            self.on_commit(what, len(self.journal.events), event)
+
+    def enter_game(self) -> None:
+        """The journal's game on screen: its home screen, or its end screen when over."""
+        assert self.journal is not None
+        ctx = self.ctx()
+        if self.journal.state.over:
+            self.stack = [self.mode.end_screen(ctx)]
+            self.at_end = True
+        else:
+            self.stack = [self.mode.home(ctx)]
+            self.at_end = False
+
+    def check_over(self) -> None:
+        """Switch to the end screen when the game ends, and back when undo reopens it. The
+        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
+        hint) would cover the winners, so it goes."""
+        assert self.journal is not None
+        over = self.journal.state.over
+        if over != self.at_end:
+            self.enter_game()
+            if over:
+                self.toast = None
+
+    def show_toast(self, text: str, seconds: float = 2.0) -> None:
+        self.toast = (text, self.clock() + seconds)
+        self.timers.after(seconds, Tick("toast"))
+
+    def not_saved(self, e: JournalError) -> None:
+        """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
+        it writes to the store first; say so, and keep the table going."""
+        log.error("%s", e)
+        short = getattr(e, "short", "")  # what fits the panel whole: "Not saved: disk full"
+        self.show_toast(short or str(e)[:1].upper() + str(e)[1:], 4.0)
+
+    # --- the history figures (Records, the end screens) ---------------------------------------
+
+    def stats(self):
+        """The history figures for Records and the end screens: computed here, on the app
+        thread, when a screen first asks, and kept until the next committed change (never
+        at start-up; only games changed since the last time are replayed).
+
+        Games with no saved record (a journal from before the statistics: ~9 us an event
+        here, several times that on a Pi) would stall the buttons: past STATS_BUDGET events
+        they are replayed once by a thread of their own on a read-only connection, and the
+        app thread saves what it posts back (`on_stats_filled`). None until then: Records
+        says "Counting games", an end screen keeps its plain title."""
+        if self._stats is None and not self._filling:
+            from companion.session.stats import History
+            if self._history is None:
+                self._history = History(self.store, save=True)
+            budget = None if self._filled else STATS_BUDGET
+            self._stats = self._history.stats(budget=budget)
+            if self._stats is None:
+                self._fill_stats()
+        return self._stats
+
+    def _fill_stats(self) -> None:
+        from companion.session.stats import History
+        from companion.session.store import Store
+        self._filling = True
+        path, post = self.store.path, self.post
+
+        def fill() -> None:
+            records = None
+            try:
+                with Store(path, read_only=True) as reader:
+                    history = History(reader)
+                    history.records()
+                    records = history.unsaved
+            except Exception:  # the app thread then replays them itself
+                log.exception("statistics: the background replay failed")
+            post(StatsFilled(records))
+
+        threading.Thread(target=fill, name="stats", daemon=True).start()
+
+    def on_stats_filled(self, item: StatsFilled) -> None:
+        """Save what the background replay found (the journal's one writer), then figure.
+        What is left to replay after it (an unfinished game has no saved record; a failed
+        replay or save) the app thread replays itself: there is one background replay."""
+        self._filling = False
+        self._filled = True
+        if item.records:
+            try:
+                self.store.save_summaries(item.records)
+            except JournalError as e:
+                log.warning("statistics records not saved: %s", e)
+        self._stats = None  # asked again by the next frame: now from the saved records
+
+    # --- the table web (bridge.py) ------------------------------------------------------------
+
+    def attach_web(self, web) -> None:
+        """Give the app its table web (bridge.attach_web)."""
+        bridge.attach_web(self, web)
+
+    def web_request(self, kind: str, p: dict) -> dict:
+        """Do a paired browser's request and answer it (bridge.web_request)."""
+        return bridge.web_request(self, kind, p)
+
+    def flush_snapshot(self) -> None:
+        """Publish the snapshot a change made due (bridge.flush_snapshot)."""
+        bridge.flush_snapshot(self)
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def frame(self):
+        img = self.top.render(self.ctx())
+        if self.toast is not None:
+            draw_toast(img, self.toast[0])
+        return img
+
+    def render(self) -> None:
+        try:
+            frame = self.frame()
+        except Exception:  # the last resort: see `strict`
+            if self.strict:
+                raise
+            log.exception("error drawing %r", self.top)
+            frame = error_frame()
+        self.panel_frame = frame
+        self.display.show(frame)
+        # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
+        # end, not only its own OK/BACK): its code closes with it, as the screen's would.
+        secret_up = any(getattr(s, "secret", False) for s in self.stack)
+        if self._secret_up and not secret_up and self.web is not None:
+            self.web.pairing.close()
+        self._secret_up = secret_up
+        # What the web may show: never a secret screen (the pairing code and its QR).
+        public = frame
+        if getattr(self.top, "secret", False):
+            from companion.ui.device import standin_frame
+            public = standin_frame()
+        raw = public.tobytes()
+        if self.last_frame is None or raw != self._public_raw:
+            self._public_raw = raw
+            self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
+            if self.on_frame is not None:
+                self.on_frame(self.last_frame[0])
+
+
+def on_notice(app: App, notice: Notice) -> None:
+    app.show_toast(notice.text, 3.0)
+
+
+def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
+    app.perform(power.ask(app.top))
+
+
+# What the app thread does with each input from the queue (companion/inputs.py), by its exact
+# type (App.handle); Quit ends App.run before it gets here.
+INPUTS: dict[type, Callable[[App, Any], object]] = {
+    ButtonInput: App.on_button,
+    RollerPress: App.on_roller_press,
+    RollResult: rolls.on_roll_result,
+    Tick: rolls.on_tick,
+    Notice: on_notice,
+    ShutdownRequest: on_shutdown_request,
+    WebRequest: bridge.on_web,
+    PhonePaired: bridge.on_phone_paired,
+    StatsFilled: App.on_stats_filled,
+}
+
+
+def run_safely(app: App) -> None:
+    try:
+        app.run()
+    finally:
+        app.close()
