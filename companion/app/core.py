@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
-from companion.app import bridge, handlers, rolls
+from companion.app import handlers, rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import (
     Button,
@@ -221,8 +221,10 @@ class App:
             return True
         if isinstance(action, (list, tuple)):
             return all(self.perform(a) for a in action)
-        if self.stale_press and isinstance(action, bridge.COMMITS):
-            raise bridge.StaleChange(self.stale_press)
+        if self.stale_press:  # a phone's press on a stale snapshot (the web is on)
+            from companion.app import bridge
+            if isinstance(action, bridge.COMMITS):
+                raise bridge.StaleChange(self.stale_press)
         handler = handlers.HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"unknown action {action!r}")
@@ -348,15 +350,22 @@ class App:
 
     def attach_web(self, web) -> None:
         """Give the app its table web (bridge.attach_web)."""
+        from companion.app import bridge
         bridge.attach_web(self, web)
 
     def web_request(self, kind: str, p: dict) -> dict:
         """Do a paired browser's request and answer it (bridge.web_request)."""
+        from companion.app import bridge
         return bridge.web_request(self, kind, p)
 
     def flush_snapshot(self) -> None:
-        """Publish the snapshot a change made due (bridge.flush_snapshot)."""
-        bridge.flush_snapshot(self)
+        """Publish the snapshot a change made due (bridge.flush_snapshot). Without a web
+        there is nobody to publish to, and the bridge is not even imported."""
+        if self.snapshot_due and self.publish is None:
+            self.snapshot_due = False
+        elif self.snapshot_due:
+            from companion.app import bridge
+            bridge.flush_snapshot(self)
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -403,6 +412,18 @@ def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
     app.perform(power.ask(app.top))
 
 
+# The web's inputs: the bridge is imported with the first one (a companion without its web,
+# and every start-up before the first frame, never reads it).
+def on_web(app: App, request: WebRequest) -> None:
+    from companion.app import bridge
+    bridge.on_web(app, request)
+
+
+def on_phone_paired(app: App, item: PhonePaired) -> None:
+    from companion.app import bridge
+    bridge.on_phone_paired(app, item)
+
+
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact
 # type (App.handle); Quit ends App.run before it gets here.
 INPUTS: dict[type, Callable[[App, Any], object]] = {
@@ -412,8 +433,8 @@ INPUTS: dict[type, Callable[[App, Any], object]] = {
     Tick: rolls.on_tick,
     Notice: on_notice,
     ShutdownRequest: on_shutdown_request,
-    WebRequest: bridge.on_web,
-    PhonePaired: bridge.on_phone_paired,
+    WebRequest: on_web,
+    PhonePaired: on_phone_paired,
     StatsFilled: App.on_stats_filled,
 }
 

@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
-from companion.app import bridge, rolls
+from companion.app import rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Quit, Tick
 from companion.session.store import CannotResume
@@ -215,6 +215,7 @@ def when_text(t: float, now: float) -> str:
 # --- the box: the web, the buzzer, quitting, power --------------------------------------------
 
 def web_switch(app: App, action: A.WebSwitch) -> bool:
+    from companion.app import bridge
     bridge.web_switch(app, action.on)
     return True
 
