@@ -71,9 +71,6 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 16
     default_rules: ClassVar[dict[str, Any]] = {}
-    # Events the common moves accept, by type (docs/log-format.md).
-    COMMON: ClassVar[tuple[str, ...]] = ("next", "skip", "double_skip", "reverse",
-                                         "reverse_skip", "skip_to", "first", "roll", "end")
 
     def __init__(self) -> None:
         self.moves: dict[str, Move] = {}

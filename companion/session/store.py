@@ -683,13 +683,6 @@ class Store:
             return {}
         return dict(self.db.execute("SELECT game_id, digest FROM imports"))
 
-    def imported_as(self, digest: str) -> int | None:
-        """The game a log with this digest was imported as, if it was."""
-        for gid, d in self._imported_ids().items():
-            if d == digest:
-                return gid
-        return None
-
     def import_game(self, journal: Journal, digest: str) -> int:
         """Store a replayed log as a new game in one transaction: closed when it is over,
         else `parked` (the start menu offers to resume it; no open game is touched). The

@@ -17,7 +17,6 @@ FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
 
 SMALL = 10  # the smallest size we use: hints, labels
 BODY = 13  # menu items, lines of text
-BIG = 26
 
 
 class Draw(ImageDraw.ImageDraw):
