@@ -40,15 +40,6 @@ def roll_off_winner(rolls: Sequence[int]) -> int | None:
     return list(rolls).index(max(unique))
 
 
-def d8_meaning(face: int) -> str:
-    """What the 8-sided die tells the player (turn option 3)."""
-    if face in LOSE_TURN:
-        return "Lose your turn"
-    return {6: "Trade 1 card for a random card of another player",
-            7: "Trade hands with another player",
-            8: "Re-roll the Colors or the Shapes die"}[face]
-
-
 class DiceFactor(Game):
     kind = "dice-factor"
     title = "Dice Factor"

@@ -222,27 +222,6 @@ def claim_words(cards: int) -> str:
     return f"{cards} of a kind"
 
 
-def transfer_lines(record: Record, names: Sequence[str]) -> list[str]:
-    """The settlement as short sentences: "Cy +8 from bank", "Ann pays 4 to bank, 4 to Cy"."""
-    lines: list[str] = []
-    by_payer: dict[Party, list[Transfer]] = {}
-    for t in record.transfers:
-        if t.payer == BANK:
-            lines.append(f"{party_name(t.payee, names)} +{t.amount} from bank")
-        else:
-            by_payer.setdefault(t.payer, []).append(t)
-    if record.caught:
-        lines.append("No withdrawal")
-    for payer, ts in by_payer.items():
-        parts = ", ".join(f"{t.amount} to {party_name(t.payee, names)}" for t in ts)
-        lines.append(f"{party_name(payer, names)} pays {parts}")
-    if record.cards is not None and not record.caught and record.kept == 0:
-        lines.append("The bank had nothing to pay")
-    for s in record.eliminated:
-        lines.append(f"{names[s]} is out!")
-    return lines
-
-
 def and_list(words: Sequence[str]) -> str:
     """"Ann", "Ann and Ben", "Ann, Ben and Cy"."""
     if len(words) <= 1:
