@@ -68,7 +68,7 @@ class GameKind:
     house game after them unless it says otherwise).
     """
 
-    rules: Game
+    rules: Game[Any]  # each kind is generic over its own state
     panel: Callable[[], Mode]
     scoring: Scoring | None = None
     sample: SampleMove | None = None
@@ -145,12 +145,12 @@ def get(kind: str) -> GameKind:
         raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(kinds())})") from None
 
 
-def game(kind: str) -> Game:
+def game(kind: str) -> Game[Any]:
     """The rules engine of `kind`."""
     return get(kind).rules
 
 
-def games() -> dict[str, Game]:
+def games() -> dict[str, Game[Any]]:
     """Every rules engine by kind, in New game order."""
     return {k: v.rules for k, v in kinds().items()}
 

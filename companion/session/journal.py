@@ -42,7 +42,7 @@ class NullSink:
         pass
 
 
-def game_for(header: Header) -> Game:
+def game_for(header: Header) -> Game[Any]:
     return games.game(header.game)
 
 

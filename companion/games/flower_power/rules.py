@@ -33,7 +33,7 @@ def leaders(scores: tuple[int, ...]) -> tuple[int, ...]:
     return tbl.best_seats(scores) if max(scores, default=0) > 0 else ()
 
 
-class FlowerPower(Game):
+class FlowerPower(Game[FlowerState]):
     kind = "flower-power"
     title = "Flower Power"
     min_players = 2
@@ -78,7 +78,7 @@ class FlowerPower(Game):
         out["garden"] = dict(zip(COLORS, state.garden))
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: FlowerState) -> str:
         if event.get("type") == "petals":
             n = event.get("count")
             return f"{header.name(before.table.current)}: {n} {event.get('color')} " \

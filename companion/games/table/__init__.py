@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from companion.games import GameKind
 from companion.games.table import sample
-from companion.rules.game import Game
+from companion.rules.game import Game, State
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
@@ -17,7 +17,7 @@ def panel() -> Mode:
     return Mode()
 
 
-KIND = GameKind(rules=Game(),
+KIND = GameKind(rules=Game[State](),
                 panel=panel,
                 sample=sample.move,
                 demo=sample.DEMO,
