@@ -168,5 +168,5 @@ def gallery(config):
                 GameRecord(900 + i, kind, mine.players, 0.0, True,
                            mine.winners if i % 2 else (), 30, None, None) for i in range(4)]
             end_stats = compute([*past, mine])
-            jctx = Context(config=config, journal=journal, stats=lambda s=end_stats: s)
+            jctx = Context(config=config, journal=journal, stats=lambda s=end_stats: s)  # type: ignore[misc]  # mypy types no lambda with a default
             yield f"{kind}-end-history", stack[-1].render(jctx)

@@ -447,7 +447,7 @@ class SettlementScreen(Screen):
             top = draw.title_bar(d, "Ledger")
             draw_rows(d, ctx, top, [("Nothing settled yet.", None, "")], 0, -1)
             return
-        title, right, rows = settlement_rows(s, ctx.journal.header.players)
+        title, right, rows = settlement_rows(s, ctx.playing.header.players)
         top = draw.title_bar(d, title, right)
         self.first = max(0, min(self.first, len(rows) - ROWS))
         draw_rows(d, ctx, top, rows, self.first, 0)
@@ -478,7 +478,7 @@ def history_lines(state: PennyState, names: Sequence[str]) -> list[str]:
 
 
 def history_screen(ctx: Context) -> Screen:
-    lines = history_lines(ctx.state, ctx.journal.header.players)
+    lines = history_lines(ctx.state, ctx.playing.header.players)
     return TextScreen("Claims, newest first",
                       [w for line in lines for w in wrap_list(line, draw.WIDTH - 6,
                                                                draw.SMALL + 1)])
@@ -493,6 +493,7 @@ def end_facts(state: PennyState, names: Sequence[str]) -> list[str]:
     lines = ["Biggest claim:"]
     big = biggest_claim(state.history)
     if big is not None:
+        assert big.cards is not None  # a kept withdrawal is a claim's
         lines.append(f"  {names[big.seat]}: {claim_words(big.cards)} +{big.kept}")
     else:
         lines.append("  none kept")
@@ -533,7 +534,7 @@ class PennyEnd(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         s: PennyState = ctx.state
-        names = ctx.journal.header.players
+        names = ctx.playing.header.players
         top = draw.title_bar(d, "Game over", SHORT_REASON.get(end_reason(s), ""))
         winners = [names[w] for w in s.winners]
         if winners:
