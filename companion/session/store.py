@@ -539,6 +539,7 @@ class Store:
         text, created = json.dumps(header.to_json()), float(self.clock())
         gid = db.execute("INSERT INTO games(header, created, status) VALUES (?, ?, ?)",
                          (text, created, status)).lastrowid
+        assert gid is not None  # an INSERT's row
         seed = checksum.seed(gid, text.encode(), created)
         db.execute("UPDATE games SET seed=?, head=?, sum=? WHERE id=?",
                    (seed, seed, checksum.game_sum(gid, seed, status), gid))
@@ -761,6 +762,7 @@ class Store:
                 self._unfinished_seen[row.id] = cached
             _, unfinished, header = cached
             if unfinished:
+                assert header is not None  # it replayed
                 out.append(Unfinished(row.id, header, row.created, row.last_at or row.created,
                                       row.events, row.status))
         out.sort(key=lambda u: (u.last, u.id), reverse=True)
