@@ -47,7 +47,7 @@ def seed(journal: Path) -> dict[str, int]:
             j = store.new_game(sample.header(rng, kind, names=names))
             sample.play(j, rng, events=rng.randint(30, 80))
             ids.setdefault({"pig-farm": "pig", "penny-badger": "penny"}.get(kind, kind),
-                           j.sink.game_id)
+                           j.sink.game_id)  # type: ignore[attr-defined]  # the store's _GameSink
         j = store.new_game(sample.header(rng, "pig-farm", names=names))
         sample.play(j, rng, events=25, finish=False)  # a game in progress
     return ids
