@@ -7,7 +7,7 @@ from conftest import choose, press
 
 from companion.inputs import Button, Gesture
 from companion.ui.actions import Redo
-from companion.games import kinds, mode_for
+from companion.games import kinds
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
 

@@ -12,7 +12,7 @@ from companion.ui.actions import After, Beep, Pop, Push
 from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, Countdown,
                                 DealerPicker, MarkMost, RoundPoints)
 from companion.ui.color_picker import ColorPicker
-from companion.games import kinds, mode_for
+from companion.games import mode_for
 from companion.ui.screen import Context
 
 

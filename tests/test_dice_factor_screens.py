@@ -14,7 +14,7 @@ from companion.rules.game import Header
 from companion.session.store import Store
 from companion.ui.actions import NewGame
 from companion.games.dice_factor.panel import D8Outcome, DiceFactorScreen, RollOff, target_text
-from companion.games import kinds, mode_for
+from companion.games import mode_for
 from companion.ui.screen import Context, Menu
 from companion.ui.vote import Ballot, VoteResult
 

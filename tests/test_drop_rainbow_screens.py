@@ -10,7 +10,7 @@ from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.color_picker import ColorPicker, abbreviations
 from companion.games.drop_rainbow.panel import CollectedScreen, DropEnd, DropScreen, draw_picker
-from companion.games import kinds, mode_for
+from companion.games import mode_for
 from companion.ui.screen import Context
 
 

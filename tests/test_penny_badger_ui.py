@@ -16,7 +16,7 @@ from companion.session.journal import Journal
 from companion.session.store import Store
 from companion.ui import actions as A
 from companion.ui import draw
-from companion.games import kinds, mode_for
+from companion.games import mode_for
 from companion.games.penny_badger.panel import (Accusers, Ledger, PennyEnd, Reveal, SettlementScreen,
                                        TurnPicker, claimant_change, end_facts, grid_layout,
                                        history_lines, stake_lines, wrap_list)

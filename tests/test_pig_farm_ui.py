@@ -10,7 +10,7 @@ from companion.rules.game import Header
 from companion.games.pig_farm.rules import farm_score
 from companion.session.journal import Journal
 from companion.ui import actions as A
-from companion.games import kinds, mode_for
+from companion.games import mode_for
 from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScreen, RoundsTable,
                                    RoundSummary, Scoreboard, SellFlow, breakdown_lines,
                                    butcher_menu, verdict_lines)

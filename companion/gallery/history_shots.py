@@ -41,7 +41,7 @@ def seed(journal: Path) -> dict[str, int]:
     names = ("Ann", "Ben", "Cy", "Dee", "Eve")
     clock = _Clock()
     with Store(journal, clock=clock) as store:
-        for i, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
+        for _, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
                                   "pig-farm", "flower-power", "penny-badger", "pig-farm",
                                   "table", "chaos")):
             j = store.new_game(sample.header(rng, kind, names=names))

@@ -19,7 +19,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence, overload
+from typing import Any, Iterable, overload
 
 from companion.errors import JournalError
 from companion.games import scoring as kind_scoring, title as kind_title
