@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench soak screens clean browser web-shots
+.PHONY: run test test-fast lint bench soak screens clean browser web-shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,19 @@ browser:
 		apt-get update -qq && apt-get install -y -qq chromium; \
 	else echo "chromium not found: the browser tests will be skipped (apt-get install chromium)"; fi
 
-test: $(STAMP) $(MPY_PORT) browser
+# ruff (pyflakes, pycodestyle, bugbear, import order) and mypy, both configured in
+# pyproject.toml and pinned in the test extra. `make test` and `make test-fast` run it first.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint $(MPY_PORT) browser
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The same without the browser tests (marked `browser`: tests/web that drive chromium) and
+# the power-cut runs (marked `soak`); no chromium needed.
+test-fast: lint $(MPY_PORT)
+	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest -m "not browser and not soak" $(PYTEST_ARGS)
 
 # Speed and footprint figures (docs/performance.md); not part of `make test`.
 bench: $(STAMP)

@@ -6,7 +6,7 @@ import pytest
 
 from companion.inputs import Button
 from companion.ui.actions import Redo
-from companion.games import kinds, mode_for
+from companion.games import kinds
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
 from companion.testing import choose, press

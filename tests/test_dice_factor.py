@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.errors import IllegalEvent
 from companion.games import games
-from companion.games.dice_factor.rules import d8_meaning, roll_off_winner
+from companion.games.dice_factor.rules import roll_off_winner
 from companion.rules.game import Header
 
 G = games()["dice-factor"]
@@ -89,10 +89,8 @@ def test_d8_outcomes(face):
              {"type": "roll", "dice": {"d8": face}})
     if face <= 5:  # 1-5: lose the turn; the companion ends it
         assert s.table.current == 1 and s.table.turns == 1
-        assert d8_meaning(face) == "Lose your turn"
     else:  # 6-8: the player acts, the turn goes on
         assert s.table.current == 0 and s.table.turns == 0
-        assert "Trade" in d8_meaning(face) or "Re-roll" in d8_meaning(face)
     assert s.last_roll == {"d8": face}
     assert (s.colors, s.shapes) == ("red", "star")  # the d8 never changes a target
 

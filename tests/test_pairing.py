@@ -119,7 +119,7 @@ def test_a_guest_hammering_wrong_codes_never_locks_out_a_phone_elsewhere():
     code = p.open()
     wrong = f"{(int(code) + 1) % 10**6:06d}"
     refused = 0
-    for i in range(120):  # 60 s at 2 a second
+    for _ in range(120):  # 60 s at 2 a second
         r = p.attempt(wrong, "192.168.1.66")
         refused += r.retry_after > 0
         clock.advance(0.5)

@@ -29,10 +29,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.rules.game import Header
 from companion.session import log as logmod
 from companion.session.journal import Journal
 from companion.session.store import Store
+
+pytestmark = pytest.mark.soak  # `make test-fast` leaves it out
 
 KILLS = int(os.environ.get("SOAK_KILLS", "10"))
 ROOT = Path(__file__).resolve().parents[1]

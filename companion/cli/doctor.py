@@ -340,7 +340,8 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
         if owned:
             _close(factory)
     if open_display is None:
-        from companion.drivers.display import oled as open_display
+        from companion.drivers.display import oled
+        open_display = oled
     yield check_display(cfg, open_display)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
     yield check_state_dir(cfg)

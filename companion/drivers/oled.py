@@ -99,10 +99,6 @@ class _Partial:
     _pages: int
     _w: int
 
-    def invalidate(self) -> None:
-        """Forget the panel's contents: the next frame is sent in full."""
-        self._sent = None
-
     def display(self, image: Image.Image) -> None:
         assert image.mode == self.mode  # type: ignore[attr-defined]
         assert image.size == self.size  # type: ignore[attr-defined]

@@ -326,7 +326,7 @@ class DiceRoller:
             if msg.seq is not None:
                 with self._lock:
                     entry = self._pending.pop(msg.seq, None)
-            if entry is not None:
+            if msg.seq is not None and entry is not None:
                 self._software(msg.seq, entry[0], f"Roller refused ({msg.reason}): software roll")
             else:
                 log.debug("dice roller: ERR %s %s", msg.seq, msg.reason)

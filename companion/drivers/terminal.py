@@ -32,6 +32,7 @@ def frame_text(image: Image.Image, *, columns: int, rows: int = 24) -> list[str]
     img = image.convert("1")
     w, h = img.size
     px = img.load()
+    assert px is not None  # an image made in memory has its pixels
     lines = []
     tall = rows >= h // 2 + 4  # room for the panel, its border and the key help
     if columns >= w + 2 and tall:

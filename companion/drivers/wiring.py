@@ -26,7 +26,6 @@ PI_HEADER: dict[int, str] = {
     33: "GPIO13", 34: "GND", 35: "GPIO19", 36: "GPIO16", 37: "GPIO26", 38: "GPIO20",
     39: "GND", 40: "GPIO21",
 }
-PI_EXTRA = {2: "SDA", 3: "SCL"}  # BCM -> the I2C function the display uses
 
 # The Raspberry Pi Pico, seen from above with the USB socket at the top: pins 1-20 down the
 # left edge, 21-40 up the right edge.
@@ -80,9 +79,7 @@ def header_pin(bcm: int) -> int:
 @dataclass(frozen=True)
 class Wire:
     terminal: str  # the part's pin, e.g. "SDA" or "one leg"
-    pin: int | None  # the board's physical pin; None = goes to another part (see `to`)
-    to: str = ""  # what the wire goes to when it is not a board pin
-    note: str = ""
+    pin: int  # the board's physical pin
 
 
 @dataclass(frozen=True)

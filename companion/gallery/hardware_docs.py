@@ -68,9 +68,9 @@ def pi_tables(cfg: configmod.Config) -> str:
         out += ["", f"### {heading}", "", f"{part.does[0].upper()}{part.does[1:]}. {state}", "",
                 "| Part pin | Header pin | Note |", "|---|---|---|"]
         for w in part.wires:
-            bcm = W.PI.label(w.pin)
+            label = W.PI.label(w.pin)
             out.append(f"| {w.terminal} | {_pin(w.pin)} | "
-                       f"{'' if bcm.startswith('GPIO') else 'power'} |")
+                       f"{'' if label.startswith('GPIO') else 'power'} |")
         gnd = W.nearest_ground(W.PI, part.wires[0].pin)
         out.append(f"| {part.ground} | {_pin(gnd)} | {'; '.join(part.notes)} |")
     return "\n".join(out) + "\n"

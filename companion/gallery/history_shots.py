@@ -41,13 +41,13 @@ def seed(journal: Path) -> dict[str, int]:
     names = ("Ann", "Ben", "Cy", "Dee", "Eve")
     clock = _Clock()
     with Store(journal, clock=clock) as store:
-        for i, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
+        for _, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
                                   "pig-farm", "flower-power", "penny-badger", "pig-farm",
                                   "table", "chaos")):
             j = store.new_game(sample.header(rng, kind, names=names))
             sample.play(j, rng, events=rng.randint(30, 80))
             ids.setdefault({"pig-farm": "pig", "penny-badger": "penny"}.get(kind, kind),
-                           j.sink.game_id)
+                           j.sink.game_id)  # type: ignore[attr-defined]  # the store's _GameSink
         j = store.new_game(sample.header(rng, "pig-farm", names=names))
         sample.play(j, rng, events=25, finish=False)  # a game in progress
     return ids

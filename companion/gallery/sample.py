@@ -8,11 +8,10 @@ that would end the game before its length, is drawn again.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
 
 from companion import games
 from companion.errors import IllegalEvent
-from companion.rules.game import Event, Header
+from companion.rules.game import Header
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")
 

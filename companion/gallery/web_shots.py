@@ -16,12 +16,19 @@ import shutil
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.rules.game import Game
 
-PHONE = {"width": 390, "height": 844}
-TV = {"width": 1920, "height": 1080}
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+    from companion.app import App
+    from companion.session.store import Store
+    from companion.web.server import Web
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TV: ViewportSize = {"width": 1920, "height": 1080}
 
 def demos() -> dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]]:
     """A game in progress per kind that declares one (GameKind.demo): (players, rules,
@@ -49,9 +56,9 @@ class Companion:
         self.config = config if config is not None else load(None)
         self.config.data["dice"]["animation"] = 0.0
         self.port = port
-        self.app = None
-        self.web = None
-        self.store = None
+        self.app: App | None = None
+        self.web: Web | None = None
+        self.store: Store | None = None
         self.thread: threading.Thread | None = None
 
     def seed(self, kind: str, players: list[str], rules: dict[str, Any],
@@ -69,18 +76,18 @@ class Companion:
         from companion.drivers.display import dummy
         from companion.session.store import Store
         from companion.web.server import Web
-        self.store = Store(self.journal)
-        self.app = App(config=self.config, store=self.store, display=dummy(),
-                       rng=random.Random(7))
-        self.web = Web(config=self.config, post=self.app.post, host="127.0.0.1", port=self.port,
-                       frame=lambda: self.app.last_frame, source=self.journal)
-        self.app.attach_web(self.web)
-        problem = self.web.start()
+        store = self.store = Store(self.journal)
+        app = self.app = App(config=self.config, store=store, display=dummy(),
+                             rng=random.Random(7))
+        web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
+                             frame=lambda: app.last_frame, source=self.journal)
+        app.attach_web(web)
+        problem = web.start()
         if problem:
             self.close()
             raise RuntimeError(problem)
-        self.port = self.web.port
-        self.thread = threading.Thread(target=self.app.run, name="app", daemon=True)
+        self.port = web.port
+        self.thread = threading.Thread(target=app.run, name="app", daemon=True)
         self.thread.start()
         return self
 
@@ -91,6 +98,7 @@ class Companion:
     def close(self) -> None:
         from companion.inputs import Quit
         if self.thread is not None:
+            assert self.app is not None  # started
             self.app.post(Quit())
             self.thread.join(timeout=10)
             self.thread = None
@@ -111,6 +119,7 @@ class Companion:
 
 def pair(page, companion: Companion) -> None:
     """Pair the browser `page` the way a phone does: the QR code's /J/{code} address."""
+    assert companion.web is not None  # started
     code = companion.web.pairing.code()
     page.goto(f"{companion.url}/J/{code}")
     page.wait_for_url(f"{companion.url}/")
@@ -226,6 +235,7 @@ def measure(*, presses: int = 60) -> dict[str, Any]:
             out["dom_ready_ms"] = round(page.evaluate(
                 "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"), 1)
             lat = []
+            assert c.app is not None  # started
             for i in range(presses):
                 seq = int(page.evaluate("() => document.body.dataset.seq"))
                 t = time.perf_counter()

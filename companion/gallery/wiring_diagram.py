@@ -126,8 +126,9 @@ class Canvas:
                           outline=outline)
             elif kind == "text":
                 _, (x, y), text, size, anchor, color, bold = item
-                a = {"start": "ls", "middle": "ms", "end": "rs"}[anchor]
-                d.text((x * s, y * s), text, font=_font(size * s, bold), fill=color, anchor=a)
+                pil_anchor = {"start": "ls", "middle": "ms", "end": "rs"}[anchor]
+                d.text((x * s, y * s), text, font=_font(size * s, bold), fill=color,
+                       anchor=pil_anchor)
         return img
 
 
@@ -230,7 +231,7 @@ def draw(board: Board, parts: list[Part], *, title: str, subtitle: str = "",
         inner_x = cx + sign * (150 + LANE * lanes[side] + 24)
         wanted = []
         for part in sides[side]:
-            mine = [w for w in part.wires if w.pin is not None and board.place(w.pin)[0] == side]
+            mine = [w for w in part.wires if board.place(w.pin)[0] == side]
             mine.sort(key=lambda w: board.place(w.pin)[1])
             away = [w for w in part.wires if w not in mine]
             signals = [w for w in mine if board.label(w.pin).startswith("GP")] or mine
@@ -275,24 +276,24 @@ def draw(board: Board, parts: list[Part], *, title: str, subtitle: str = "",
                        dash=dash)
 
         # The ground bus, fed from the GND pin nearest the middle of this side's parts.
-        mine = [p for p in placed if p.side == side]
-        if mine and any(p.part.ground for p in mine):
-            mid = sum(p.ground_y for p in mine) / len(mine)
+        boxes = [p for p in placed if p.side == side]
+        if boxes and any(p.part.ground for p in boxes):
+            mid = sum(p.ground_y for p in boxes) / len(boxes)
             grounds = [p for p, lab in board.pins.items()
                        if lab == "GND" and board.place(p)[0] == side]
             gnd = min(grounds, key=lambda g: abs(_row_y(board.place(g)[1]) - mid)) if grounds \
-                else nearest_ground(board, mine[0].terminals[0][0].pin)
+                else nearest_ground(board, boxes[0].terminals[0][0].pin)
             ground_pins[side] = gnd
-            bus_x = (min if side == "L" else max)(p.outer for p in mine) + sign * 30
+            bus_x = (min if side == "L" else max)(p.outer for p in boxes) + sign * 30
             feed_lane = lane0 + sign * LANE * lane
             feed_y = TOP - 62
             y_g = _row_y(board.place(gnd)[1])
             c.line([(pin_x[board.place(gnd)[0]], y_g), (feed_lane, y_g), (feed_lane, feed_y),
                     (bus_x, feed_y)], GROUND)
-            low = max(p.ground_y for p in mine if p.part.ground)
+            low = max(p.ground_y for p in boxes if p.part.ground)
             c.line([(bus_x, feed_y), (bus_x, low)], GROUND, width=3)
             c.text(bus_x, feed_y - 8, "GND bus", size=11, anchor="middle", bold=True)
-            for p in mine:
+            for p in boxes:
                 if p.part.ground:
                     c.line([(p.outer, p.ground_y), (bus_x, p.ground_y)], GROUND,
                            dash=bool(p.part.optional))

@@ -77,7 +77,7 @@ class GameKind:
     (built-ins 10-90, a house game after them unless it says otherwise).
     """
 
-    rules: Game
+    rules: Game[Any]  # each kind is generic over its own state
     panel: Callable[[], Mode]
     scoring: Scoring | None = None
     sample: SampleMove | None = None
@@ -187,12 +187,12 @@ def _installed(kind: str) -> GameKind | None:
         return None
 
 
-def game(kind: str) -> Game:
+def game(kind: str) -> Game[Any]:
     """The rules engine of `kind`."""
     return get(kind).rules
 
 
-def games() -> dict[str, Game]:
+def games() -> dict[str, Game[Any]]:
     """Every rules engine by kind, in New game order."""
     return {k: v.rules for k, v in kinds().items()}
 

@@ -21,10 +21,11 @@ class Die:
 
     def check(self, face: object) -> str | int:
         """Return `face` if it is one of this die's faces, else raise IllegalEvent."""
-        if not any(type(face) is type(f) and face == f for f in self.faces):
-            shown = ", ".join(str(f) for f in self.faces)
-            raise IllegalEvent(f"{face!r} is not a face of the {self.label} die ({shown})")
-        return face
+        for f in self.faces:
+            if type(face) is type(f) and face == f:
+                return f
+        shown = ", ".join(str(f) for f in self.faces)
+        raise IllegalEvent(f"{face!r} is not a face of the {self.label} die ({shown})")
 
 
 LOGO = "logo"  # the stars/guns company logo: the wild face of the Colors and Shapes dice

@@ -8,7 +8,7 @@ State is always `fold(apply, events, initial(header))` (docs/rules.md, "The game
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod
@@ -43,19 +43,25 @@ class State:
     last_roll: Mapping[str, Any] | None = None
 
 
+S = TypeVar("S", bound=State)  # a game kind's state
+
+
 @dataclass(frozen=True)
-class Move:
+class Move(Generic[S]):
     """One event type: the method that applies it and the fields it takes besides `type`."""
 
-    apply: Callable[[Any, State, Event], State]
+    apply: Callable[[Any, S, Event], S]
     fields: frozenset[str] = frozenset()
     required: frozenset[str] = frozenset()
 
 
-def move(*fields: str, required: Iterable[str] = ()) -> Callable:
+M = TypeVar("M", bound=Callable[..., State])
+
+
+def move(*fields: str, required: Iterable[str] = ()) -> Callable[[M], M]:
     """Mark a `Game` method as the handler of the event type of the same name."""
 
-    def wrap(fn: Callable) -> Callable:
+    def wrap(fn: M) -> M:
         fn.move_fields = frozenset(fields) | frozenset(required)  # type: ignore[attr-defined]
         fn.move_required = frozenset(required)  # type: ignore[attr-defined]
         return fn
@@ -63,20 +69,20 @@ def move(*fields: str, required: Iterable[str] = ()) -> Callable:
     return wrap
 
 
-class Game:
-    """The `table` game kind (turns and dice only) and the base of every other kind."""
+class Game(Generic[S]):
+    """The `table` game kind (turns and dice only) and the base of every other kind.
+
+    Generic over its state: a kind with its own state class subclasses `Game[ThatState]` (and
+    overrides `initial`); the table kind is `Game[State]`."""
 
     kind: ClassVar[str] = "table"
     title: ClassVar[str] = "Table"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 16
     default_rules: ClassVar[dict[str, Any]] = {}
-    # Events the common moves accept, by type (docs/log-format.md).
-    COMMON: ClassVar[tuple[str, ...]] = ("next", "skip", "double_skip", "reverse",
-                                         "reverse_skip", "skip_to", "first", "roll", "end")
 
     def __init__(self) -> None:
-        self.moves: dict[str, Move] = {}
+        self.moves: dict[str, Move[S]] = {}
         for name in dir(type(self)):
             fn = getattr(type(self), name)
             if callable(fn) and hasattr(fn, "move_fields"):
@@ -125,12 +131,13 @@ class Game:
             raise IllegalEvent(f"house rule deck_owner must be a seat 0-{n - 1}, not {owner}")
         return replace(header, players=tuple(header.players), rules=rules)
 
-    def initial(self, header: Header) -> State:
-        return State(table=Table(seats=len(header.players), current=header.first))
+    def initial(self, header: Header) -> S:
+        # The table kind's state; every kind with a state class of its own overrides this.
+        return cast(S, State(table=Table(seats=len(header.players), current=header.first)))
 
     # --- applying events ----------------------------------------------------------------------
 
-    def apply(self, state: State, event: Event) -> State:
+    def apply(self, state: S, event: Event) -> S:
         if not isinstance(event, dict):
             raise IllegalEvent(f"an event must be a JSON object, not {event!r}")
         kind = event.get("type")
@@ -151,86 +158,86 @@ class Game:
             raise IllegalEvent(f"{kind}: the game is over")
         return m.apply(self, state, event)
 
-    def fold(self, header: Header, events: Iterable[Event]) -> State:
+    def fold(self, header: Header, events: Iterable[Event]) -> S:
         state = self.initial(header)
         for e in events:
             state = self.apply(state, e)
         return state
 
-    def actor(self, state: State, event: Event) -> int:
+    def actor(self, state: S, event: Event) -> int:
         """The seat an event acts for: its "player", or the current player."""
         if "player" in event:
             return tbl.check_seat(state.table, event["player"])
         return state.table.current
 
-    def with_table(self, state: State, table: Table) -> State:
+    def with_table(self, state: S, table: Table) -> S:
         return replace(state, table=table)
 
-    def end_turn(self, state: State) -> State:
+    def end_turn(self, state: S) -> S:
         """End the current turn the way `next` does. Games hook their per-turn upkeep here."""
         return self.with_table(state, tbl.end_turn(state.table))
 
     # --- common moves (every game kind) -------------------------------------------------------
 
     @move("player")
-    def move_next(self, state: State, event: Event) -> State:
+    def move_next(self, state: S, event: Event) -> S:
         self._check_is_current(state, event)
         return self.end_turn(state)
 
     @move("player")
-    def move_skip(self, state: State, event: Event) -> State:
+    def move_skip(self, state: S, event: Event) -> S:
         self._check_is_current(state, event)
         return self.with_table(state, tbl.skip(state.table))
 
     @move("player")
-    def move_double_skip(self, state: State, event: Event) -> State:
+    def move_double_skip(self, state: S, event: Event) -> S:
         self._check_is_current(state, event)
         return self.with_table(state, tbl.skip(state.table, 2))
 
     @move("player")
-    def move_reverse(self, state: State, event: Event) -> State:
+    def move_reverse(self, state: S, event: Event) -> S:
         self._check_is_current(state, event)
         return self.with_table(state, tbl.reverse(state.table))
 
     @move("player")
-    def move_reverse_skip(self, state: State, event: Event) -> State:
+    def move_reverse_skip(self, state: S, event: Event) -> S:
         self._check_is_current(state, event)
         return self.with_table(state, tbl.reverse_skip(state.table))
 
     @move(required=("player",))
-    def move_skip_to(self, state: State, event: Event) -> State:
+    def move_skip_to(self, state: S, event: Event) -> S:
         seat = tbl.check_seat(state.table, event["player"])
         return self.end_turn_to(state, seat)
 
     @move(required=("player",))
-    def move_first(self, state: State, event: Event) -> State:
+    def move_first(self, state: S, event: Event) -> S:
         return self.with_table(state, tbl.set_first(state.table, event["player"]))
 
     @move("player", required=("dice",))
-    def move_roll(self, state: State, event: Event) -> State:
+    def move_roll(self, state: S, event: Event) -> S:
         self.actor(state, event)
         return replace(state, last_roll=dicemod.check_roll(event["dice"]))
 
     @move()
-    def move_end(self, state: State, event: Event) -> State:
+    def move_end(self, state: S, event: Event) -> S:
         """The group ends the game. Games with a score name their winners in `final_winners`."""
         return replace(state, over=True, winners=self.final_winners(state))
 
-    def end_turn_to(self, state: State, seat: int) -> State:
+    def end_turn_to(self, state: S, seat: int) -> S:
         """`skip_to`: the turn ends at once and `seat` plays next."""
         return self.with_table(state, tbl.skip_to(state.table, seat))
 
-    def final_winners(self, state: State) -> tuple[int, ...]:
+    def final_winners(self, state: S) -> tuple[int, ...]:
         return ()
 
-    def _check_is_current(self, state: State, event: Event) -> None:
+    def _check_is_current(self, state: S, event: Event) -> None:
         if "player" in event and self.actor(state, event) != state.table.current:
             raise IllegalEvent(f"{event['type']}: it is seat {state.table.current}'s turn, "
                                f"not seat {event['player']}'s")
 
     # --- for replay and the screen ------------------------------------------------------------
 
-    def summary(self, state: State) -> dict[str, Any]:
+    def summary(self, state: S) -> dict[str, Any]:
         """The `companion replay --json` object (docs/log-format.md); games add their fields."""
         return {"current": state.table.current, "direction": state.table.direction,
                 "over": state.over, "winners": list(state.winners),
@@ -242,13 +249,13 @@ class Game:
         was): a `roll`, or any move with `dice`; a kind whose own move rolls says so."""
         return "dice" in event
 
-    def question(self, state: State, last: Event | None) -> dict[str, Any] | None:
+    def question(self, state: S, last: Event | None) -> dict[str, Any] | None:
         """What the game's flow asks the table now that `last` was recorded (the panel asks
         it, and a phone reads it in the snapshot's `ask`), e.g. {"kind": "dealer",
         "suggested": seat}; None when nothing is asked."""
         return None
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: S) -> str:
         """A few words for people: the undo toast, the history list."""
         kind = event.get("type")
         who = header.name(event["player"]) if isinstance(event.get("player"), int) \
@@ -263,9 +270,9 @@ class Game:
         if kind == "first":
             return f"{who} goes first"
         return {"skip": "Skip", "double_skip": "Double skip", "reverse": "Reverse",
-                "reverse_skip": "Reverse + skip", "end": "End of game"}.get(kind, str(kind))
+                "reverse_skip": "Reverse + skip", "end": "End of game"}.get(str(kind), str(kind))
 
-    def text(self, state: State, header: Header) -> str:
+    def text(self, state: S, header: Header) -> str:
         """`companion replay` without --json: the final state for people."""
         t = state.table
         lines = [f"{self.title}: {len(header.players)} players"]

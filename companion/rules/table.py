@@ -41,10 +41,6 @@ class Table:
         """Who plays after the current player if the turn ended now (pending skips included)."""
         return self.step(self.current, 1 + self.pending_skips)
 
-    def skipped(self) -> list[int]:
-        """The seats that lose their turn when the current turn ends, in order."""
-        return [self.step(self.current, k) for k in range(1, 1 + self.pending_skips)]
-
 
 def best_seats(values: Sequence[int], *, lowest: bool = False) -> tuple[int, ...]:
     """The seats holding the highest (or, with `lowest`, the lowest) value; ties share.

@@ -42,7 +42,7 @@ class NullSink:
         pass
 
 
-def game_for(header: Header) -> Game:
+def game_for(header: Header) -> Game[Any]:
     return games.game(header.game)
 
 
@@ -234,9 +234,6 @@ class Journal:
     def describe(self, index: int) -> str:
         """Words for event number `index` (0-based), as of the state before it."""
         return self.game.describe(self.events[index], self.header, self.state_at(index))
-
-    def describe_event(self, event: Event) -> str:
-        return self.game.describe(event, self.header, self.state)
 
     def summary(self) -> dict[str, Any]:
         return self.game.summary(self.state)

@@ -19,7 +19,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, overload
 
 from companion.errors import JournalError
 from companion.games import scoring as kind_scoring, title as kind_title
@@ -159,9 +159,9 @@ class Stats:
             won = sum(1 for g in played if k in {key(g.players[w]) for w in g.winners})
             parts.append((self.shown(record.players[seat]), won, len(played)))
         if len(parts) == 1:
-            name, won, played = parts[0]
+            name, won, count = parts[0]
             who = "" if short else f"{name}'s "
-            return f"{who}{_ordinal(won)} {kind}win in {played} game{'s' * (played != 1)}"
+            return f"{who}{_ordinal(won)} {kind}win in {count} game{'s' * (count != 1)}"
         if short:
             return ", ".join(f"{n} {_ordinal(w)}" for n, w, _ in parts) + " win"
         return " & ".join(f"{n}'s {_ordinal(w)}" for n, w, _ in parts) + f" {kind}win"
@@ -259,6 +259,7 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
     timed = [g for g in finished if g.seconds is not None]
     if timed:
         g = max(timed, key=lambda g: (g.seconds, -g.id))
+        assert g.seconds is not None
         out["longest_minutes"] = {**_game_ref(g), "minutes": round(g.seconds / 60, 1)}
     return out
 
@@ -306,6 +307,11 @@ class History:
         self.unreadable: list[int] = []
         # Records replayed by the last call and not saved (save=False): (id, key, JSON).
         self.unsaved: list[tuple[int, str, str]] = []
+
+    @overload
+    def records(self, *, budget: None = None) -> list[GameRecord]: ...
+    @overload
+    def records(self, *, budget: int | None) -> list[GameRecord] | None: ...
 
     def records(self, *, budget: int | None = None) -> list[GameRecord] | None:
         """Every game's record. With `budget`, None instead when more events than that would
@@ -368,7 +374,14 @@ class History:
         self._cache = found  # games deleted since are forgotten
         self.unreadable = [row.id for row in rows if found[row.id][1] is None]
         self.unsaved = fresh
-        return [found[row.id][1] for row in rows if found[row.id][1] is not None]
+        return [r for row in rows if (r := found[row.id][1]) is not None]
+
+    @overload
+    def stats(self, *, kind: str | None = None, player: str | None = None,
+              budget: None = None) -> Stats: ...
+    @overload
+    def stats(self, *, kind: str | None = None, player: str | None = None,
+              budget: int | None) -> Stats | None: ...
 
     def stats(self, *, kind: str | None = None, player: str | None = None,
               budget: int | None = None) -> Stats | None:

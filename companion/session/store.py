@@ -539,6 +539,7 @@ class Store:
         text, created = json.dumps(header.to_json()), float(self.clock())
         gid = db.execute("INSERT INTO games(header, created, status) VALUES (?, ?, ?)",
                          (text, created, status)).lastrowid
+        assert gid is not None  # an INSERT's row
         seed = checksum.seed(gid, text.encode(), created)
         db.execute("UPDATE games SET seed=?, head=?, sum=? WHERE id=?",
                    (seed, seed, checksum.game_sum(gid, seed, status), gid))
@@ -683,13 +684,6 @@ class Store:
             return {}
         return dict(self.db.execute("SELECT game_id, digest FROM imports"))
 
-    def imported_as(self, digest: str) -> int | None:
-        """The game a log with this digest was imported as, if it was."""
-        for gid, d in self._imported_ids().items():
-            if d == digest:
-                return gid
-        return None
-
     def import_game(self, journal: Journal, digest: str) -> int:
         """Store a replayed log as a new game in one transaction: closed when it is over,
         else `parked` (the start menu offers to resume it; no open game is touched). The
@@ -768,6 +762,7 @@ class Store:
                 self._unfinished_seen[row.id] = cached
             _, unfinished, header = cached
             if unfinished:
+                assert header is not None  # it replayed
                 out.append(Unfinished(row.id, header, row.created, row.last_at or row.created,
                                       row.events, row.status))
         out.sort(key=lambda u: (u.last, u.id), reverse=True)

@@ -108,6 +108,7 @@ def qr_image(text: str, *, height: int = draw.HEIGHT) -> Image.Image:
     side = (n + 2 * quiet) * scale
     img = Image.new("1", (side, side), 1)
     px = img.load()
+    assert px is not None  # an image made in memory has its pixels
     for y, row in enumerate(qr.matrix):
         for x, dark in enumerate(row):
             if dark:

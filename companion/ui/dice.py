@@ -182,5 +182,5 @@ def roll_event(dice: dict[str, Any]) -> dict[str, Any]:
     return {"type": "roll", "dice": dict(dice)}
 
 
-def make_event(roll: Roll) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def make_event(roll: Roll) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
     return roll.make_event or roll_event

@@ -17,7 +17,6 @@ FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
 
 SMALL = 10  # the smallest size we use: hints, labels
 BODY = 13  # menu items, lines of text
-BIG = 26
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -72,7 +71,7 @@ def text_size(text: str, size: int) -> tuple[int, int]:
     and FreeType layout was a quarter of the time from a press to its frame.
     """
     left, top, right, bottom = font(size).getbbox(text)
-    return right, bottom - top
+    return int(right), int(bottom - top)  # whole pixels (Pillow's stubs say float)
 
 
 @lru_cache(maxsize=4096)  # every letter and digit below U+3000 (~2,600), once each
@@ -206,4 +205,4 @@ def bar(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fraction: float)
 
 def scale(img: Image.Image, factor: int = 4) -> Image.Image:
     """Scale up with crisp pixels (for screenshots)."""
-    return img.resize((img.width * factor, img.height * factor), Image.NEAREST)
+    return img.resize((img.width * factor, img.height * factor), Image.Resampling.NEAREST)

@@ -54,7 +54,7 @@ class Mode:
         return None
 
     def house_rules_screen(self, ctx: Context, *, done: Any = None) -> Screen:
-        return TextScreen("House rules", self.house_rules(ctx.journal.header),
+        return TextScreen("House rules", self.house_rules(ctx.playing.header),
                           done=done if done is not None else _pop())
 
     def house_rules(self, header: Header) -> list[str]:
@@ -111,7 +111,7 @@ class FirstPlayer(Menu):
 
     def __init__(self, mode: Mode, ctx: Context) -> None:
         self.mode = mode
-        seats = range(len(ctx.journal.header.players))
+        seats = range(len(ctx.playing.header.players))
         items = [Item(ctx.name(s), Emit({"type": "first", "player": s}, then=Home()))
                  for s in seats]
         super().__init__("Who goes first?", items, cursor=ctx.state.table.current)
@@ -141,6 +141,6 @@ def rule_vote(ctx: Context) -> Screen:
 
 
 def history_screen(ctx: Context) -> Screen:
-    j = ctx.journal
+    j = ctx.playing
     lines = [f"{i + 1}. {j.describe(i)}" for i in range(len(j.events))][::-1]
     return TextScreen("History (newest first)", lines or ["Nothing yet."])

@@ -46,6 +46,12 @@ class Context:
         return list(self.roster) if self.roster is not None else self.config.names
 
     @property
+    def playing(self) -> Journal:
+        """The game's journal, for the screens shown only while there is one."""
+        assert self.journal is not None
+        return self.journal
+
+    @property
     def state(self) -> Any:
         assert self.journal is not None
         return self.journal.state

@@ -39,7 +39,7 @@ class Ballot(Screen):
         self.cursor = 0
 
     def draw_on(self, d, ctx: Context) -> None:
-        n = len(ctx.journal.header.players)
+        n = len(ctx.playing.header.players)
         seat = len(self.votes)
         top = draw.title_bar(d, "Rule vote", f"{seat + 1}/{n}")
         draw.centered(d, (0, top, draw.WIDTH, top + 20), ctx.name(seat), largest=20)
@@ -62,7 +62,7 @@ class Ballot(Screen):
         elif button is Button.OK:
             self.votes.append(self.cursor)
             self.cursor = 0
-            if len(self.votes) == len(ctx.journal.header.players):
+            if len(self.votes) == len(ctx.playing.header.players):
                 return Replace(VoteResult(self.versions, tuple(self.votes),
                                           owner=deck_owner(ctx)))
         elif button is Button.BACK:
@@ -103,6 +103,7 @@ class VoteResult(Screen):
         points = "  ".join(f"{vote.letter(v)} {p}" for v, p in enumerate(o.final_points))
         draw.centered(d, (0, 41, draw.WIDTH, 52), points, largest=12)
         if o.by_deck_owner:
+            assert self.owner is not None  # only a deck owner's vote breaks a tie
             line = f"{ctx.name(self.owner)}'s deck: vote x2"
         elif self.needs_owner:
             line = "OK: who owns the deck?"
@@ -124,7 +125,7 @@ class VoteResult(Screen):
         return None
 
     def _owner_menu(self, ctx: Context) -> Menu:
-        seats = range(len(ctx.journal.header.players))
+        seats = range(len(ctx.playing.header.players))
         items = [Item(ctx.name(s), (lambda c, s=s: self._set_owner(s))) for s in seats]
         items.append(Item("Nobody here", lambda c: self._set_owner(None)))
         return Menu("Who owns the deck?", items)

@@ -137,7 +137,7 @@ def protocol(gate: Gate):
         _deadline = None
         _cycle = None
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
             if not gate.connected(self, address):

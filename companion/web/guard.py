@@ -147,7 +147,7 @@ async def read_json(request, *, limit: int = MAX_BODY) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise Refused(400, "body is not UTF-8 text") from None
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         raise Refused(400, f"body is not valid JSON ({e.msg} at character {e.pos})") from None
     except RecursionError:  # "[[[[...]]]]" within the size limit
         raise Refused(400, "body is nested too deeply") from None

@@ -389,7 +389,7 @@ def routes(web) -> list:
                 journal = src.reader().load(gid)
             except (CompanionError, ValueError, KeyError, TypeError):
                 return PlainTextResponse(f"no readable game {gid}", status_code=404)
-            altered = src.reader().verify(gid)
+            altered = src.reader().verify(gid)  # type: ignore[misc]  # Reader borrows Store.verify
         if altered:  # as `companion export`: not handed out as if it were the game played
             return PlainTextResponse(f"{describe(altered)}: the game was altered after it was "
                                      "recorded; companion export --force on the box writes it",
@@ -405,7 +405,7 @@ def routes(web) -> list:
             return missing(f"the game {kind!r}")
         recs = records()
         st = compute(recs or [], kind=kind)
-        charts = {}
+        charts: dict[str, Any] = {}
         if st.players:
             charts = {"rates": win_rate_chart(st.players)}
             if kind is None:

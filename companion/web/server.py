@@ -18,7 +18,7 @@ import logging
 import socket
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.errors import IllegalEvent
 from companion.inputs import PhonePaired, WebRequest
@@ -27,6 +27,9 @@ from companion.web.gate import Gate
 from companion.web.guard import parse_hostport  # noqa: F401  (for callers)
 from companion.web.pairing import Pairing
 from companion.web.snapshot import Hub, build
+
+if TYPE_CHECKING:
+    import uvicorn
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +49,7 @@ class Web:
                  port: int = 8080, frame: Callable[[], Any] = lambda: None,
                  source: Any = None, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
-                 gate_options: dict[str, float] | None = None,
+                 gate_options: dict[str, Any] | None = None,
                  route_modules: tuple[str, ...] = PAGE_MODULES,
                  extra_routes: list | None = None) -> None:
         self.config = config
@@ -63,7 +66,7 @@ class Web:
         self.extra_routes = list(extra_routes or [])  # mounted last (tests, tools)
         self.hub = Hub()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.server = None
+        self.server: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
         self.allowed_hosts: frozenset[str] = frozenset()
         self.addresses: list[str] = []
@@ -108,7 +111,7 @@ class Web:
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=gatemod.protocol(g), limit_concurrency=g.max_sockets + 8,
                                 loop="asyncio", server_header=False)
-        self.server = uvicorn.Server(config)
+        server = self.server = uvicorn.Server(config)
         self.hub = Hub()
         started = threading.Event()
 
@@ -117,7 +120,7 @@ class Web:
             if self._snapshot is not None:
                 self.hub.set(self._snapshot)
             self.hub.frame_n = self._frame_n
-            await self.server.serve(sockets=[sock])
+            await server.serve(sockets=[sock])
 
         def run() -> None:
             try:
@@ -132,9 +135,9 @@ class Web:
         self.thread = threading.Thread(target=run, name="web", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + timeout
-        while not self.server.started and self.thread.is_alive() and time.monotonic() < deadline:
+        while not server.started and self.thread.is_alive() and time.monotonic() < deadline:
             started.wait(0.01)
-        if not self.server.started:
+        if not server.started:
             self.stop()
             return f"web: the server on {self.host}:{self.port} did not start; running without the web"
         return ""

@@ -20,6 +20,14 @@ def _unavailable(why: str):
     pytest.skip(why)
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """Every test that needs the browser is marked `browser` (`make test-fast` leaves them
+    out); the tests here that only fetch pages or draw charts are not."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="package")
 def browser():
     """One chromium for the browser tests of this folder. Package scope: Playwright's sync API

@@ -258,7 +258,7 @@ class RoundPoints(Screen):
     def record(self, ctx: Context) -> Result:
         event = {"type": "round_points", "points": list(self.points)}
         try:
-            after = ctx.journal.check(event)
+            after = ctx.playing.check(event)
         except IllegalEvent as e:
             return Toast(str(e).removeprefix("round_points: "), 3.0)
         if after.over:
@@ -280,7 +280,7 @@ class MarkMost(Menu):
     def __init__(self, ctx: Context) -> None:
         self.marked: set[int] = set()
         seats = ctx.state.table.active
-        items = [Item((lambda c, s=s: ("■ " if s in self.marked else "□ ") + c.name(s)),
+        items = [Item((lambda c, s=s: ("■ " if s in self.marked else "□ ") + c.name(s)),  # type: ignore[misc]  # mypy types no lambda with a default
                       (lambda c, s=s: self.toggle(s))) for s in seats]
         items.append(Item(self.go_label, self.go))
         super().__init__("Most cards? Mark", items)
@@ -357,7 +357,7 @@ class ChaosMode(Mode):
         return DealerPicker(ctx)
 
     def after_web_action(self, event: dict, ctx: Context) -> Result:
-        if ctx.journal.game.question(ctx.state, event) is not None:  # as the snapshot's `ask`
+        if ctx.playing.game.question(ctx.state, event) is not None:  # as the snapshot's `ask`
             return ask_next_dealer(ctx)
         return None
 

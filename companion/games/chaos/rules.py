@@ -65,19 +65,19 @@ def first_in_direction(table: Table, seats: Iterable[int]) -> int:
     raise IllegalEvent("skip to most: none of the marked players is still playing")
 
 
-class Chaos(Game):
+class Chaos(Game[ChaosState]):
     kind = "chaos"
     title = "Chaos"
     min_players = 3
     max_players = 16
-    default_rules: dict[str, Any] = {}
+    default_rules = {}
 
     def initial(self, header: Header) -> ChaosState:
         n = len(header.players)
         return ChaosState(table=Table(seats=n, current=header.first), scores=(0,) * n,
                           starter=header.first)
 
-    def apply(self, state: State, event: Event) -> State:
+    def apply(self, state: ChaosState, event: Event) -> ChaosState:
         if isinstance(state, ChaosState) and state.draw_stack and not state.over \
                 and isinstance(event, dict) and isinstance(event.get("type"), str) \
                 and event["type"] in self.moves \
@@ -97,26 +97,26 @@ class Chaos(Game):
         return c
 
     @move("player", required=("color",))
-    def move_pick_color(self, state: ChaosState, event: Event) -> State:
+    def move_pick_color(self, state: ChaosState, event: Event) -> ChaosState:
         """Pick a Color: the announced color stays on screen; the card ends the turn."""
         self._check_is_current(state, event)
         return self.end_turn(replace(state, color=self._color(event)))
 
     @move("player", required=("color",))
-    def move_draw_four(self, state: ChaosState, event: Event) -> State:
+    def move_draw_four(self, state: ChaosState, event: Event) -> ChaosState:
         """Pick a Color Draw 4: the next player owes 4 more (or answers with a Draw 4)."""
         self._check_is_current(state, event)
         return self.end_turn(replace(state, color=self._color(event),
                                      draw_stack=state.draw_stack + DRAW_FOUR))
 
     @move("player")
-    def move_two_train(self, state: ChaosState, event: Event) -> State:
+    def move_two_train(self, state: ChaosState, event: Event) -> ChaosState:
         """A black Two Train card on "Train!": +2 to the train; the card ends the turn."""
         self._check_is_current(state, event)
         return self.end_turn(replace(state, train=state.train + TWO_TRAIN))
 
     @move("player")
-    def move_take_train(self, state: ChaosState, event: Event) -> State:
+    def move_take_train(self, state: ChaosState, event: Event) -> ChaosState:
         """The current player draws the train's total; the train is scrapped. Turn goes on."""
         self._check_is_current(state, event)
         if not state.train:
@@ -124,7 +124,7 @@ class Chaos(Game):
         return replace(state, train=0)
 
     @move("player")
-    def move_take_draw_four(self, state: ChaosState, event: Event) -> State:
+    def move_take_draw_four(self, state: ChaosState, event: Event) -> ChaosState:
         """The current player draws the Draw 4 stack; then they may play or pass."""
         self._check_is_current(state, event)
         if not state.draw_stack:
@@ -132,7 +132,7 @@ class Chaos(Game):
         return replace(state, draw_stack=0)
 
     @move("player", required=("players",))
-    def move_swap_hands(self, state: ChaosState, event: Event) -> State:
+    def move_swap_hands(self, state: ChaosState, event: Event) -> ChaosState:
         """Swap Hands: recorded for the history; the companion counts no cards, so nothing
         it keeps changes. The turn stays open (NEXT ends it)."""
         self._check_is_current(state, event)
@@ -145,7 +145,7 @@ class Chaos(Game):
         return state
 
     @move("player", required=("color",))
-    def move_color_dump(self, state: ChaosState, event: Event) -> State:
+    def move_color_dump(self, state: ChaosState, event: Event) -> ChaosState:
         """Color Dump: the dumped color is now the color on "Discard!". Turn stays open, so a
         last action card of the dump (skip, reverse...) can follow before NEXT."""
         self._check_is_current(state, event)
@@ -154,7 +154,7 @@ class Chaos(Game):
     # --- rounds --------------------------------------------------------------------------------
 
     @move(required=("points",))
-    def move_round_points(self, state: ChaosState, event: Event) -> State:
+    def move_round_points(self, state: ChaosState, event: Event) -> ChaosState:
         points = event["points"]
         n = state.table.seats
         if not isinstance(points, list) or len(points) != n:
@@ -177,7 +177,7 @@ class Chaos(Game):
         return new
 
     @move(required=("player",))
-    def move_first(self, state: ChaosState, event: Event) -> State:
+    def move_first(self, state: ChaosState, event: Event) -> ChaosState:
         new = super().move_first(state, event)
         return replace(new, starter=new.table.current)
 
@@ -202,7 +202,7 @@ class Chaos(Game):
                    scores=list(state.scores), rounds=state.rounds)
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: ChaosState) -> str:
         who = header.name(before.table.current) if isinstance(before, State) else "?"
         kind = event.get("type")
         if kind == "pick_color":

@@ -171,7 +171,7 @@ class RollOff(Screen):
         self.partial: dict[int, int] = {}
 
     def roll_all(self, ctx: Context) -> Roll:
-        n = ctx.journal.header.players
+        n = ctx.playing.header.players
         self.partial = {}
         action: Any = Pop()  # after the last roll: back to this screen, which shows them all
         for seat in reversed(range(len(n))):

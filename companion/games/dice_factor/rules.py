@@ -9,7 +9,7 @@ and how many cards each player may hold.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod
@@ -40,16 +40,7 @@ def roll_off_winner(rolls: Sequence[int]) -> int | None:
     return list(rolls).index(max(unique))
 
 
-def d8_meaning(face: int) -> str:
-    """What the 8-sided die tells the player (turn option 3)."""
-    if face in LOSE_TURN:
-        return "Lose your turn"
-    return {6: "Trade 1 card for a random card of another player",
-            7: "Trade hands with another player",
-            8: "Re-roll the Colors or the Shapes die"}[face]
-
-
-class DiceFactor(Game):
+class DiceFactor(Game[DiceFactorState]):
     kind = "dice-factor"
     title = "Dice Factor"
     min_players = 2
@@ -87,8 +78,10 @@ class DiceFactor(Game):
         if "d8" in dice and ("colors" in dice or "shapes" in dice):
             raise IllegalEvent("roll: the 8-sided die is rolled on its own, not with the "
                                "Colors or Shapes die")
-        new = replace(state, last_roll=dice, colors=dice.get("colors", state.colors),
-                      shapes=dice.get("shapes", state.shapes))
+        # The Colors and Shapes dice have text faces (check_roll checked them).
+        colors = cast("str | None", dice.get("colors", state.colors))
+        shapes = cast("str | None", dice.get("shapes", state.shapes))
+        new = replace(state, last_roll=dice, colors=colors, shapes=shapes)
         if dice.get("d8") in LOSE_TURN:
             self._check_is_current(state, event)
             return self.end_turn(new)  # 1-5: the player loses the turn; the companion ends it
@@ -129,7 +122,7 @@ class DiceFactor(Game):
         out["hand_limits"] = list(state.hand_limits)
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: DiceFactorState) -> str:
         kind = event.get("type")
         seat = event.get("player")
         named = header.name(seat) if isinstance(seat, int) and not isinstance(seat, bool) \

@@ -43,12 +43,12 @@ class DropRainbowState(State):
         return [c for c in self.colors if c in have]
 
 
-class DropRainbow(Game):
+class DropRainbow(Game[DropRainbowState]):
     kind = "drop-rainbow"
     title = "Drop Rainbow"
     min_players = 2
     max_players = 5
-    default_rules: dict[str, Any] = {"colors": list(DEFAULT_COLORS)}
+    default_rules = {"colors": list(DEFAULT_COLORS)}
 
     def check_rule(self, key: str, value: Any) -> Any:
         if key != "colors":
@@ -89,14 +89,16 @@ class DropRainbow(Game):
                                f"half of the deck, so it cannot be the first card")
         raise IllegalEvent(f"{event['type']}: color must be one of {allowed}, not {c!r}")
 
-    def _check_revealed(self, state: DropRainbowState, event: Event) -> None:
+    def _check_revealed(self, state: DropRainbowState, event: Event) -> str:
+        """The top card, once the first card is turned up."""
         if state.top is None:
             raise IllegalEvent(f"{event['type']}: turn up the first card first (reveal)")
+        return state.top
 
     # --- moves ---------------------------------------------------------------------------------
 
     @move(required=("color",))
-    def move_reveal(self, state: DropRainbowState, event: Event) -> State:
+    def move_reveal(self, state: DropRainbowState, event: Event) -> DropRainbowState:
         """Set-up: the first face-up card."""
         if state.top is not None:
             raise IllegalEvent("reveal: the first card is already face up")
@@ -104,12 +106,12 @@ class DropRainbow(Game):
                        turned=state.turned + 1)
 
     @move("player", required=("color",))
-    def move_draw(self, state: DropRainbowState, event: Event) -> State:
+    def move_draw(self, state: DropRainbowState, event: Event) -> DropRainbowState:
         """The top card moves to the side; `color` is the card turned up in its place."""
         self._check_is_current(state, event)
-        self._check_revealed(state, event)
+        top = self._check_revealed(state, event)
         c = self._check_color(state, event, rainbow=True)
-        side = state.side + (state.top,)
+        side = state.side + (top,)
         if c == RAINBOW:
             # The drawer takes every card turned over; the rainbow itself scores nothing.
             drawer = state.table.current
@@ -124,7 +126,7 @@ class DropRainbow(Game):
         return replace(state, top=c, side=side, turned=state.turned + 1)  # success
 
     @move("player")
-    def move_bank(self, state: DropRainbowState, event: Event) -> State:
+    def move_bank(self, state: DropRainbowState, event: Event) -> DropRainbowState:
         """The current player keeps the side cards as score cards (none: nothing); turn ends."""
         self._check_is_current(state, event)
         self._check_revealed(state, event)
@@ -136,20 +138,20 @@ class DropRainbow(Game):
 
     # --- turn endings --------------------------------------------------------------------------
 
-    def end_turn(self, state: DropRainbowState) -> State:
+    def end_turn(self, state: DropRainbowState) -> DropRainbowState:
         if state.side:
             raise IllegalEvent(f"seat {state.table.current} has {len(state.side)} side "
                                f"card(s): bank them or draw")
         return super().end_turn(state)
 
-    def end_turn_to(self, state: DropRainbowState, seat: int) -> State:
+    def end_turn_to(self, state: DropRainbowState, seat: int) -> DropRainbowState:
         if state.side:
             raise IllegalEvent(f"seat {state.table.current} has {len(state.side)} side "
                                f"card(s): bank them or draw")
         return super().end_turn_to(state, seat)
 
     @move(required=("player",))
-    def move_first(self, state: DropRainbowState, event: Event) -> State:
+    def move_first(self, state: DropRainbowState, event: Event) -> DropRainbowState:
         """The group's pick of who starts; never while side cards wait (they are the
         current player's to bank or lose)."""
         if state.side:
@@ -158,7 +160,7 @@ class DropRainbow(Game):
         return super().move_first(state, event)
 
     @move()
-    def move_end(self, state: DropRainbowState, event: Event) -> State:
+    def move_end(self, state: DropRainbowState, event: Event) -> DropRainbowState:
         return replace(super().move_end(state, event), ended_by="group")
 
     def final_winners(self, state: DropRainbowState) -> tuple[int, ...]:
@@ -189,7 +191,7 @@ class DropRainbow(Game):
                    discarded=state.discarded, ended_by=state.ended_by or None)
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: DropRainbowState) -> str:
         who = header.name(before.table.current)
         kind = event.get("type")
         if kind == "reveal":

@@ -28,7 +28,7 @@ class FlowerState(State):
     played: int = 0  # cards the current player has played this turn
 
 
-class FlowerPower(Game):
+class FlowerPower(Game[FlowerState]):
     kind = "flower-power"
     title = "Flower Power"
     min_players = 2
@@ -73,7 +73,7 @@ class FlowerPower(Game):
         out["garden"] = dict(zip(COLORS, state.garden))
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: FlowerState) -> str:
         if event.get("type") == "petals":
             n = event.get("count")
             return f"{header.name(before.table.current)}: {n} {event.get('color')} " \

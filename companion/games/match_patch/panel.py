@@ -104,7 +104,7 @@ class PipsEntry(Screen):
         pips = list(self.values)
         top = best_seats(pips)
         if len(top) == 1:
-            then = [Home(), Toast(f"{ctx.name(top[0])} goes first")]
+            then: Result = [Home(), Toast(f"{ctx.name(top[0])} goes first")]
         else:
             then = Replace(tie_pick(ctx, top))
         return Emit({"type": "pips", "pips": pips}, then=then)
@@ -118,13 +118,13 @@ class TiePick(FirstPlayer):
         self.title = "Tie: who goes first?"
         self.items = [Item(ctx.name(s), Emit({"type": "first", "player": s}, then=Home()))
                       for s in tied]
-        owner = ctx.journal.header.rules.get("deck_owner")
+        owner = ctx.playing.header.rules.get("deck_owner")
         self.seats = list(tied)
         self.cursor = self.seats.index(owner) if owner in tied else 0
 
     def draw_on(self, d, ctx: Context) -> None:
         top = draw.title_bar(d, "Tie: who goes first?")
-        owner = ctx.journal.header.rules.get("deck_owner")
+        owner = ctx.playing.header.rules.get("deck_owner")
         lines = ["Tied: the group picks."]
         if owner in self.seats:
             lines.append(f"Else: {ctx.name(owner)} (deck owner)")
@@ -139,7 +139,7 @@ class TiePick(FirstPlayer):
 
 def tie_pick(ctx: Context, tied: tuple[int, ...]) -> TiePick:
     from companion.games import mode_for
-    return TiePick(mode_for(ctx.journal.header.game), ctx, tied)
+    return TiePick(mode_for(ctx.playing.header.game), ctx, tied)
 
 
 def scores_screen(ctx: Context) -> Screen:
@@ -165,7 +165,7 @@ class MatchPatchMode(Mode):
         return MatchScreen(self)
 
     def first_player_screen(self, ctx: Context) -> Screen:
-        return PipsEntry(len(ctx.journal.header.players))
+        return PipsEntry(len(ctx.playing.header.players))
 
     def game_actions(self, ctx: Context) -> list[Item]:
         return [

@@ -25,7 +25,7 @@ class MatchPatchState(State):
     tied: tuple[int, ...] = ()  # seats tied on the highest total, waiting for the group's pick
 
 
-class MatchPatch(Game):
+class MatchPatch(Game[MatchPatchState]):
     kind = "match-patch"
     title = "Match Patch"
     min_players = 2
@@ -80,7 +80,7 @@ class MatchPatch(Game):
         out["scores"] = list(state.scores)
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: MatchPatchState) -> str:
         kind = event.get("type")
         if kind == "pips":
             return "Mini-pips " + " ".join(str(p) for p in event.get("pips", []))

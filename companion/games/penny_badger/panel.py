@@ -440,13 +440,13 @@ class SettlementScreen(ScrollList):
         s: PennyState = ctx.state
         if not s.history:
             return [("Nothing settled yet.", None, "")]
-        return settlement_rows(s, ctx.journal.header.players)[2]
+        return settlement_rows(s, ctx.playing.header.players)[2]
 
     def header(self, d, ctx: Context, lines) -> int:
         s: PennyState = ctx.state
         if not s.history:
             return draw.title_bar(d, "Ledger")
-        title, right, _ = settlement_rows(s, ctx.journal.header.players)
+        title, right, _ = settlement_rows(s, ctx.playing.header.players)
         return draw.title_bar(d, title, right)
 
     def draw_line(self, d, ctx: Context, i: int, row, y: int) -> None:
@@ -474,7 +474,7 @@ def history_lines(state: PennyState, names: Sequence[str]) -> list[str]:
 
 
 def history_screen(ctx: Context) -> Screen:
-    lines = history_lines(ctx.state, ctx.journal.header.players)
+    lines = history_lines(ctx.state, ctx.playing.header.players)
     return TextScreen("Claims, newest first",
                       [w for line in lines for w in wrap_list(line, draw.WIDTH - 6,
                                                                draw.SMALL + 1)])
@@ -489,6 +489,7 @@ def end_facts(state: PennyState, names: Sequence[str]) -> list[str]:
     lines = ["Biggest claim:"]
     big = biggest_claim(state.history)
     if big is not None:
+        assert big.cards is not None  # a kept withdrawal is a claim's
         lines.append(f"  {names[big.seat]}: {claim_words(big.cards)} +{big.kept}")
     else:
         lines.append("  none kept")
@@ -534,7 +535,7 @@ class PennyEnd(ScrollList):
 
     def header(self, d, ctx: Context, lines) -> int:
         s: PennyState = ctx.state
-        names = ctx.journal.header.players
+        names = ctx.playing.header.players
         top = draw.title_bar(d, "Game over", SHORT_REASON.get(end_reason(s), ""))
         winners = [names[w] for w in s.winners]
         if winners:

@@ -222,27 +222,6 @@ def claim_words(cards: int) -> str:
     return f"{cards} of a kind"
 
 
-def transfer_lines(record: Record, names: Sequence[str]) -> list[str]:
-    """The settlement as short sentences: "Cy +8 from bank", "Ann pays 4 to bank, 4 to Cy"."""
-    lines: list[str] = []
-    by_payer: dict[Party, list[Transfer]] = {}
-    for t in record.transfers:
-        if t.payer == BANK:
-            lines.append(f"{party_name(t.payee, names)} +{t.amount} from bank")
-        else:
-            by_payer.setdefault(t.payer, []).append(t)
-    if record.caught:
-        lines.append("No withdrawal")
-    for payer, ts in by_payer.items():
-        parts = ", ".join(f"{t.amount} to {party_name(t.payee, names)}" for t in ts)
-        lines.append(f"{party_name(payer, names)} pays {parts}")
-    if record.cards is not None and not record.caught and record.kept == 0:
-        lines.append("The bank had nothing to pay")
-    for s in record.eliminated:
-        lines.append(f"{names[s]} is out!")
-    return lines
-
-
 def and_list(words: Sequence[str]) -> str:
     """"Ann", "Ann and Ben", "Ann, Ben and Cy"."""
     if len(words) <= 1:
@@ -307,7 +286,7 @@ def end_reason(state: PennyState) -> str:
     return "Ended by the group"
 
 
-class PennyBadger(Game):
+class PennyBadger(Game[PennyState]):
     kind = "penny-badger"
     title = "Penny Badger"
     min_players = 2  # the rulebook: "Number of Players: 2+"
@@ -334,18 +313,18 @@ class PennyBadger(Game):
         """docs/rules.md: the bank holds 0, or at most one badger is left with savings."""
         return state.bank == 0 or sum(1 for s in state.savings if s > 0) <= 1
 
-    def end_turn(self, state: PennyState) -> PennyState:  # type: ignore[override]
+    def end_turn(self, state: PennyState) -> PennyState:
         """The game-end check happens at the end of every turn, after every payment."""
         if self.finished(state):
             return replace(state, over=True, winners=self.final_winners(state))
-        return super().end_turn(state)  # type: ignore[return-value]
+        return super().end_turn(state)
 
-    def end_turn_to(self, state: PennyState, seat: int) -> PennyState:  # type: ignore[override]
+    def end_turn_to(self, state: PennyState, seat: int) -> PennyState:
         if self.finished(state):
             return replace(state, over=True, winners=self.final_winners(state))
-        return super().end_turn_to(state, seat)  # type: ignore[return-value]
+        return super().end_turn_to(state, seat)
 
-    def final_winners(self, state: PennyState) -> tuple[int, ...]:  # type: ignore[override]
+    def final_winners(self, state: PennyState) -> tuple[int, ...]:
         """The most savings wins; equal savings share the win."""
         return tbl.best_seats(state.savings) if max(state.savings, default=0) > 0 else ()
 
@@ -407,7 +386,7 @@ class PennyBadger(Game):
 
     # --- for replay and the screen -----------------------------------------------------------
 
-    def summary(self, state: PennyState) -> dict[str, Any]:  # type: ignore[override]
+    def summary(self, state: PennyState) -> dict[str, Any]:
         out = super().summary(state)
         out["bank"] = state.bank
         out["savings"] = list(state.savings)
@@ -415,7 +394,7 @@ class PennyBadger(Game):
         out["settlements"] = [r.to_json() for r in state.history]
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: PennyState) -> str:
         kind = event.get("type")
         seat = event["player"] if isinstance(event.get("player"), int) \
             and 0 <= event["player"] < len(header.players) else before.table.current
@@ -441,18 +420,18 @@ class PennyBadger(Game):
         return super().describe(event, header, before)
 
     @staticmethod
-    def _paid(before: State, header: Header, seat: int, cards: int | None,
+    def _paid(before: PennyState, header: Header, seat: int, cards: int | None,
               challengers: tuple[int, ...], truthful: bool | None) -> str:
         """": bank paid Ann 4; Ben paid bank 2 and Ann 2; Ben is out": who paid whom, worked
         out by `settle` from the state before (as the engine did), for the history lines."""
         try:
-            s = settle(before.bank, before.savings, seat, cards=cards,  # type: ignore[attr-defined]
+            s = settle(before.bank, before.savings, seat, cards=cards,
                        challengers=challengers, truthful=truthful)
         except (AttributeError, IndexError, KeyError, TypeError, AssertionError):
             return ""  # not a state this event can settle on: the words without amounts
         return ": " + payment_words(s.transfers, s.eliminated, header.players)
 
-    def text(self, state: PennyState, header: Header) -> str:  # type: ignore[override]
+    def text(self, state: PennyState, header: Header) -> str:
         lines = [super().text(state, header), f"Bank: {state.bank}"]
         for s, v in enumerate(state.savings):
             out = " (eliminated)" if s in state.table.eliminated else ""

@@ -16,7 +16,7 @@ Events (docs/log-format.md, "The `pig-farm` kind"):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod
@@ -186,7 +186,7 @@ class PigFarmState(State):
         return self.table.turns == self.round_start
 
 
-class PigFarm(Game):
+class PigFarm(Game[PigFarmState]):
     kind: ClassVar[str] = "pig-farm"
     title: ClassVar[str] = "Pig Farm"
     # The rulebook says "2+" and adds decks for more than 4; 12 keeps the scoreboard usable.
@@ -266,7 +266,7 @@ class PigFarm(Game):
         die = event["die"]
         if die not in BUTCHER_DICE:
             raise IllegalEvent(f"butcher: die must be \"colors\" or \"shapes\", not {die!r}")
-        face = dicemod.die(die).check(event["face"])
+        face = cast(str, dicemod.die(die).check(event["face"]))  # colors, shapes: text faces
         deal = event.get("deal", False)
         if not isinstance(deal, bool):
             raise IllegalEvent(f"butcher: deal must be true or false, not {deal!r}")
@@ -307,13 +307,13 @@ class PigFarm(Game):
         })
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: PigFarmState) -> str:
         kind = event.get("type")
         if kind == "sell":
             seller = header.name(before.table.current)
             text = f"{seller} sold the farm (round {before.rounds + 1})"
             try:  # the round's points, as the move scored them
-                points = self.apply(before, event).results[-1].points  # type: ignore[attr-defined]
+                points = self.apply(before, event).results[-1].points
             except (IllegalEvent, AttributeError, IndexError):
                 return text
             return text + ": " + ", ".join(f"{header.name(seat)} {p}"

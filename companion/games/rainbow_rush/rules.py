@@ -23,7 +23,7 @@ class RainbowState(State):
     discard_lock: int = 0  # turn ends left before the replaced card may be picked up
 
 
-class RainbowRush(Game):
+class RainbowRush(Game[RainbowState]):
     kind = "rainbow-rush"
     title = "Rainbow Rush"
     min_players = 2
@@ -54,7 +54,7 @@ class RainbowRush(Game):
         out["discard_lock"] = state.discard_lock
         return out
 
-    def describe(self, event: Event, header: Header, before: State) -> str:
+    def describe(self, event: Event, header: Header, before: RainbowState) -> str:
         kind = event.get("type")
         seat = event.get("player", before.table.current)
         who = header.name(seat) if isinstance(seat, int) and not isinstance(seat, bool) \

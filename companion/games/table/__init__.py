@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from companion.games import GameKind
 from companion.games.table import sample
-from companion.rules.game import Game
+from companion.rules.game import Game, State
 
 if TYPE_CHECKING:
     from companion.config import Config
@@ -24,7 +24,7 @@ def gallery(config: Config) -> Iterator[Shot]:
     return shots(config)
 
 
-KIND = GameKind(rules=Game(),
+KIND = GameKind(rules=Game[State](),
                 panel=panel,
                 gallery=gallery,
                 sample=sample.move,
