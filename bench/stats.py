@@ -24,8 +24,8 @@ from pathlib import Path
 
 
 def build(path: Path, *, games: int, events: int) -> None:
-    from companion.rules.game import Header
     from companion.gallery import sample
+    from companion.rules.game import Header
     from companion.session.journal import Journal
     from companion.session.store import Store, _GameSink
 
@@ -51,8 +51,8 @@ def build(path: Path, *, games: int, events: int) -> None:
 
 def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     from companion.rules.game import Header
-    from companion.session.store import Store
     from companion.session.stats import History
+    from companion.session.store import Store
 
     games = 100 if quick else 1000
     events = 200

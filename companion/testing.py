@@ -290,7 +290,7 @@ def choose(app: App, label: str, *, prefix: bool = False) -> None:
     """On the menu on top, press DOWN until the item called `label` (with `prefix`: whose
     label starts with it) is under the cursor, then OK. AssertionError when the screen on
     top is no menu or has no such item."""
-    menu = app.top
+    menu: Any = app.top  # a Menu, or any screen with items and a cursor
     items = getattr(menu, "items", None)
     assert items is not None, f"not a menu: {menu!r}"
     ctx = app.ctx()

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.inputs import Button
-from companion.ui.actions import Redo
 from companion.games import kinds
+from companion.inputs import Button
+from companion.testing import choose, press
+from companion.ui.actions import Redo
 from companion.ui.dice import RollScreen
 from companion.ui.table import EndScreen, TableScreen
-from companion.testing import choose, press
-
-
 
 
 def start_table_game(app, players: int = 4) -> None:
@@ -137,6 +135,7 @@ def test_idle_app_blocks_on_its_queue(make_app):
     """
     import threading
     import time
+
     from companion.inputs import Quit
 
     app = make_app()
@@ -216,10 +215,10 @@ def test_a_roll_whose_result_never_comes_is_rolled_in_software(make_app):
 
 
 def test_an_unknown_die_is_refused_before_anything_changes(make_app):
-    from companion.ui.actions import Roll
-
     import pytest
+
     from companion.errors import IllegalEvent
+    from companion.ui.actions import Roll
 
     app = make_app()
     start_table_game(app)

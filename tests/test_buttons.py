@@ -128,9 +128,9 @@ def test_panel_with_a_pin_clash_releases_what_it_took():
 
 
 def test_run_on_a_machine_without_gpio_says_so_in_one_line(tmp_path, capsys, monkeypatch):
-    from companion.cli import main
-
     from gpiozero import BadPinFactory, Device
+
+    from companion.cli import main
 
     def no_library():
         raise BadPinFactory("Unable to load any default pin factory!")

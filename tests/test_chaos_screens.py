@@ -3,18 +3,24 @@ with an injected clock, and every gallery screen drawn (docs/rules.md, "Chaos").
 
 from __future__ import annotations
 
+from companion.games import kinds, mode_for
+from companion.games.chaos.panel import (
+    ChaosCall,
+    ChaosEnd,
+    ChaosMode,
+    ChaosScreen,
+    Countdown,
+    DealerPicker,
+    MarkMost,
+    RoundPoints,
+)
 from companion.inputs import Button, Tick
 from companion.rules.game import Header
 from companion.session.journal import Journal
-from companion.ui.actions import After, Beep, Pop, Push
-from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, Countdown,
-                                DealerPicker, MarkMost, RoundPoints)
-from companion.ui.color_picker import ColorPicker
-from companion.games import kinds, mode_for
-from companion.ui.screen import Context
 from companion.testing import choose, press
-
-
+from companion.ui.actions import After, Beep, Pop, Push
+from companion.ui.color_picker import ColorPicker
+from companion.ui.screen import Context
 
 
 def pick_color(app, color: str) -> None:

@@ -9,10 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings, strategies as st
 
 from companion import cli
 from companion.cli import doctor
@@ -334,8 +332,8 @@ def test_an_upgrade_that_cannot_make_its_backup_changes_nothing(tmp_path, monkey
 
 
 def test_the_app_starts_without_the_altered_game_and_says_which_row(make_app, tmp_path):
-    from companion.ui.start import StartScreen
     from companion.ui.screen import TextScreen
+    from companion.ui.start import StartScreen
 
     path = tmp_path / "journal.db"
     played(path)

@@ -13,11 +13,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion import config as configmod
-from companion.ui import power
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.chord import ChordDetector
 from companion.inputs import Button, ButtonInput, Gesture, ShutdownRequest
 from companion.testing import FakeClock, make_app
+from companion.ui import power
 from companion.ui.screen import Confirm, TextScreen
 
 B, N, OK = Button.BACK, Button.NEXT, Button.OK

@@ -78,8 +78,8 @@ def test_run_without_a_display_on_this_machine_exits_2(tmp_path, capsys):
 
 
 def test_the_example_config_is_valid_and_states_the_defaults():
-    from pathlib import Path
     import tomllib
+    from pathlib import Path
 
     example = Path(__file__).parent.parent / "config.example.toml"
     raw = tomllib.loads(example.read_text())

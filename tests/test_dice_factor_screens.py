@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from companion.config import load
+from companion.games import kinds, mode_for
+from companion.games.dice_factor.panel import D8Outcome, DiceFactorScreen, RollOff, target_text
 from companion.inputs import Button, RollResult
 from companion.rules import dice as dicemod
 from companion.rules.game import Header
-from companion.games.dice_factor.panel import D8Outcome, DiceFactorScreen, RollOff, target_text
-from companion.games import kinds, mode_for
 from companion.testing import choose, make_app, press
 from companion.ui.screen import Context
 from companion.ui.vote import Ballot, VoteResult

@@ -14,9 +14,8 @@ import textwrap
 
 import pytest
 
-from companion.ui.toast import toast_lines
 from companion.inputs import Button
-
+from companion.ui.toast import toast_lines
 from tests.test_app import press, start_table_game
 
 

@@ -3,16 +3,14 @@ show colors as letters, and every gallery screen drawn (docs/rules.md, "Drop Rai
 
 from __future__ import annotations
 
+from companion.games import kinds, mode_for
+from companion.games.drop_rainbow.panel import CollectedScreen, DropEnd, DropScreen, draw_picker
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.journal import Journal
-from companion.ui.color_picker import ColorPicker, abbreviations
-from companion.games.drop_rainbow.panel import CollectedScreen, DropEnd, DropScreen, draw_picker
-from companion.games import kinds, mode_for
-from companion.ui.screen import Context
 from companion.testing import choose, press
-
-
+from companion.ui.color_picker import ColorPicker, abbreviations
+from companion.ui.screen import Context
 
 
 def say(app, color: str) -> None:

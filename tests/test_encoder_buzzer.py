@@ -43,6 +43,7 @@ def test_turns_are_up_and_down_and_the_push_is_ok():
 
 def test_an_encoder_on_a_pin_in_use_releases_the_push_pin():
     from gpiozero import Button as GpioButton
+
     from companion.errors import DeviceError
 
     factory = MockFactory()

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from companion import config as configmod
-from companion.gallery import hardware_docs as H
 from companion.drivers import wiring as W
+from companion.gallery import hardware_docs as H
 
 
 def test_the_committed_docs_match_the_defaults():

@@ -7,14 +7,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
+from companion import games
 from companion.errors import IllegalEvent
+from companion.gallery.sample import header, sampled
 from companion.session import journal as journalmod
 from companion.session.journal import EventLog, Journal
-from companion import games
-from companion.gallery.sample import header, sampled
 
 
 def fold(j: Journal, events) -> list:

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from companion.inputs import Button, ButtonInput, Gesture, RollerPress, Tick
 from companion.games import games
+from companion.inputs import Button, ButtonInput, Gesture, RollerPress, Tick
 from companion.session.store import Store
 from companion.testing import choose, drain, press
 

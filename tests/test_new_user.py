@@ -99,8 +99,7 @@ def test_a_journal_whose_header_is_damaged_is_still_set_aside(tmp_path):
 
 
 def test_ctrl_c_while_roll_or_doctor_waits_is_a_quiet_stop(monkeypatch, capsys):
-    from companion.cli import doctor, roll as rollcli
-    from companion.cli import main
+    from companion.cli import doctor, main, roll as rollcli
 
     def interrupted(*_a, **_k):
         raise KeyboardInterrupt

@@ -97,10 +97,12 @@ def test_a_second_companion_on_the_journal_exits_1_naming_the_first(tmp_path, cf
         assert json.loads(lines[0])["game"] == "table" and json.loads(lines[-1]) == {
             "type": "next"}
         assert cli.main(["stats", "--journal", str(journal), "--config", str(config)]) == 0
-        from companion.cli import doctor
-        from gpiozero.pins.mock import MockFactory
-        from companion.drivers.display import dummy
         import io
+
+        from gpiozero.pins.mock import MockFactory
+
+        from companion.cli import doctor
+        from companion.drivers.display import dummy
         report = io.StringIO()
         doctor.main(["--journal", str(journal), "--config", str(config)], out=report,
                     factory=MockFactory(), open_display=lambda cfg: dummy(),

@@ -9,9 +9,16 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from companion.web.pairing import (CODE_TTL, MAX_WRONG, SESSION_TTL, TRIES_PER_ADDRESS, WAIT,
-                                   Pairing, digest)
 from companion.testing import FakeClock
+from companion.web.pairing import (
+    CODE_TTL,
+    MAX_WRONG,
+    SESSION_TTL,
+    TRIES_PER_ADDRESS,
+    WAIT,
+    Pairing,
+    digest,
+)
 
 ADDRESSES = ["10.0.0.2", "10.0.0.3", "10.0.0.4"]
 

@@ -12,10 +12,21 @@ import pytest
 
 from companion.cli import main
 from companion.errors import IllegalEvent
+from companion.games.penny_badger.rules import (
+    BANK,
+    DEPOSIT,
+    PASS,
+    PENALTY_PAID,
+    WITHDRAW,
+    Transfer,
+    best_catch,
+    biggest_claim,
+    clockwise_from,
+    penalty,
+    settle,
+    withdrawal,
+)
 from companion.rules.game import Header
-from companion.games.penny_badger.rules import (BANK, DEPOSIT, PASS, PENALTY_PAID, WITHDRAW, Transfer,
-                                          best_catch, biggest_claim, clockwise_from, penalty,
-                                          settle, withdrawal)
 from companion.session.journal import Journal
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")

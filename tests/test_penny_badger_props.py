@@ -9,12 +9,11 @@ ended (with winners holding the most savings) or can continue.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.errors import IllegalEvent
-from companion.rules.game import Header
 from companion.games.penny_badger.rules import BANK, settle
+from companion.rules.game import Header
 from companion.session.journal import Journal
 
 MOVES = ("pass", "claim", "claim", "claim", "skip", "reverse", "undo")

@@ -8,12 +8,12 @@ import pytest
 
 from companion.drivers import oled
 from companion.drivers.oled import RecordingSerial
+from companion.games.penny_badger.panel import Accusers, SettlementScreen, settlement_rows
+from companion.games.penny_badger.rules import BANK
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.games.penny_badger.rules import BANK
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.games.penny_badger.panel import Accusers, SettlementScreen, settlement_rows
 from companion.ui.screen import Context
 
 STOCK_FRAME = 1034  # luma's ssd1306 sends every frame whole: 8 + 1026 wire bytes

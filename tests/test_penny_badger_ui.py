@@ -6,16 +6,26 @@ from __future__ import annotations
 import pytest
 
 from companion.config import load
+from companion.games import kinds, mode_for
+from companion.games.penny_badger.panel import (
+    Accusers,
+    Ledger,
+    PennyEnd,
+    Reveal,
+    SettlementScreen,
+    TurnPicker,
+    claimant_change,
+    end_facts,
+    grid_layout,
+    history_lines,
+    stake_lines,
+    wrap_list,
+)
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.testing import FakeClock, close, make_app, press
-from companion.ui import actions as A
-from companion.ui import draw
-from companion.games import kinds, mode_for
-from companion.games.penny_badger.panel import (Accusers, Ledger, PennyEnd, Reveal, SettlementScreen,
-                                       TurnPicker, claimant_change, end_facts, grid_layout,
-                                       history_lines, stake_lines, wrap_list)
+from companion.ui import actions as A, draw
 from companion.ui.screen import Context, Menu
 
 MODE = mode_for("penny-badger")

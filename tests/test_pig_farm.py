@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion import cli
 from companion.config import check as check_config
 from companion.errors import ConfigError, IllegalEvent
+from companion.games.pig_farm.rules import FarmScore, PigFarm, farm_score, other_base, seller_base
 from companion.rules.game import Header
-from companion.games.pig_farm.rules import (FarmScore, PigFarm, farm_score, other_base, seller_base)
 from companion.session.journal import Journal
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")

@@ -3,17 +3,26 @@ summary, end screen (docs/rules.md, "Pig Farm"; issue 4, "On the device")."""
 
 from __future__ import annotations
 
+from companion.games import kinds, mode_for
+from companion.games.pig_farm.panel import (
+    ButcherScreen,
+    HandEntry,
+    PigEndScreen,
+    RoundsTable,
+    RoundSummary,
+    Scoreboard,
+    SellFlow,
+    breakdown_lines,
+    butcher_menu,
+    verdict_lines,
+)
+from companion.games.pig_farm.rules import farm_score
 from companion.inputs import Button, RollResult
 from companion.rules.game import Header
-from companion.games.pig_farm.rules import farm_score
 from companion.session.journal import Journal
-from companion.ui import actions as A
-from companion.games import kinds, mode_for
-from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScreen, RoundsTable,
-                                   RoundSummary, Scoreboard, SellFlow, breakdown_lines,
-                                   butcher_menu, verdict_lines)
-from companion.ui.screen import Context, Menu
 from companion.testing import choose, press
+from companion.ui import actions as A
+from companion.ui.screen import Context, Menu
 
 MODE = mode_for("pig-farm")
 

@@ -12,8 +12,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from companion.cli import doctor
-from companion.cli import main
+from companion.cli import doctor, main
 from companion.drivers import pins
 from companion.errors import DeviceError
 

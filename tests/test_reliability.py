@@ -17,7 +17,6 @@ import luma.core.error
 import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
-
 from test_oled import Ssd1306Ram
 
 from companion.app import App

@@ -9,9 +9,9 @@ import pytest
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session.store import CannotResume, Store
+from companion.testing import choose, press
 from companion.ui.start import ResumeScreen, StartScreen
 from companion.ui.table import EndScreen, TableScreen
-from companion.testing import choose, press
 
 
 def start_table_game(app, players: int = 4) -> None:

@@ -1,7 +1,6 @@
 """Properties of the host's framing (rollerproto) beyond the vector table."""
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from companion.drivers import rollerproto as rp
 from companion.errors import RollerProtocolError

@@ -5,11 +5,11 @@ from __future__ import annotations
 from PIL import Image
 
 from companion.drivers.display import dummy
+from companion.gallery.screens import write_all
+from companion.games import kinds, mode_for
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw
-from companion.gallery.screens import write_all
-from companion.games import kinds, mode_for
 from companion.ui.screen import Context
 from companion.ui.table import TableScreen
 

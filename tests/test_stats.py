@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import cli
-from companion.session import stats as statsmod
 from companion.rules.game import Header
+from companion.session import stats as statsmod
 from companion.session.store import Store
 from companion.testing import FakeClock, choose, press
 
@@ -302,8 +302,8 @@ def test_cli_without_journal(tmp_path, capsys):
 # --- on the device --------------------------------------------------------------------------------
 
 def test_records_screen_and_end_line(make_app, tmp_path):
-    from companion.ui.records import RecordsScreen
     from companion.inputs import Button
+    from companion.ui.records import RecordsScreen
 
     app = make_app()
     press(app, Button.OK)  # New game
@@ -378,6 +378,7 @@ def test_a_journal_of_old_games_is_counted_off_the_app_thread(journal, make_app,
     replayed by a thread of its own; the app thread only saves what it posts back, and the
     screens say "Counting" meanwhile, never frozen (issue 13: "must not slow" the box)."""
     import threading
+
     from companion.app import core as appmod
     from companion.inputs import StatsFilled
     from companion.ui.records import RecordsScreen, end_line

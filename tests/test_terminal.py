@@ -87,10 +87,11 @@ def test_the_emulator_asks_but_never_powers_off_the_computer(tmp_path, config, m
     """`p` then OK in the emulator: no command runs; the power-off screen, then Quit."""
     import queue
     import subprocess
-    from companion.ui import power
+
     from companion.app import App
     from companion.drivers.display import dummy
     from companion.session.store import Store
+    from companion.ui import power
     from companion.ui.screen import Confirm, TextScreen
 
     def refuse(*args, **kwargs):
@@ -112,6 +113,7 @@ def test_the_emulator_asks_but_never_powers_off_the_computer(tmp_path, config, m
 def test_the_emulator_without_a_terminal_says_so(tmp_path, capsys, monkeypatch):
     import io
     import sys
+
     from companion.cli import main
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("n\n"))  # a script, not a terminal

@@ -13,8 +13,7 @@ from companion.config import Config, check
 from companion.drivers import oled
 from companion.drivers.display import Display
 from companion.inputs import Button, RollResult
-from companion.testing import (FakeClock, RecordingSerial, choose, close, drain, make_app,
-                               press)
+from companion.testing import FakeClock, RecordingSerial, choose, close, drain, make_app, press
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Menu, TextScreen
 from companion.ui.start import StartScreen

@@ -5,13 +5,13 @@ waited for: each test hands the app the tick it asked for, with a fake clock."""
 
 from __future__ import annotations
 
-from companion.inputs import Button, Notice, RollResult, ShutdownRequest, Tick
-from companion.ui import actions as A
 from companion.games.chaos.panel import ChaosCall, ChaosScreen
+from companion.inputs import Button, Notice, RollResult, ShutdownRequest, Tick
+from companion.testing import choose, press
+from companion.ui import actions as A
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Confirm, Menu, TextScreen
 from companion.ui.table import TableScreen
-from companion.testing import choose, press
 
 
 def recording(app) -> list[Tick]:

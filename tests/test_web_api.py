@@ -186,8 +186,9 @@ def test_the_snapshot_has_every_replay_field_the_roll_and_the_frame(served):
     assert snap["roll"] == {"dice": {"colors": "red", "d8": 5}, "player": 0, "n": 1}
     png = served.get(snap["frame"])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    from PIL import Image
     import io
+
+    from PIL import Image
     img = Image.open(io.BytesIO(png))
     assert img.size == (512, 256)
 
@@ -703,6 +704,7 @@ def test_a_request_the_app_never_took_is_503_and_never_done(config, clock):
 
 def test_a_cancelled_request_is_skipped_by_the_app(served):
     import concurrent.futures
+
     from companion.inputs import WebRequest
     served.pair()
     served.new_game("table", ["Ann", "Ben"])

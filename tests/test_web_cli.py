@@ -17,9 +17,9 @@ import pytest
 from companion import config as configmod
 from companion.cli.doctor import check_web
 from companion.inputs import Button
+from companion.testing import choose, press
 from companion.ui import device
 from companion.web.server import Web
-from companion.testing import choose, press
 
 
 def free_port() -> int:

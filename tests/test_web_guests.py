@@ -15,16 +15,15 @@ import time
 
 import pytest
 from PIL import Image
+from test_web_api import Events, Served, served  # noqa: F401  (a fixture)
 
 from companion.inputs import Button, ButtonInput, Gesture
+from companion.testing import FakeClock
 from companion.ui import device
 from companion.ui.draw import scale
 from companion.web.pairing import SESSION_TTL
 from companion.web.server import PAGE_MODULES
 from companion.web.snapshot import Frame, Hub
-from companion.testing import FakeClock
-
-from test_web_api import Events, Served, served  # noqa: F401  (a fixture)
 
 GUEST = "127.0.0.2"  # another device on the LAN (Linux loopback answers all of 127/8)
 
@@ -211,8 +210,8 @@ def test_run_ack_prints_the_code_when_one_is_shown(tmp_path):
         assert line() == "ready"
         # The start menu: down to "Table web", then "Pair a phone" (its first item).
         from companion.config import load
-        from companion.ui.start import StartScreen
         from companion.ui.screen import Context
+        from companion.ui.start import StartScreen
         ctx = Context(config=load(None), extra={"web": object()})
         labels = [i.text(ctx) for i in StartScreen(ctx).items]
         p.stdin.write("DOWN\n" * labels.index("Table web") + "OK\nOK\n")
@@ -525,6 +524,7 @@ def test_a_frame_drawn_before_the_web_started_is_sent_on_connect(tmp_path, confi
     """`companion run` draws its first frame, then starts the web: a new stream still gets
     that frame's number (found by the benchmark: no frame event until the panel changed)."""
     import random
+
     from companion.app import App
     from companion.drivers.display import dummy
     from companion.session.store import Store

@@ -7,10 +7,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-
-from companion.inputs import Button, ButtonInput, Gesture
 from test_web_api import Served
 from test_web_guests import choose, settle
+
+from companion.inputs import Button, ButtonInput, Gesture
 
 
 @pytest.fixture

@@ -28,12 +28,11 @@ from companion.inputs import (
     WebRequest,
 )
 from companion.session.journal import Journal
-from companion.ui import actions as A
-from companion.ui import power
-from companion.ui.toast import draw_toast, error_frame
+from companion.ui import actions as A, power
 from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion.ui.start import ResumeEntry
+from companion.ui.toast import draw_toast, error_frame
 
 if TYPE_CHECKING:
     from companion.session.stats import History, Stats
@@ -68,7 +67,7 @@ class App:
         # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
         # which queue.Queue's non-reentrant lock does not allow.
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self.timers = rolls.Timers(self.post)
+        self.timers: rolls.Scheduler = rolls.Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.
             display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))

@@ -17,8 +17,7 @@ from companion.app import rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Quit, Tick
 from companion.session.store import CannotResume
-from companion.ui import actions as A
-from companion.ui import power
+from companion.ui import actions as A, power
 from companion.ui.start import ResumeEntry, StartScreen
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.inputs import RollResult, Tick
 from companion.rules import dice as dicemod
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TUMBLE_EVERY = 0.08  # seconds between tumbling frames of a roll
+
+
+class Scheduler(Protocol):
+    """What the app asks of its timers (`App.timers`): a tick posted after some seconds, and
+    all of them stopped at close. `Timers` runs them on threads; the test driver's on a fake
+    clock (companion/testing.py)."""
+
+    def after(self, seconds: float, tick: Tick) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class Timers:

@@ -11,8 +11,7 @@ import logging
 import sys
 
 from companion import __version__, config as configmod
-from companion.errors import (CompanionError, ConfigError, DeviceError, JournalError,
-                              LogFormatError)
+from companion.errors import CompanionError, ConfigError, DeviceError, JournalError, LogFormatError
 
 EXIT_USAGE = 2
 

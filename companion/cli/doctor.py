@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from companion import config as configmod
-from companion.errors import CompanionError, ConfigError, DisplayMissing
 from companion.drivers.wiring import header_pin
+from companion.errors import CompanionError, ConfigError, DisplayMissing
 
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
@@ -274,6 +274,7 @@ def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
     service stopped: then it is not, which is a pass, and the line says where it will be.)"""
     import http.client
     import json
+
     from companion.web.guard import box_addresses
 
     w = cfg["web"]

@@ -81,8 +81,8 @@ def replay(args) -> int:
 
 def import_log(args) -> int:
     from companion.session import log as logmod
-    from companion.session.store import AlreadyImported
     from companion.session.stats import log_digest
+    from companion.session.store import AlreadyImported
     journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
     digest = log_digest(journal)
     cfg = load_config(args)

@@ -16,6 +16,7 @@ from companion.cli import load_config, open_store
 
 def run(args) -> int:
     import random
+
     from companion.app import App
     from companion.drivers import display as displaymod
 
@@ -56,8 +57,8 @@ def run(args) -> int:
         app.render()
         app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         if input_kind == "keyboard":
-            from companion.ui import power
             from companion.drivers.keyboard import Keyboard
+            from companion.ui import power
             app.power_runner = power.emulated(app.post)  # `p`: never this computer's poweroff
             stack.enter_context(Keyboard(post=app.post))
         elif input_kind == "stdin":
@@ -65,6 +66,7 @@ def run(args) -> int:
             stack.enter_context(ScriptInput(sys.stdin, post=app.post))
         else:
             from gpiozero import Device
+
             from companion.drivers.buttons import ButtonPanel
             from companion.drivers.pins import choose
             if Device.pin_factory is None:  # the environment, the config, or gpiozero's order

@@ -10,8 +10,8 @@ from companion.errors import CompanionError
 
 
 def stats(args) -> int:
-    from companion.session import stats as statsmod
     from companion import games
+    from companion.session import stats as statsmod
     if args.game is not None and args.game not in games.kinds():
         print(f"companion: stats: --game: unknown game {args.game!r} "
               f"(known: {', '.join(games.kinds())})", file=sys.stderr)

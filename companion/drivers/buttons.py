@@ -10,8 +10,7 @@ import threading
 import time
 from typing import Callable
 
-from gpiozero import Button as GpioButton
-from gpiozero import BadPinFactory, GPIOZeroError
+from gpiozero import BadPinFactory, Button as GpioButton, GPIOZeroError
 
 from companion.drivers.chord import POWER_CHORD, ChordDetector
 from companion.drivers.press import PressDetector

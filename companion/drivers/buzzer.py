@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from gpiozero import Buzzer as GpioBuzzer
-from gpiozero import GPIOZeroError
+from gpiozero import Buzzer as GpioBuzzer, GPIOZeroError
 
 from companion.drivers.buttons import gpio_error
 

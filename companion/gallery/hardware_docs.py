@@ -18,8 +18,8 @@ from pathlib import Path
 
 from companion import config as configmod
 from companion.drivers import wiring as W
-from companion.gallery import wiring_diagram as D
 from companion.errors import ConfigError
+from companion.gallery import wiring_diagram as D
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 README = HARDWARE / "README.md"

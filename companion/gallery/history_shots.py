@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 import sys
-from itertools import product
 import tempfile
+from itertools import product
 from pathlib import Path
 
 from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path

@@ -56,5 +56,6 @@ def shots(config):
                 GameRecord(900 + i, kind, mine.players, 0.0, True,
                            mine.winners if i % 2 else (), 30, None, None) for i in range(4)]
             end_stats = compute([*past, mine])
-            jctx = Context(config=config, journal=journal, stats=lambda s=end_stats: s)
+            jctx = Context(config=config, journal=journal,
+                           stats=lambda s=end_stats: s)  # type: ignore[misc]  # a default argument mypy cannot type
             yield f"{kind}-end-history", stack[-1].render(jctx)

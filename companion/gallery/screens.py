@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.gallery import device, records
-from companion.ui import draw
-from companion.ui.toast import draw_toast, error_frame
 from companion import games
+from companion.gallery import device, records
 from companion.rules.game import Game
+from companion.ui import draw
 from companion.ui.screen import Context
+from companion.ui.toast import draw_toast, error_frame
 
 
 def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
-    from companion.ui.start import ResumeEntry, ResumeScreen, StartScreen, choose_game, \
-        choose_players, help_screen
+    from companion.ui.start import (
+        ResumeEntry,
+        ResumeScreen,
+        StartScreen,
+        choose_game,
+        choose_players,
+        help_screen,
+    )
 
     outdir.mkdir(parents=True, exist_ok=True)
     written = []

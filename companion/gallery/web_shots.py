@@ -129,6 +129,7 @@ def pair(page, companion: Companion) -> None:
 def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
     """Phone and TV screenshots of every game kind, plus pairing and control, into `out`."""
     import tempfile
+
     from playwright.sync_api import sync_playwright
     exe = chromium_path()
     if exe is None:
@@ -215,7 +216,9 @@ def measure(*, presses: int = 60) -> dict[str, Any]:
     import tempfile
     import time
     import urllib.request
+
     from playwright.sync_api import sync_playwright
+
     from companion.inputs import Button, ButtonInput, Gesture
     exe = chromium_path()
     if exe is None:

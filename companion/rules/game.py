@@ -11,8 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar, cast
 
 from companion.errors import IllegalEvent
-from companion.rules import dice as dicemod
-from companion.rules import table as tbl
+from companion.rules import dice as dicemod, table as tbl
 from companion.rules.table import Table
 
 Event = dict[str, Any]

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from companion import games
-from companion.rules.game import Event, Game, Header, State
 from companion.errors import IllegalEvent
+from companion.rules.game import Event, Game, Header, State
 
 CHECKPOINT_EVERY = 64
 

@@ -25,11 +25,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from companion import games
 from companion.errors import CompanionError, JournalError
 from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
-from companion import games
 from companion.session.journal import Journal
 
 # 2: checksums (games.seed, games.head, events.chain, events.sum); 3: games.sum (the status

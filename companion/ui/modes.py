@@ -14,7 +14,16 @@ from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, LeaveGame, Push, Redo, Undo
 from companion.ui.dice import dice_menu
-from companion.ui.screen import Confirm, Context, Item, Menu, Result, Screen, TextScreen, pick_player
+from companion.ui.screen import (
+    Confirm,
+    Context,
+    Item,
+    Menu,
+    Result,
+    Screen,
+    TextScreen,
+    pick_player,
+)
 
 
 class Mode:

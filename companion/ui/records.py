@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.inputs import Button
 from companion import games
+from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import Pop
 from companion.ui.screen import Context, Result, Screen

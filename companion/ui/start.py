@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.inputs import Button
 from companion import games
+from companion.inputs import Button
 from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import NewGame, Pop, Push, ResumeGame

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import Emit, Push, Toast
-from companion.ui.dice import draw_glyph, dice_menu
-from companion.ui.screen import Context, Result, Screen
 from companion.ui.again import HINT, end_menu
+from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.records import end_title
+from companion.ui.screen import Context, Result, Screen
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode

@@ -27,8 +27,8 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import kinds as game_kinds, scoring as kind_scoring, title as kind_title
 from companion.session.checksum import describe
-from companion.session.store import Store, empty_journal
 from companion.session.stats import GameRecord, History, compute, seat_scores
+from companion.session.store import Store, empty_journal
 from companion.web import guard
 
 HERE = Path(__file__).parent

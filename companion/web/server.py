@@ -101,6 +101,7 @@ class Web:
         self.allowed_hosts = guard.allowed_hosts(self.addresses)
 
         import uvicorn
+
         from companion.web import gate as gatemod
         from companion.web.api import COOKIE
         g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
@@ -264,6 +265,7 @@ class Web:
 def build_app(web: Web, *, extra: list | None = None):
     """The Starlette app: the API, then the page modules, then `extra` routes."""
     from starlette.applications import Starlette
+
     from companion.web import api
 
     route_list = list(api.routes(web))

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from companion.inputs import Button
 from companion.gallery.web_shots import demos, pair
+from companion.inputs import Button
 from companion.testing import press
 from tests.web.helpers import expect, state
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.inputs import Button, ButtonInput, Gesture
 from companion.gallery.web_shots import pair
+from companion.inputs import Button, ButtonInput, Gesture
 from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow

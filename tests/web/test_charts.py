@@ -7,8 +7,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.web.history import (LABEL_PX, PLOT_WIDTH, score_chart, win_rate_chart,
-                                   wins_by_kind_chart, x_labels_shown)
+from companion.web.history import (
+    LABEL_PX,
+    PLOT_WIDTH,
+    score_chart,
+    win_rate_chart,
+    wins_by_kind_chart,
+    x_labels_shown,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 

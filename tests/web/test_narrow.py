@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.gallery.web_shots import demos, pair
 from companion.games import games
 from companion.rules.game import Header
 from companion.session.store import Store
-from companion.gallery.web_shots import demos, pair
 from tests.web.helpers import expect
 
 pytestmark = pytest.mark.slow

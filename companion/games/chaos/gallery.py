@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.chaos.panel import (ChaosCall, ChaosEnd, ChaosMode, ChaosScreen, DealerPicker,
-                                         MarkMost, RoundPoints, color_picker, points_screen,
-                                         swap_hands)
+from companion.games.chaos.panel import (
+    ChaosCall,
+    ChaosEnd,
+    ChaosMode,
+    ChaosScreen,
+    DealerPicker,
+    MarkMost,
+    RoundPoints,
+    color_picker,
+    points_screen,
+    swap_hands,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context

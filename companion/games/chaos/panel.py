@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import IllegalEvent
-from companion.inputs import Button
 from companion.games.chaos.rules import COLORS, TARGET, first_in_direction
+from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import After, Beep, Emit, Home, Pop, Push, Replace, Toast
 from companion.ui.color_picker import ColorPicker

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.dice_factor.panel import (D8Outcome, DiceFactorMode, DiceFactorScreen, RollOff,
-                                               hand_limits_screen, reroll_menu, trade_hands_menu,
-                                               win_menu)
+from companion.games.dice_factor.panel import (
+    D8Outcome,
+    DiceFactorMode,
+    DiceFactorScreen,
+    RollOff,
+    hand_limits_screen,
+    reroll_menu,
+    trade_hands_menu,
+    win_menu,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from companion.games.dice_factor.rules import LOSE_TURN, roll_off_winner
 from companion.inputs import Button
 from companion.rules import dice as dicemod
-from companion.games.dice_factor.rules import LOSE_TURN, roll_off_winner
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import draw_glyph

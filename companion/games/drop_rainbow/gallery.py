@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.drop_rainbow.panel import (CollectedScreen, DropEnd, DropRainbowMode,
-                                                DropScreen, draw_picker, reveal_picker)
+from companion.games.drop_rainbow.panel import (
+    CollectedScreen,
+    DropEnd,
+    DropRainbowMode,
+    DropScreen,
+    draw_picker,
+    reveal_picker,
+)
 from companion.games.drop_rainbow.rules import RAINBOW
 from companion.rules.game import Header
 from companion.session.journal import Journal

@@ -7,8 +7,8 @@ turn); UP/DOWN = everyone's colors. Colors are always words or their letters, ne
 
 from __future__ import annotations
 
-from companion.inputs import Button
 from companion.games.drop_rainbow.rules import RAINBOW
+from companion.inputs import Button
 from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast

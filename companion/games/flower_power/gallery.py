@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.flower_power.panel import (FlowerPowerMode, FlowerScreen, color_menu,
-                                                petal_entry, scores_screen)
+from companion.games.flower_power.panel import (
+    FlowerPowerMode,
+    FlowerScreen,
+    color_menu,
+    petal_entry,
+    scores_screen,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from companion.inputs import Button
 from companion.games.flower_power.rules import COLORS, MAX_CARDS, PETALS
+from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.modes import Mode

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent
-from companion.rules.game import Event, Game, Header, State, move
 from companion.rules import table as tbl
+from companion.rules.game import Event, Game, Header, State, move
 from companion.rules.table import Table
 
 COLORS = ("red", "orange", "yellow", "green", "blue")

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.match_patch.panel import (MatchPatchMode, MatchScreen, PipsEntry,
-                                               scores_screen, tie_pick)
+from companion.games.match_patch.panel import (
+    MatchPatchMode,
+    MatchScreen,
+    PipsEntry,
+    scores_screen,
+    tie_pick,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.modes import FirstPlayer

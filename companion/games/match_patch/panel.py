@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from companion.inputs import Button
 from companion.games.match_patch.rules import MAX_PIPS
+from companion.inputs import Button
 from companion.rules.table import best_seats
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Replace, Toast

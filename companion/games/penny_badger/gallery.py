@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.penny_badger.panel import (Accusers, Ledger, PennyEnd, PennyMode, Reveal,
-                                                SettlementScreen, TurnPicker, history_screen)
+from companion.games.penny_badger.panel import (
+    Accusers,
+    Ledger,
+    PennyEnd,
+    PennyMode,
+    Reveal,
+    SettlementScreen,
+    TurnPicker,
+    history_screen,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context

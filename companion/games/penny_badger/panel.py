@@ -13,19 +13,30 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from companion.games.penny_badger.rules import (
+    BANK,
+    MAX_CARDS,
+    PennyState,
+    best_catch,
+    biggest_claim,
+    claim_words,
+    clockwise_from,
+    end_reason,
+    net_line,
+    penalty,
+    record_title,
+    settle,
+    withdrawal,
+)
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.games.penny_badger.rules import (BANK, MAX_CARDS, PennyState, best_catch,
-                                          biggest_claim, claim_words, clockwise_from,
-                                          end_reason, net_line, penalty, record_title, settle,
-                                          withdrawal)
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Toast
+from companion.ui.again import end_menu
 from companion.ui.dice import dice_menu
 from companion.ui.modes import Mode
-from companion.ui.screen import Context, Item, Result, Screen, ScrollList, TextScreen, wrap
-from companion.ui.again import end_menu
 from companion.ui.records import end_line
+from companion.ui.screen import Context, Item, Result, Screen, ScrollList, TextScreen, wrap
 
 TOP_H = 30  # the bank and the current badger
 GRID_TOP = 32
@@ -530,7 +541,7 @@ class PennyEnd(ScrollList):
 
     def lines(self, ctx: Context) -> list[str]:
         history = [h] if (h := end_line(ctx)) else []  # "3rd win in 5 games"
-        return [w for line in history + end_facts(ctx.state, ctx.journal.header.players)
+        return [w for line in history + end_facts(ctx.state, ctx.playing.header.players)
                 for w in wrap_list(line, draw.WIDTH - 6, self.SIZE)]
 
     def header(self, d, ctx: Context, lines) -> int:

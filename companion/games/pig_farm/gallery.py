@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from companion.games.pig_farm.panel import (ButcherScreen, HandEntry, PigEndScreen, PigFarmMode,
-                                            RoundSummary, RoundsTable, Scoreboard, SellFlow,
-                                            butcher_menu)
+from companion.games.pig_farm.panel import (
+    ButcherScreen,
+    HandEntry,
+    PigEndScreen,
+    PigFarmMode,
+    RoundsTable,
+    RoundSummary,
+    Scoreboard,
+    SellFlow,
+    butcher_menu,
+)
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui.screen import Context

@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import IllegalEvent
+from companion.games.pig_farm.rules import (
+    MIN_SELL_SETS,
+    FarmScore,
+    PigFarmState,
+    butcher_verdict,
+    farm_score,
+)
 from companion.inputs import Button
 from companion.rules import dice as dicemod
 from companion.rules.game import Header
-from companion.games.pig_farm.rules import (MIN_SELL_SETS, FarmScore, PigFarmState, butcher_verdict,
-                                      farm_score)
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import dice_menu, draw_glyph

@@ -19,8 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Sequence, cast
 
 from companion.errors import IllegalEvent
-from companion.rules import dice as dicemod
-from companion.rules import table as tbl
+from companion.rules import dice as dicemod, table as tbl
 from companion.rules.game import Event, Game, Header, State, move
 
 DEFAULT_TARGET = 500

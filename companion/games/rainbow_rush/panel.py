@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from companion.inputs import Button
 from companion.games.rainbow_rush.rules import LOCK_TURNS
+from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.modes import Mode
