@@ -4,8 +4,8 @@ this folder, with the companion installed. The rules are in README.md here."""
 from __future__ import annotations
 
 import pytest
-
 from coin_toss import KIND
+
 from companion.errors import IllegalEvent
 from companion.rules.game import Header
 
