@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.chaos import sample
+from companion.games.chaos import sample, web
 from companion.games.chaos.rules import Chaos
 
 if TYPE_CHECKING:
@@ -22,4 +22,5 @@ KIND = GameKind(rules=Chaos(),
                 scoring=Scoring("total", lambda s: s.scores if s.rounds else None, lowest=True),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=80)

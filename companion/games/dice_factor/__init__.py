@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.dice_factor import sample
+from companion.games.dice_factor import sample, web
 from companion.games.dice_factor.rules import DiceFactor
 
 if TYPE_CHECKING:
@@ -20,4 +20,5 @@ def panel() -> Mode:
 KIND = GameKind(rules=DiceFactor(),
                 panel=panel,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=20)

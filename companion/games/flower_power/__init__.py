@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.flower_power import sample
+from companion.games.flower_power import sample, web
 from companion.games.flower_power.rules import FlowerPower
 
 if TYPE_CHECKING:
@@ -22,4 +22,5 @@ KIND = GameKind(rules=FlowerPower(),
                 scoring=Scoring("flowers", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=30)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.match_patch import sample
+from companion.games.match_patch import sample, web
 from companion.games.match_patch.rules import MatchPatch
 
 if TYPE_CHECKING:
@@ -22,4 +22,5 @@ KIND = GameKind(rules=MatchPatch(),
                 scoring=Scoring("pairs", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=40)

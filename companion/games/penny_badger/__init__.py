@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.penny_badger import sample
+from companion.games.penny_badger import sample, web
 from companion.games.penny_badger.rules import PENALTY_PAID, PennyBadger
 
 if TYPE_CHECKING:
@@ -45,4 +45,5 @@ KIND = GameKind(rules=PennyBadger(),
                                 extras={"biggest_claim": biggest_claim, "best_catch": best_catch}),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=50)

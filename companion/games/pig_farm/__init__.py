@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.pig_farm import sample
+from companion.games.pig_farm import sample, web
 from companion.games.pig_farm.rules import PigFarm
 
 if TYPE_CHECKING:
@@ -28,4 +28,5 @@ KIND = GameKind(rules=PigFarm(),
                                 extras={"best_round": best_round}),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=60)

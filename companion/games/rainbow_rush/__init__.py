@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.rainbow_rush import sample
+from companion.games.rainbow_rush import sample, web
 from companion.games.rainbow_rush.rules import RainbowRush
 
 if TYPE_CHECKING:
@@ -20,4 +20,5 @@ def panel() -> Mode:
 KIND = GameKind(rules=RainbowRush(),
                 panel=panel,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=70)

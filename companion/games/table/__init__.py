@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.table import sample
+from companion.games.table import sample, web
 from companion.rules.game import Game
 
 if TYPE_CHECKING:
@@ -21,4 +21,5 @@ KIND = GameKind(rules=Game(),
                 panel=panel,
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web.WEB,
                 order=10)
