@@ -145,7 +145,7 @@ class Tick:
 class PerSeat:
     """A whole number per player (a list, in seat order). An empty or bad one is refused as
     "Enter <name>'s <what> (a whole number)"; with `need` set, one seat at least must have that
-    value, else `need_message`."""
+    value, else `need_message` ({value}: `need`)."""
 
     tag: ClassVar[str] = "per-seat"
     name: str
@@ -155,7 +155,7 @@ class PerSeat:
     default: int = 0
     key: str = ""
     need: int | None = None
-    need_message: str = ""
+    need_message: str = "Enter {value} for one player at least"
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,8 @@ class Ints:
     key: str
     placeholders: tuple[str, ...] = ()  # per seat
     least: int = 0
-    bad: str = ""
-    small: str = ""
+    bad: str = "{name}: whole numbers, e.g. 3 3 2"
+    small: str = "{name}: {least} or more each, not {value}"
 
 
 @dataclass(frozen=True)
