@@ -165,7 +165,7 @@ KINDS = list(games.kinds())
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_declares_a_web_part(kind):
     k = games.get(kind)
-    assert isinstance(k.web, kw.KindWeb), f"{kind} has no web part (GameKind(web=...))"
+    assert isinstance(kw.part(k), kw.KindWeb), f"{kind} has no web part (GameKind(web=...))"
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -223,13 +223,12 @@ def test_the_view_of_each_demo_game_renders(kind, caplog):
 
 
 def test_the_question_the_game_asks_comes_first_as_its_own_form():
-    k = next(k for k in games.kinds().values()
-             if isinstance(k.web, kw.KindWeb) and k.web.asks and k.demo)
+    k = next(k for k in games.kinds().values() if kw.part(k) and kw.part(k).asks and k.demo)
     j = Journal(Header(k.kind, k.demo.players, 0, dict(k.demo.rules)))
     for e in k.demo.events:
         j.append(dict(e))
         snap = build(j, seq=len(j.events))
-        asked = snap["ask"] is not None and snap["ask"]["kind"] in k.web.asks
+        asked = snap["ask"] is not None and snap["ask"]["kind"] in kw.part(k).asks
         assert bool(snap["actions"] and snap["actions"][0].get("ask")) == asked
         if asked:
             break
@@ -316,3 +315,14 @@ def test_no_file_outside_a_kinds_package_names_a_kind():
     for rel in NOT_YET:
         assert (ROOT / rel).exists() or rel in hits, f"{rel} is gone: take it off NOT_YET"
     assert not hits, "\n".join(h for v in hits.values() for h in v)
+
+
+def test_start_up_reads_no_web_part():
+    """The panel's first frame comes before the web starts: loading the kinds imports none of
+    their web parts (they are imported when the first snapshot is built)."""
+    import subprocess
+    import sys
+    code = ("import sys; from companion import games; games.kinds(); "
+            "print(sorted(m for m in sys.modules if m.startswith('companion.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -426,11 +426,28 @@ def _empty(x: Any) -> bool:
     return x is None or x is False or x == "" or (isinstance(x, (tuple, list, Mapping)) and not x)
 
 
+# By id(GameKind), with the kind itself (an id is only unique while its object lives).
+_PARTS: dict[int, tuple[GameKind, Any]] = {}
+
+
+def part(kind: GameKind) -> KindWeb | None:
+    """The kind's web part: `GameKind.web` is a `KindWeb`, or a function that imports and
+    returns one, called once (the built-in kinds declare it so: start-up, which draws the
+    panel's first frame before the web starts, reads none of it); None: it has none."""
+    web = kind.web
+    if web is not None and not isinstance(web, KindWeb):
+        held = _PARTS.get(id(kind))
+        if held is None or held[0] is not kind:
+            held = _PARTS[id(kind)] = (kind, web())
+        web = held[1]
+    return web if isinstance(web, KindWeb) else None
+
+
 def actions(kind: GameKind, seen: Seen) -> list[Action]:
     """The forms the phone shows now: the question's form (when the game asks one this kind
     answers), then the kind's actions; none once the game is over."""
-    web = kind.web
-    if not isinstance(web, KindWeb) or seen.state.get("over"):
+    web = part(kind)
+    if web is None or seen.state.get("over"):
         return []
     out: list[Action] = []
     ask = seen.ask.get("kind") if seen.ask else None
@@ -444,10 +461,13 @@ def render(kind: GameKind | None, seen: Seen) -> tuple[Any, list[Any]]:
     """(view, actions) as JSON for the snapshot. A kind with no web part has no view (the page
     hides the game panel) and no actions of its own; one whose declaration fails is logged and
     shown the same way, so a plugin's bug never stops the snapshot."""
-    if kind is None or not isinstance(kind.web, KindWeb):
+    if kind is None or kind.web is None:
         return None, []
     try:
-        return to_json(kind.web.view(seen)), to_json(actions(kind, seen))
+        web = part(kind)
+        if web is None:
+            return None, []
+        return to_json(web.view(seen)), to_json(actions(kind, seen))
     except Exception as e:  # a kind's own bug: the game goes on, without its web part
         log.error("game kind %s: its web view or actions failed: %r", kind.kind, e)
         return None, []

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.chaos import sample, web
+from companion.games.chaos import sample
 from companion.games.chaos.rules import Chaos
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,10 +18,15 @@ def panel() -> Mode:
     return ChaosMode()
 
 
+def web() -> KindWeb:
+    from companion.games.chaos.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=Chaos(),
                 panel=panel,
                 scoring=Scoring("total", lambda s: s.scores if s.rounds else None, lowest=True),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=80)

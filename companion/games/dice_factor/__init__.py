@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.dice_factor import sample, web
+from companion.games.dice_factor import sample
 from companion.games.dice_factor.rules import DiceFactor
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,8 +18,13 @@ def panel() -> Mode:
     return DiceFactorMode()
 
 
+def web() -> KindWeb:
+    from companion.games.dice_factor.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=DiceFactor(),
                 panel=panel,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=20)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.drop_rainbow import sample, web
+from companion.games.drop_rainbow import sample
 from companion.games.drop_rainbow.rules import DropRainbow
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,9 +18,14 @@ def panel() -> Mode:
     return DropRainbowMode()
 
 
+def web() -> KindWeb:
+    from companion.games.drop_rainbow.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=DropRainbow(),
                 panel=panel,
                 scoring=Scoring("cards", lambda s: [len(c) for c in s.score]),
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=90)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.flower_power import sample, web
+from companion.games.flower_power import sample
 from companion.games.flower_power.rules import FlowerPower
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,10 +18,15 @@ def panel() -> Mode:
     return FlowerPowerMode()
 
 
+def web() -> KindWeb:
+    from companion.games.flower_power.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=FlowerPower(),
                 panel=panel,
                 scoring=Scoring("flowers", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=30)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.match_patch import sample, web
+from companion.games.match_patch import sample
 from companion.games.match_patch.rules import MatchPatch
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,10 +18,15 @@ def panel() -> Mode:
     return MatchPatchMode()
 
 
+def web() -> KindWeb:
+    from companion.games.match_patch.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=MatchPatch(),
                 panel=panel,
                 scoring=Scoring("pairs", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=40)

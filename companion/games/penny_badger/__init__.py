@@ -5,16 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.penny_badger import sample, web
+from companion.games.penny_badger import sample
 from companion.games.penny_badger.rules import PENALTY_PAID, PennyBadger
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
     from companion.games.penny_badger.panel import PennyMode
     return PennyMode()
+
+
+def web() -> KindWeb:
+    from companion.games.penny_badger.web import WEB
+    return WEB
 
 
 def biggest_claim(s) -> list[int | None]:
@@ -45,5 +51,5 @@ KIND = GameKind(rules=PennyBadger(),
                                 extras={"biggest_claim": biggest_claim, "best_catch": best_catch}),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=50)

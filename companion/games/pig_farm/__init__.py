@@ -5,16 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind, Scoring
-from companion.games.pig_farm import sample, web
+from companion.games.pig_farm import sample
 from companion.games.pig_farm.rules import PigFarm
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
     from companion.games.pig_farm.panel import PigFarmMode
     return PigFarmMode()
+
+
+def web() -> KindWeb:
+    from companion.games.pig_farm.web import WEB
+    return WEB
 
 
 def best_round(s) -> list[int | None]:
@@ -28,5 +34,5 @@ KIND = GameKind(rules=PigFarm(),
                                 extras={"best_round": best_round}),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=60)

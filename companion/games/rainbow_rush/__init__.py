@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.rainbow_rush import sample, web
+from companion.games.rainbow_rush import sample
 from companion.games.rainbow_rush.rules import RainbowRush
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,8 +18,13 @@ def panel() -> Mode:
     return RainbowRushMode()
 
 
+def web() -> KindWeb:
+    from companion.games.rainbow_rush.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=RainbowRush(),
                 panel=panel,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=70)

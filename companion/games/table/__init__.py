@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.games import GameKind
-from companion.games.table import sample, web
+from companion.games.table import sample
 from companion.rules.game import Game
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -17,9 +18,14 @@ def panel() -> Mode:
     return Mode()
 
 
+def web() -> KindWeb:
+    from companion.games.table.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=Game(),
                 panel=panel,
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web.WEB,
+                web=web,
                 order=10)
