@@ -211,7 +211,8 @@ def test_every_tag_is_one_the_pages_render(kind):
 @pytest.mark.parametrize("kind", [k for k, v in games.kinds().items() if v.demo is not None])
 def test_the_view_of_each_demo_game_renders(kind, caplog):
     k = games.get(kind)
-    j = Journal(Header(kind, k.demo.players, 0, dict(k.demo.rules)), [dict(e) for e in k.demo.events])
+    j = Journal(Header(kind, k.demo.players, 0, dict(k.demo.rules)),
+                [dict(e) for e in k.demo.events])
     with caplog.at_level(logging.ERROR):
         snap = build(j, seq=1)
     assert not caplog.records

@@ -7,7 +7,7 @@ from companion.games.pig_farm.rules import MIN_SELL_SETS, MIN_SET_SIZE
 from companion.rules.dice import COLORS, SHAPES
 from companion.web.kinds import (Action, Choice, Column, Count, Form, Ints, KindWeb, Note,
                                  Number, Option, RoundRow, Rounds, Row, SeatRows, Seen, Send,
-                                 Stat, Tick, View, options)
+                                 Stat, Tick, View, Widget, options)
 
 FACES = {"colors": options(*COLORS.faces), "shapes": options(*SHAPES.faces)}
 
@@ -43,8 +43,8 @@ def actions(s: Seen) -> list[Action]:
 
 def view(s: Seen) -> View:
     st = s.state
-    kids: list = [Stat("target", "open-ended" if st["target"] is None else str(st["target"])),
-                  Stat("rounds sold", str(st["rounds"]))]
+    target = "open-ended" if st["target"] is None else str(st["target"])
+    kids: list[Widget] = [Stat("target", target), Stat("rounds sold", str(st["rounds"]))]
     b = st.get("last_butcher")
     if b:
         kids.append(Note(f"Butcher (round {b['round']}, {s.name(b['player'])}): {b['verdict']}"))
