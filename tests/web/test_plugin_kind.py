@@ -30,6 +30,7 @@ class TossState(State):
     heads: tuple[int, ...] = ()
     sides: tuple[str, ...] = ()  # every side called, in order
     flips: int = 0
+    lean: str = "tails"
 
 
 class CoinToss(Game):
@@ -55,9 +56,14 @@ class CoinToss(Game):
     def move_flip(self, state: TossState, event: Event) -> State:
         return replace(state, flips=state.flips + 1)
 
+    @move(required=("side",))
+    def move_lean(self, state: TossState, event: Event) -> State:
+        """The table leans to a side: the call form's default, the turn stays."""
+        return replace(state, lean=event["side"])
+
     def summary(self, state: TossState) -> dict[str, Any]:
         return {**super().summary(state), "heads": list(state.heads), "sides": list(state.sides),
-                "flips": state.flips}
+                "flips": state.flips, "lean": state.lean}
 
 
 class TossMode(Mode):
@@ -69,8 +75,8 @@ def toss_actions(s: Seen) -> list:
     return [
         Quick((Send(f"Flip the coin ({flips})", {"type": "flip"}),)),
         Form("call", f"{s.name(s.current)} calls", (
-            Row((Choice("side", (Option("heads", "Heads"), Option("tails", "Tails")), "tails",
-                        label="Side"),)),
+            Row((Choice("side", (Option("heads", "Heads"), Option("tails", "Tails")),
+                        s.state["lean"], label="Side"),)),
             PerSeat("guess", "guess", 0, 9, 1, key="guesses", need=0,
                     need_message="Call: someone guesses {value}"),
             Tick("sure", "sure of it"),
@@ -159,3 +165,24 @@ def test_a_kind_declared_only_in_python_gets_its_view_and_working_forms(page, co
     with urllib.request.urlopen(c.url + "/api/kinds", timeout=5) as r:
         listed = {k["kind"]: k for k in json.loads(r.read())}
     assert [a["name"] for a in listed["coin-toss"]["actions"] if a["kind"] == "form"] == ["call"]
+
+
+def test_a_default_taken_from_the_state_does_not_redraw_a_form_being_filled_in(page, companion,
+                                                                              plugin):
+    c = companion("coin-toss", ["Ann", "Ben", "Cy"])
+    pair(page, c)
+    page.goto(c.url + "/control")
+    form = page.locator("#actions form[data-form=call]")
+    form.locator("input[name=guess2]").fill("0")
+    # Another phone: the table leans to heads (the form's default); the turn stays Ann's.
+    r = page.evaluate("""async () => (await fetch('/api/action', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({event: {type: 'lean', side: 'heads'}, seq: null})})).status""")
+    assert r == 200
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(form.locator("input[name=guess2]")).to_have_value("0")
+    expect(form.locator("select[name=side]")).to_have_value("tails")
+    # A label that changes (the flips) draws the forms again, with the new default.
+    page.locator("#actions").get_by_role("button", name="Flip the coin (0)").click()
+    expect(page.locator("#actions").get_by_role("button", name="Flip the coin (1)")).to_be_visible()
+    expect(page.locator("#actions form[data-form=call] select[name=side]")).to_have_value("heads")

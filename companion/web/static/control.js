@@ -394,9 +394,10 @@
     const box = document.getElementById("actions");
     const st = s.state || {};
     // Drawn again only when what it shows changes (a form being filled in stays as it is):
-    // the turn, the seats, and the kind's own forms as the box worked them out.
+    // the turn, the seats, the question, and the kind's own forms as the box worked them out,
+    // but for their defaults (one taken from the state, as the last color, redraws nothing).
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
-                                s.actions]);
+                                s.ask, s.actions], (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
