@@ -139,6 +139,9 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
         shown = demos()
+        # The pairing, control and new-game shots are taken once, during the busiest demo
+        # (the most players: the fullest forms and tables), whichever kind that is.
+        control = max(shown, key=lambda k: len(shown[k][0]))
         for kind in kinds or list(shown):
             players, rules, events = shown[kind]
             c = Companion(Path(tmp) / f"{kind}.db")
@@ -156,7 +159,7 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     written.append(target)
                     page.close()
                 written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
-                if kind == "penny-badger":
+                if kind == control:
                     written += _control_shots(browser, c, out)
         browser.close()
     return written

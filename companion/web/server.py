@@ -249,16 +249,21 @@ class Web:
             return self._png[1]
 
     def kinds(self) -> list[dict[str, Any]]:
+        """/api/kinds: each kind's facts for New game, and its action forms as a new game of
+        it shows them (the snapshot's `actions` has them for the game as it is)."""
         from companion import games
+        from companion.web.kinds import fresh
         out = []
-        for kind, g in games.games().items():
+        for kind, k in games.kinds().items():
+            g = k.rules
             try:
                 rules = g.check_rules(self.config.house_rules(kind))
             except IllegalEvent:  # the config was checked at load; this is only a guard
                 rules = dict(g.default_rules)
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
-                        "house_rules": list(games.mode_for(kind).house_rules_text)})
+                        "house_rules": list(k.mode.house_rules_text),
+                        "actions": fresh(k, rules)})
         return out
 
 

@@ -1,9 +1,11 @@
 """What the web shows: a snapshot of the game, built on the app thread after each change.
 
 `build()` runs on the app thread (the only reader of the journal while it may change) and
-returns a plain JSON-ready dict that nobody changes afterwards. `Hub` lives on the web loop:
-it keeps the newest snapshot (encoded once) and a one-slot mailbox per SSE client, so a slow
-phone skips to the newest snapshot instead of queueing old ones.
+returns a plain JSON-ready dict that nobody changes afterwards; the game's view and the phone's
+forms in it are the kind's own declarations (companion/web/kinds.py), worked out for the game
+as it is. `Hub` lives on the web loop: it keeps the newest snapshot (encoded once) and a
+one-slot mailbox per SSE client, so a slow phone skips to the newest snapshot instead of
+queueing old ones.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
+
+from companion import games
+from companion.web.kinds import Seen, render
 
 HISTORY = 30  # events listed in `history`
 
@@ -24,21 +29,23 @@ def build(journal, *, seq: int, resume: str = "",
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
         "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
-        "left": left,
+        "view": None, "actions": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}",
     }
     if journal is None:
         return snap
     h = journal.header
     n = len(journal.events)
+    seen = Seen(_plain(journal.summary()), tuple(h.players), _plain(dict(h.rules)), ask(journal))
+    view, actions = render(games.kinds().get(h.game), seen)
     snap.update({
         "game": h.game, "game_id": getattr(journal.sink, "game_id", None),
         "title": journal.game.title, "players": list(h.players),
-        "rules": _plain(dict(h.rules)), "first": h.first, "state": _plain(journal.summary()),
+        "rules": seen.rules, "first": h.first, "state": seen.state,
         "events": n,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
-        "ask": ask(journal),
+        "ask": seen.ask, "view": view, "actions": actions,
     })
     return snap
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -24,9 +25,15 @@ def gallery(config: Config) -> Iterator[Shot]:
     return shots(config)
 
 
+def web() -> KindWeb:
+    from companion.games.drop_rainbow.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=DropRainbow(),
                 panel=panel,
                 gallery=gallery,
                 scoring=Scoring("cards", lambda s: [len(c) for c in s.score]),
                 demo=sample.DEMO,
+                web=web,
                 order=90)

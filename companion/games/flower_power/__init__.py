@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -24,10 +25,16 @@ def gallery(config: Config) -> Iterator[Shot]:
     return shots(config)
 
 
+def web() -> KindWeb:
+    from companion.games.flower_power.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=FlowerPower(),
                 panel=panel,
                 gallery=gallery,
                 scoring=Scoring("flowers", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web,
                 order=30)

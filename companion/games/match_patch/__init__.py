@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -24,10 +25,16 @@ def gallery(config: Config) -> Iterator[Shot]:
     return shots(config)
 
 
+def web() -> KindWeb:
+    from companion.games.match_patch.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=MatchPatch(),
                 panel=panel,
                 gallery=gallery,
                 scoring=Scoring("pairs", lambda s: s.scores),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web,
                 order=40)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -22,6 +23,11 @@ def panel() -> Mode:
 def gallery(config: Config) -> Iterator[Shot]:
     from companion.games.penny_badger.gallery import shots
     return shots(config)
+
+
+def web() -> KindWeb:
+    from companion.games.penny_badger.web import WEB
+    return WEB
 
 
 def biggest_claim(s) -> list[int | None]:
@@ -53,4 +59,5 @@ KIND = GameKind(rules=PennyBadger(),
                                 extras={"biggest_claim": biggest_claim, "best_catch": best_catch}),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web,
                 order=50)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -22,6 +23,11 @@ def panel() -> Mode:
 def gallery(config: Config) -> Iterator[Shot]:
     from companion.games.pig_farm.gallery import shots
     return shots(config)
+
+
+def web() -> KindWeb:
+    from companion.games.pig_farm.web import WEB
+    return WEB
 
 
 def best_round(s) -> list[int | None]:
@@ -36,4 +42,5 @@ KIND = GameKind(rules=PigFarm(),
                                 extras={"best_round": best_round}),
                 sample=sample.move,
                 demo=sample.DEMO,
+                web=web,
                 order=60)

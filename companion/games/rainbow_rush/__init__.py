@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.games import Shot
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -24,8 +25,14 @@ def gallery(config: Config) -> Iterator[Shot]:
     return shots(config)
 
 
+def web() -> KindWeb:
+    from companion.games.rainbow_rush.web import WEB
+    return WEB
+
+
 KIND = GameKind(rules=RainbowRush(),
                 panel=panel,
                 gallery=gallery,
                 demo=sample.DEMO,
+                web=web,
                 order=70)

@@ -15,11 +15,9 @@
   let roster = [];
   let actionsKey = "";
 
+  // The dice of "Record a roll", a common action of every kind.
   const COLOR_FACES = ["red", "orange", "yellow", "green", "blue", "logo"];
   const SHAPE_FACES = ["square", "circle", "star", "cross", "pentagon", "logo"];
-  const FLOWER_COLORS = ["red", "orange", "yellow", "green", "blue"];
-  const CHAOS_COLORS = ["red", "orange", "green", "blue"];
-  const DROP_COLORS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"];
 
   // --- talking to the box -------------------------------------------------------------------
   let noteTimer = 0;
@@ -139,12 +137,7 @@
       ev.preventDefault();
       for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
       let event;
-      try { event = onsubmit(f); } catch (e) {
-        if (!(e instanceof FieldError)) throw e;
-        showError(e.message);
-        if (e.input) { e.input.setAttribute("aria-invalid", "true"); e.input.focus(); }
-        return;
-      }
+      try { event = onsubmit(f); } catch (e) { fieldFailed(e); return; }
       if (event) {
         const ok = await send(event, f);
         if (ok) f.dataset.sent = String(Date.now());
@@ -182,206 +175,191 @@
   }
 
   // --- each kind's own actions --------------------------------------------------------------
-  const ACTIONS = {};
+  // The snapshot's `actions`: the kind's own forms and quick buttons, declared in its package
+  // and worked out by the box for the game as it is (companion/web/kinds.py is the vocabulary).
+  // Nothing here knows a kind: a kind installed as a plugin gets its forms from its declarations.
+  function say(template, vars) {
+    // A declared message: {name}, {least}, {value} ... filled in.
+    return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  }
+  function optionLabel(o) { return o.label !== undefined ? o.label : String(o.value); }
+  function optionPairs(opts) { return (opts || []).map((o) => [o.value, optionLabel(o)]); }
+  function optionOf(opts, text) { return (opts || []).find((o) => String(o.value) === text); }
+  function sent(o, text) { return !o ? text : o.send !== undefined ? o.send : o.value; }
+  function filled(v) {
+    return v !== undefined && v !== null && v !== "" && v !== false && !(Array.isArray(v) && !v.length);
+  }
+  function setPath(event, path, v) {
+    // "dice.colors" and "players.0" build nested objects and lists.
+    const parts = path.split(".");
+    let o = event;
+    parts.slice(0, -1).forEach((p, i) => {
+      if (o[p] === undefined) o[p] = /^\d+$/.test(parts[i + 1]) ? [] : {};
+      o = o[p];
+    });
+    o[parts[parts.length - 1]] = v;
+  }
+  function named(f, name) { return f.querySelectorAll("input[name=\"" + CSS.escape(name) + "\"]"); }
+  function choiceOptions(f, d) {
+    return d.follows ? (d.options_by || {})[field(f, d.follows).value] || [] : d.options;
+  }
 
-  ACTIONS["penny-badger"] = (s) => {
-    const st = s.state;
-    const others = seatOptions(s, (k) => k !== st.current && active(s, k));
-    return [
-      h("div", {class: "quick"}, quick("Pass (1 penny to the bank)", {type: "pass"})),
-      form("Claim", [
-        h("label", {}, "Cards claimed ",
-          select("cards", [[1, "1 (wild)"], 2, 3, 4, 5, 6, 7, [8, "8 (the whole bank)"]], 2)),
-        h("fieldset", {}, h("legend", {text: "Challenged by"}),
-          others.length ? others.map(([k, n]) => h("label", {class: "inline"},
-            h("input", {type: "checkbox", name: "challenger", value: String(k)}), n))
-            : h("p", {class: "note", text: "nobody can challenge"})),
-        h("fieldset", {}, h("legend", {text: "The revealed cards (only when challenged)"}),
-          h("label", {class: "inline"}, h("input", {type: "radio", name: "truthful", value: "true"}), "true"),
-          h("label", {class: "inline"}, h("input", {type: "radio", name: "truthful", value: "false"}), "a bluff")),
-      ], "Settle the claim", (f) => {
-        const challengers = [...f.querySelectorAll("input[name=challenger]:checked")].map((i) => +i.value);
-        const t = f.querySelector("input[name=truthful]:checked");
-        const event = {type: "claim", cards: int(f, "cards"), challengers};
-        if (challengers.length) {
-          if (!t) {
-            throw new FieldError(f.querySelector("input[name=truthful]"),
-                                 "Challenged: say whether the revealed cards were true or a bluff");
-          }
-          event.truthful = t.value === "true";
+  function fieldEl(s, d, later) {
+    // One declared field as elements; `later` collects what needs the whole form (follows).
+    switch (d.kind) {
+      case "note": return h("p", {class: "note", text: d.text});
+      case "row": return h("div", {class: "row"}, d.fields.map((x) => fieldEl(s, x, later)));
+      case "choice": {
+        const sel = select(d.name, optionPairs(d.options), d.default === undefined ? "" : d.default);
+        if (d.follows) {
+          later.push((f) => field(f, d.follows).addEventListener("change", () => {
+            sel.replaceChildren(...choiceOptions(f, d).map((o) =>
+              h("option", {value: String(o.value), text: String(optionLabel(o))})));
+          }));
         }
-        return event;
-      }, "claim"),
-    ];
-  };
+        const el = d.label ? h("label", {}, d.label + " ", sel) : sel;
+        if (!d.options.some((o) => o.note)) return el;
+        const note = h("p", {class: "note"});
+        const sayNote = () => { note.textContent = (optionOf(d.options, sel.value) || {}).note || ""; };
+        sel.addEventListener("change", sayNote);
+        sayNote();
+        return [el, note];
+      }
+      case "many":
+        return h("fieldset", {}, h("legend", {text: d.legend}),
+          d.options.length ? d.options.map((o) => h("label", {class: "inline"},
+            h("input", {type: "checkbox", name: d.name, value: String(o.value)}), optionLabel(o)))
+            : h("p", {class: "note", text: d.empty}));
+      case "radio":
+        return h("fieldset", {}, h("legend", {text: d.legend}), d.options.map((o) =>
+          h("label", {class: "inline"}, h("input", {type: "radio", name: d.name, value: String(o.value)}),
+            optionLabel(o))));
+      case "tick":
+        return h("label", {class: "inline"}, h("input", {type: "checkbox", name: d.name}), d.label);
+      case "per-seat": return perSeat(s, d.name, d.low, d.high, d.default);
+      case "seat-rows":
+        return [
+          h("div", {class: "hand"}, d.heads.map((t) => h("b", {text: t}))),
+          s.players.map((n, k) => h("div", {class: "hand"},
+            h("label", {for: d.cells[0].name + k, text: d.labels[k]}),
+            d.cells.map((c, i) => c.kind === "ints"
+              ? h("input", {id: c.name + k, name: c.name + k, placeholder: (c.placeholders || [])[k],
+                            "aria-label": n + " " + c.name, inputMode: "text"})
+              : Object.assign(number(c.name + k, c.low, c.high, c.default), i ? {} : {id: c.name + k})))),
+        ];
+      default:
+        return h("p", {class: "note", text: "(this box's page cannot show a " + d.kind + " field)"});
+    }
+  }
 
-  function parseSets(input, who) {
+  function ints(input, who, c) {
+    // Whole numbers typed as "3 3 2" (or with commas or +).
     const text = input.value;
     const parts = text.trim() ? text.trim().split(/[\s,+]+/) : [];
-    const sets = parts.map((p) => Number(p));
-    if (sets.some((n) => !Number.isInteger(n) || n < 0)) {
-      throw new FieldError(input, who + "'s sets: the pigs in each set as whole numbers, e.g. 3 3 2");
+    const nums = parts.map((p) => Number(p));
+    if (nums.some((n) => !Number.isInteger(n) || n < 0)) throw new FieldError(input, say(c.bad, {name: who}));
+    const small = nums.find((n) => n < (c.least || 0));
+    if (small !== undefined) {
+      throw new FieldError(input, say(c.small, {name: who, least: c.least || 0, value: small}));
     }
-    const small = sets.find((n) => n < 2);
-    if (small !== undefined) throw new FieldError(input, who + "'s sets: a set has 2 or more pigs, not " + small);
-    return sets;
+    return nums;
   }
-  ACTIONS["pig-farm"] = (s) => {
-    const st = s.state;
-    const faceSel = select("face", COLOR_FACES, "red");
-    const dieSel = select("die", [["colors", "Colors die"], ["shapes", "Shapes die"]], "colors");
-    dieSel.addEventListener("change", () => {
-      faceSel.replaceChildren(...(dieSel.value === "colors" ? COLOR_FACES : SHAPE_FACES)
-        .map((v) => h("option", {value: v, text: v})));
-    });
-    return [
-      form("Sell the farm: " + s.players[st.current] + " sells", [
-        h("p", {class: "note", text: "Each hand: pigs in each set (e.g. 3 3 2) and pigs in no set."}),
-        h("div", {class: "hand"}, h("b", {text: "Player"}), h("b", {text: "Sets"}), h("b", {text: "Unmatched"})),
-        s.players.map((n, k) => h("div", {class: "hand"},
-          h("label", {for: "sets" + k, text: n + (k === st.current ? " (sells)" : "")}),
-          h("input", {id: "sets" + k, name: "sets" + k, placeholder: k === st.current ? "3 3 2" : "2 2",
-                      "aria-label": n + " sets", inputMode: "text"}),
-          number("unmatched" + k, 0, 99, 0))),
-      ], "Score the round", (f) => {
-        const seller = s.players[st.current];
-        const hands = s.players.map((n, k) => ({sets: parseSets(field(f, "sets" + k), n),
-                                                 unmatched: int(f, "unmatched" + k) || 0}));
-        if (hands[st.current].sets.length < 3) {
-          throw new FieldError(field(f, "sets" + st.current), seller + " sold the farm (it is " + seller +
-            "'s turn), so " + seller + "'s sets need at least 3 sets, e.g. 3 3 2. If someone else sold, " +
-            "give them the turn first (Skip to)");
-        }
-        return {type: "sell", hands};
-      }, "sell"),
-      form("Butcher", [
-        h("div", {class: "row"}, dieSel, faceSel),
-        h("label", {class: "inline"}, h("input", {type: "checkbox", name: "deal"}),
-          "dealt at the start of the round, to"),
-        select("player", seatOptions(s), st.current),
-      ], "Record the butcher", (f) => {
-        const event = {type: "butcher", die: field(f, "die").value, face: field(f, "face").value};
-        if (field(f, "deal").checked) { event.deal = true; event.player = int(f, "player"); }
-        return event;
-      }, "butcher"),
-    ];
-  };
 
-  function dealerForm(s) {
-    // After a round is scored the box asks who deals the next one (the snapshot's "ask"):
-    // the phone asks too. The player after the dealer, in the current direction, goes first.
-    const st = s.state;
-    const after = (dealer) => {
-      for (let i = 1; i <= s.players.length; i++) {
-        const k = ((dealer + st.direction * i) % s.players.length + s.players.length) % s.players.length;
-        if (active(s, k)) return k;
+  function fieldValue(s, f, d) {
+    // A field's value for the event (undefined: left out); a FieldError names what to fix.
+    switch (d.kind) {
+      case "choice": return sent(optionOf(choiceOptions(f, d), field(f, d.name).value), field(f, d.name).value);
+      case "many": return [...named(f, d.name)].filter((i) => i.checked).map((i) => sent(optionOf(d.options, i.value), i.value));
+      case "radio": {
+        const t = [...named(f, d.name)].find((i) => i.checked);
+        if (t) return sent(optionOf(d.options, t.value), t.value);
+        if (d.required) throw new FieldError(named(f, d.name)[0], d.required);
+        return undefined;
       }
-      return dealer;
-    };
-    const sel = select("dealer", seatOptions(s), s.ask.suggested);
-    const note = h("p", {class: "note"});
-    const say = () => { note.textContent = s.players[after(parseInt(sel.value, 10))] + " goes first"; };
-    sel.addEventListener("change", say);
-    say();
-    const f = form("Next round: who deals?", [h("label", {}, "Dealer ", sel), note], "Deals",
-                   (f) => ({type: "first", player: after(int(f, "dealer"))}), "dealer");
-    f.classList.add("ask");
+      case "tick": return field(f, d.name).checked ? true : undefined;
+      case "per-seat": {
+        const vals = seatInts(s, f, d.name, d.what);
+        if (d.need !== undefined && !vals.includes(d.need)) {
+          throw new FieldError(field(f, d.name + "0"), say(d.need_message, {value: d.need}));
+        }
+        return vals;
+      }
+      case "seat-rows": {
+        const rows = s.players.map((n, k) => {
+          const row = {};
+          for (const c of d.cells) {
+            const input = field(f, c.name + k);
+            if (c.kind === "ints") row[c.key] = ints(input, n, c);
+            else { const v = parseInt(input.value, 10); row[c.key] = Number.isNaN(v) ? c.default : v; }
+          }
+          return row;
+        });
+        const need = d.count;
+        const cell = need && d.cells.find((c) => c.name === need.cell);
+        if (cell && rows[need.seat][cell.key].length < need.least) {
+          throw new FieldError(field(f, need.cell + need.seat), need.message);
+        }
+        return rows;
+      }
+      default: return undefined;
+    }
+  }
+
+  function flatFields(list) {
+    return (list || []).flatMap((d) => (d.kind === "row" ? flatFields(d.fields) : [d]));
+  }
+  function formEvent(s, f, d, base) {
+    // The button's event with the form's fields in it; `only_if` leaves a field out unless
+    // the field it names is filled in (ticked, chosen).
+    const event = JSON.parse(JSON.stringify(base));
+    const values = {};
+    for (const x of flatFields(d.fields)) {
+      if (x.kind === "note" || (x.only_if && !filled(values[x.only_if]))) continue;
+      const v = fieldValue(s, f, x);
+      values[x.name || x.key] = v;
+      if (v !== undefined) setPath(event, x.key || x.name, v);
+    }
+    return event;
+  }
+  function fieldFailed(e) {
+    // A form's own check failed: say what to fix and put the cursor there.
+    if (!(e instanceof FieldError)) throw e;
+    showError(e.message);
+    if (e.input) { e.input.setAttribute("aria-invalid", "true"); e.input.focus(); }
+  }
+
+  function chipButton(b, el) {
+    if (b.color) el.classList.add("chip", "c-" + String(b.color).toLowerCase().replace(/[^a-z]/g, ""));
+    return el;
+  }
+  function kindAction(s, d) {
+    if (d.kind === "quick") {
+      return [d.title ? h("h3", {text: d.title}) : null,
+              h("div", {class: "quick"}, d.buttons.map((b) => chipButton(b, quick(b.label, b.event))))];
+    }
+    if (d.kind !== "form") return null;
+    const later = [];
+    const kids = (d.fields || []).map((x) => fieldEl(s, x, later));
+    let f;
+    if (d.submit) {
+      f = form(d.title, kids, d.submit.label, (el) => formEvent(s, el, d, d.submit.event), d.name);
+    } else {
+      // Several buttons, each its own event with the same fields.
+      f = h("form", {"data-form": d.name}, h("h3", {text: d.title}), kids);
+      f.addEventListener("submit", (ev) => ev.preventDefault());
+      f.append(h("div", {class: "quick"}, (d.buttons || []).map((b) => {
+        const el = chipButton(b, button(b.label, () => {
+          let event;
+          try { event = formEvent(s, f, d, b.event); } catch (e) { fieldFailed(e); return; }
+          send(event, el);
+        }));
+        return el;
+      })));
+    }
+    for (const fn of later) fn(f);
+    if (d.ask) f.classList.add("ask");
     return f;
   }
-
-  ACTIONS["chaos"] = (s) => {
-    const st = s.state;
-    const ask = s.ask && s.ask.kind === "dealer" ? [dealerForm(s)] : [];
-    const colorForm = h("form", {"data-form": "color"}, h("h3", {text: "Color cards"}),
-      h("label", {}, "Color ", select("color", CHAOS_COLORS, st.color || "red")));
-    const colorButton = (label, type) => {
-      const b = button(label, () => send({type, color: colorForm.elements.color.value}, b));
-      return b;
-    };
-    colorForm.append(h("div", {class: "quick"}, colorButton("Pick a Color", "pick_color"),
-      colorButton("Draw 4", "draw_four"), colorButton("Color Dump", "color_dump")));
-    return [
-      ...ask,
-      h("div", {class: "quick"},
-        quick("Take the Draw 4 stack" + (st.draw_stack ? " (" + st.draw_stack + ")" : ""), {type: "take_draw_four"}),
-        quick("Two Train", {type: "two_train"}),
-        quick("Take the train" + (st.train ? " (" + st.train + ")" : ""), {type: "take_train"})),
-      colorForm,
-      form("Swap Hands", [h("div", {class: "row"}, select("a", seatOptions(s), st.current),
-                                                   select("b", seatOptions(s), (st.current + 1) % s.players.length))],
-           "Swap", (f) => ({type: "swap_hands", players: [int(f, "a"), int(f, "b")]}), "swap"),
-      form("Round points", [h("p", {class: "note", text: "Points left in each hand; 0 for who went out."}),
-                            perSeat(s, "points", 0, 999, 0)],
-           "Score the round", (f) => {
-             const points = seatInts(s, f, "points", "points");
-             if (!points.includes(0)) {
-               throw new FieldError(field(f, "points0"), "Round points: enter 0 for the player who went out");
-             }
-             return {type: "round_points", points};
-           }, "round_points"),
-    ];
-  };
-
-  ACTIONS["drop-rainbow"] = (s) => {
-    const st = s.state;
-    const colors = (s.rules && s.rules.colors) || DROP_COLORS;
-    if (!st.top) {
-      return [form("Reveal the first card", [select("color", colors, colors[0])], "Reveal",
-                   (f) => ({type: "reveal", color: field(f, "color").value}), "reveal")];
-    }
-    return [
-      h("h3", {text: "Draw: the card turned up"}),
-      h("div", {class: "quick"}, colors.concat(["rainbow"]).map((c) => {
-        const b = quick(c, {type: "draw", color: c});
-        b.classList.add("chip", "c-" + c.toLowerCase().replace(/[^a-z]/g, ""));
-        return b;
-      })),
-      h("div", {class: "quick"}, quick("Bank the side cards (" + (st.side || []).length + ")", {type: "bank"})),
-    ];
-  };
-
-  ACTIONS["dice-factor"] = (s) => {
-    const st = s.state;
-    const t = st.targets || {};
-    return [
-      form("Roll-off (8-sided, one per player)", [perSeat(s, "roll", 1, 8, 1)], "Record the roll-off",
-           (f) => ({type: "roll_off", rolls: seatInts(s, f, "roll", "roll")}), "roll_off"),
-      form("Targets", [h("div", {class: "row"}, select("colors", COLOR_FACES, t.colors || "red"),
-                                                select("shapes", SHAPE_FACES, t.shapes || "star"))],
-           "Set the targets", (f) => ({type: "roll", dice: {colors: field(f, "colors").value,
-                                                             shapes: field(f, "shapes").value}}), "targets"),
-      form("8-sided die (turn option 3)", [select("d8", [1, 2, 3, 4, 5, 6, 7, 8], 1)], "Record",
-           (f) => ({type: "roll", dice: {d8: int(f, "d8")}}), "d8"),
-      form("Trade hands with", [select("player", seatOptions(s, (k) => k !== st.current), (st.current + 1) % s.players.length)],
-           "Trade", (f) => ({type: "trade_hands", player: int(f, "player")}), "trade"),
-      form("Add a card to the hand limit of", [select("player", seatOptions(s), st.current)], "Add a card",
-           (f) => ({type: "add_card", player: int(f, "player")}), "add_card"),
-      form("Winner", [select("player", seatOptions(s), st.current)], "Wins",
-           (f) => ({type: "win", player: int(f, "player")}), "win"),
-    ];
-  };
-
-  ACTIONS["flower-power"] = () => [
-    form("Petals", [h("div", {class: "row"}, select("color", FLOWER_COLORS, "red"),
-                                             select("count", [1, 2, 3, 4, 5], 1))],
-         "Place the petals", (f) => ({type: "petals", color: field(f, "color").value, count: int(f, "count")}),
-         "petals"),
-  ];
-
-  ACTIONS["match-patch"] = (s) => [
-    form("Mini-pip totals", [perSeat(s, "pips", 0, 99, 0)], "Record the pips",
-         (f) => ({type: "pips", pips: seatInts(s, f, "pips", "mini-pip total")}), "pips"),
-    form("A pair for", [select("player", seatOptions(s), s.state.current)], "Pair",
-         (f) => ({type: "pair", player: int(f, "player")}), "pair"),
-  ];
-
-  ACTIONS["rainbow-rush"] = (s) => [
-    h("div", {class: "quick"}, quick("Wild replaced a card", {type: "wild_replace"})),
-    form("Winner", [select("player", seatOptions(s), s.state.current)], "Wins",
-         (f) => ({type: "win", player: int(f, "player")}), "win"),
-  ];
-
-  ACTIONS["table"] = () => [];
 
   function common(s) {
     const st = s.state;
@@ -415,9 +393,11 @@
   function renderActions(s) {
     const box = document.getElementById("actions");
     const st = s.state || {};
+    // Drawn again only when what it shows changes (a form being filled in stays as it is):
+    // the turn, the seats, the question, and the kind's own forms as the box worked them out,
+    // but for their defaults (one taken from the state, as the last color, redraws nothing).
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
-                                s.game === "drop-rainbow" ? [st.top === null, (st.side || []).length] : 0,
-                                s.game === "chaos" ? [st.draw_stack, st.train] : 0, s.ask]);
+                                s.ask, s.actions], (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
@@ -430,9 +410,9 @@
                           h("p", {class: "note", text: "Or undo, or start another game below."}));
       return;
     }
-    const own = (ACTIONS[s.game] || (() => []))(s);
+    const own = (s.actions || []).map((d) => kindAction(s, d));
     box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
-                            own, common(s)].flat());
+                            own, common(s)].flat(Infinity).filter(Boolean));
   }
 
   // --- play again ---------------------------------------------------------------------------

@@ -111,10 +111,7 @@ const Table = (function () {
       sub.push(h("span", {class: "dir", "data-dir": cw ? "cw" : "ccw",
                           text: cw ? "↻ clockwise" : "↺ counter-clockwise"}));
       sub.push(h("span", {class: "next", text: "next: " + s.players[upcoming(s, st)]}));
-      if (st.draw_stack) {
-        sub.push(h("span", {class: "skips",
-                            text: s.players[st.current] + " owes " + st.draw_stack + " cards (Draw 4)"}));
-      }
+      for (const t of (s.view && s.view.turn) || []) sub.push(h("span", {class: "skips", text: t}));
       if (st.pending_skips) {
         sub.push(h("span", {class: "skips",
                             text: st.pending_skips + (st.pending_skips > 1 ? " skips" : " skip") + " pending"}));
@@ -124,122 +121,68 @@ const Table = (function () {
     fitText(who, Math.min(TV ? 220 : 160, Math.max(48, window.innerHeight * (TV ? 0.22 : 0.16))));
   }
 
-  // --- the game panel, one per kind ---------------------------------------------------------
-  const KINDS = {};
-
-  KINDS["penny-badger"] = {
-    panel(s, st) {
-      const out = (st.eliminated || []).length;
-      return [stat("pennies in the bank", st.bank, "huge"),
-              stat("badgers out", out ? names(s, st.eliminated) : "none")];
-    },
-    columns: [["Savings", (s, st, k) => (st.eliminated || []).includes(k) ? "out" : st.savings[k]]],
-  };
-  KINDS["pig-farm"] = {
-    panel(s, st) {
-      const kids = [stat("target", st.target === null ? "open-ended" : st.target),
-                    stat("rounds sold", st.rounds)];
-      if (st.last_butcher) {
-        const b = st.last_butcher;
-        kids.push(h("p", {class: "note", text: "Butcher (round " + b.round + ", " + s.players[b.player] +
-                          "): " + b.verdict}));
-      }
-      if ((st.round_points || []).length) {
-        const head = h("tr", {}, h("th", {text: "Round"}),
-                       s.players.map((n) => h("th", {class: "pcol"}, h("span", {text: n}))));
-        // The TV has no scrolling: its table keeps the last rounds (the totals count them all).
-        const first = TV ? Math.max(0, st.round_points.length - 5) : 0;
-        const rows = st.round_points.slice(first).map((pts, i) => [pts, i + first]).map(([pts, r]) => h("tr", {},
-          h("td", {text: String(r + 1)}),
-          pts.map((p, k) => h("td", {class: st.sellers && st.sellers[r] === k ? "seller" : "",
-                                     title: st.sellers && st.sellers[r] === k ? "sold the farm" : "",
-                                     text: (st.sellers && st.sellers[r] === k ? "▸" : "") + p}))));
-        const total = h("tr", {class: "total"}, h("th", {text: "Total"}),
-                        st.scores.map((p) => h("th", {text: String(p)})));
-        kids.push(h("div", {class: "scroll"}, h("table", {class: "rounds"},
-          h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))));
-        kids.push(h("p", {class: "note", text: "▸ sold the farm that round" +
-                        (first ? "; rounds 1-" + first + " are in the totals" : "")}));
-      }
-      return kids;
-    },
-    columns: [["Total", (s, st, k) => st.scores[k]]],
-  };
-  KINDS["chaos"] = {
-    panel(s, st) {
-      return [h("div", {class: "stat huge"},
-                st.color ? chip(st.color) : h("span", {class: "stat-v", text: "none"}),
-                h("span", {class: "stat-l", text: "color"})),
-              stat("Draw 4 stack", st.draw_stack, st.draw_stack ? "alert" : ""),
-              stat("Two Train", st.train, st.train ? "alert" : ""),
-              stat("rounds scored", st.rounds)];
-    },
-    columns: [["Points", (s, st, k) => st.scores[k]]],
-  };
-  KINDS["drop-rainbow"] = {
-    panel(s, st) {
-      const side = st.side || [];
-      return [h("div", {class: "stat huge"},
-                st.top ? chip(st.top) : h("span", {class: "stat-v", text: "—"}),
-                h("span", {class: "stat-l", text: "top card"})),
-              h("div", {class: "stat wide"},
-                h("span", {class: "stat-v chips"}, side.length ? side.map((c) => chip(c)) : "none"),
-                h("span", {class: "stat-l", text: "side pile (" + side.length + ")"})),
-              stat("discarded", st.discarded),
-              st.ended_by ? stat("ended by", st.ended_by) : null];
-    },
-    columns: [["Cards", (s, st, k) => st.score_cards[k]],
-              ["Colors", (s, st, k) => h("span", {class: "chips"},
-                (st.colors[k] || []).map((c) => chip(c, c.charAt(0).toUpperCase())))]],
-  };
-  KINDS["dice-factor"] = {
-    panel(s, st) {
-      const t = st.targets || {};
-      return [h("div", {class: "stat wide"},
-                h("div", {class: "dice"},
-                  t.colors ? die("colors", t.colors) : h("div", {class: "die-box"}, h("div", {class: "die empty", text: "?"}), h("div", {class: "die-l", text: "color"})),
-                  t.shapes ? die("shapes", t.shapes) : h("div", {class: "die-box"}, h("div", {class: "die empty", text: "?"}), h("div", {class: "die-l", text: "shape"}))),
-                h("span", {class: "stat-l", text: "targets"}))];
-    },
-    columns: [["Hand limit", (s, st, k) => st.hand_limits[k]]],
-  };
-  KINDS["flower-power"] = {
-    panel(s, st) {
-      const g = st.garden || {};
-      return [h("div", {class: "garden"}, Object.entries(g).map(([color, n]) =>
-        h("div", {class: "bed"}, chip(color),
-          h("span", {class: "petals", "aria-label": n + " of 5 petals"},
-            [0, 1, 2, 3, 4].map((i) => h("span", {class: i < n ? "petal on c-" + color : "petal"}))),
-          h("span", {class: "bed-n", text: n + "/5"}))))];
-    },
-    columns: [["Flowers", (s, st, k) => st.scores[k]]],
-  };
-  KINDS["match-patch"] = {
-    panel(s, st) { return [stat("turns played", st.turns)]; },
-    columns: [["Pairs", (s, st, k) => st.scores[k]]],
-  };
-  KINDS["rainbow-rush"] = {
-    panel(s, st) {
-      const n = st.discard_lock;
-      return [n ? stat("the replaced card may not be picked up: " + n + " turn end" + (n > 1 ? "s" : "") +
-                       " to go", "discard locked", "alert")
-                : stat("no lock: the discard pile may be picked up", "discard free")];
-    },
-    columns: [],
-  };
-  KINDS["table"] = {
-    panel(s, st) { return [stat("turns played", st.turns)]; },
-    columns: [],
-  };
+  // --- the game panel: the kind's own view -------------------------------------------------
+  // The snapshot's `view`, worked out by the box from the kind's declarations
+  // (companion/web/kinds.py is the vocabulary): nothing here knows a kind.
+  function rounds(w) {
+    // The TV has no scrolling: its table keeps the last rounds (the totals count them all).
+    const first = TV ? Math.max(0, w.rows.length - w.tv_rows) : 0;
+    const head = h("tr", {}, h("th", {text: w.head}),
+                   w.names.map((n) => h("th", {class: "pcol"}, h("span", {text: n}))));
+    const rows = w.rows.slice(first).map((r) => h("tr", {},
+      h("td", {text: r.label}),
+      r.cells.map((p, k) => h("td", {class: r.mark === k ? w.mark_class : "",
+                                     title: r.mark === k ? w.mark_title : "",
+                                     text: (r.mark === k ? w.mark_glyph || "" : "") + p}))));
+    const total = h("tr", {class: "total"}, h("th", {text: w.total.label}),
+                    w.total.cells.map((p) => h("th", {text: String(p)})));
+    return [h("div", {class: "scroll"}, h("table", {class: "rounds"},
+              h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))),
+            h("p", {class: "note", text: (w.note || "") +
+                    (first && w.cut ? "; " + w.cut.replace("{n}", String(first)) : "")})];
+  }
+  function widget(w) {
+    switch (w.kind) {
+      case "stat": return stat(w.label, w.value, w.style);
+      case "chip-stat":
+        return h("div", {class: "stat " + (w.style || "")},
+                 w.color ? chip(w.color) : h("span", {class: "stat-v", text: w.none}),
+                 h("span", {class: "stat-l", text: w.label}));
+      case "chips-stat":
+        return h("div", {class: "stat " + (w.style || "")},
+                 h("span", {class: "stat-v chips"}, w.colors && w.colors.length ? w.colors.map((c) => chip(c)) : w.none),
+                 h("span", {class: "stat-l", text: w.label}));
+      case "dice":
+        return h("div", {class: "stat " + (w.style || "")},
+                 h("div", {class: "dice"}, w.dice.map((d) => d.face !== null && d.face !== undefined && d.face !== ""
+                   ? die(d.die, d.face)
+                   : h("div", {class: "die-box"}, h("div", {class: "die empty", text: "?"}),
+                       h("div", {class: "die-l", text: d.empty})))),
+                 h("span", {class: "stat-l", text: w.label}));
+      case "garden":
+        return h("div", {class: "garden"}, w.beds.map((b) =>
+          h("div", {class: "bed"}, chip(b.color),
+            h("span", {class: "petals", "aria-label": b.n + " of " + w.of + " petals"},
+              Array.from({length: w.of}, (_, i) => h("span", {class: i < b.n ? "petal on c-" + b.color : "petal"}))),
+            h("span", {class: "bed-n", text: b.n + "/" + w.of}))));
+      case "rounds": return rounds(w);
+      case "note": return h("p", {class: "note", text: w.text});
+      default: return null;
+    }
+  }
 
   function renderGame(s) {
-    const st = s.state || {};
-    const kind = KINDS[s.game];
+    const view = s.game ? s.view : null;
     const sec = document.getElementById("game");
-    sec.hidden = !kind;
-    if (!kind) return;
-    fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, kind.panel(s, st)));
+    sec.hidden = !view;
+    if (!view) return;
+    fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, (view.stats || []).map(widget)));
     sec.style.setProperty("--cols", String(s.players.length + 1));  // the TV's round table fits
+  }
+
+  function cell(v) {
+    // A column's cell: text, or a row of chips.
+    return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
   function renderPlayers(s) {
@@ -247,19 +190,16 @@ const Table = (function () {
     const sec = document.getElementById("players");
     sec.hidden = !s.game;
     if (!s.game) return;
-    const cols = (KINDS[s.game] || {columns: []}).columns;
+    const cols = (s.view || {}).columns || [];
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
-    const head = h("tr", {}, h("th", {text: "Player"}), cols.map(([name]) => h("th", {text: name})));
+    const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})));
     const rows = s.players.map((name, k) => {
       const cls = [k === st.current && !st.over ? "current" : "", out.has(k) ? "out" : "",
                    win.has(k) ? "winner" : ""].join(" ").trim();
       return h("tr", {class: cls, "data-seat": String(k)},
         h("td", {class: "name"}, h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}), name),
-        cols.map(([, get]) => {
-          const v = get(s, st, k);
-          return h("td", {class: "num"}, v instanceof Node ? v : String(v));
-        }));
+        cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
     });
     fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
     sec.style.setProperty("--rows", String(Math.max(6, s.players.length)));  // the TV fits them all

@@ -1,0 +1,66 @@
+"""Chaos on the table web: the color cards, the two stacks, swap hands and round points from a
+phone, and who deals the next round (the question the game asks after a round is scored)."""
+
+from __future__ import annotations
+
+from companion.games.chaos.rules import COLORS
+from companion.web.kinds import (Action, Choice, ChipStat, Column, Form, KindWeb, Note, Option,
+                                 PerSeat, Quick, Row, Seen, Send, Stat, View, options)
+
+
+def actions(s: Seen) -> list[Action]:
+    st = s.state
+    stack, train = st["draw_stack"], st["train"]
+    return [
+        Quick((Send("Take the Draw 4 stack" + (f" ({stack})" if stack else ""),
+                    {"type": "take_draw_four"}),
+               Send("Two Train", {"type": "two_train"}),
+               Send("Take the train" + (f" ({train})" if train else ""), {"type": "take_train"}))),
+        Form("color", "Color cards",
+             (Choice("color", options(*COLORS), st["color"] or "red", label="Color"),),
+             buttons=(Send("Pick a Color", {"type": "pick_color"}),
+                      Send("Draw 4", {"type": "draw_four"}),
+                      Send("Color Dump", {"type": "color_dump"}))),
+        Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), s.current, key="players.0"),
+                                         Choice("b", s.seats(), s.next_seat(), key="players.1"))),),
+             submit=Send("Swap", {"type": "swap_hands"})),
+        Form("round_points", "Round points", (
+            Note("Points left in each hand; 0 for who went out."),
+            PerSeat("points", "points", 0, 999, 0, need=0,
+                    need_message="Round points: enter 0 for the player who went out"),
+        ), submit=Send("Score the round", {"type": "round_points"})),
+    ]
+
+
+def dealer(s: Seen) -> Form:
+    """After a round is scored the box asks who deals the next one (the snapshot's "ask"): the
+    phone asks too. The player after the dealer, in the current direction, goes first."""
+    def after(seat: int) -> int:
+        n = len(s.players)
+        for i in range(1, n + 1):
+            k = (seat + s.state["direction"] * i) % n
+            if s.active(k):
+                return k
+        return seat
+
+    seats = tuple(Option(k, n, note=f"{s.name(after(k))} goes first", send=after(k))
+                  for k, n in enumerate(s.players))
+    return Form("dealer", "Next round: who deals?",
+                (Choice("dealer", seats, (s.ask or {}).get("suggested"), key="player",
+                        label="Dealer"),),
+                submit=Send("Deals", {"type": "first"}), ask=True)
+
+
+def view(s: Seen) -> View:
+    st = s.state
+    stack, train = st["draw_stack"], st["train"]
+    return View(
+        (ChipStat("color", st["color"] or None),
+         Stat("Draw 4 stack", str(stack), "alert" if stack else ""),
+         Stat("Two Train", str(train), "alert" if train else ""),
+         Stat("rounds scored", str(st["rounds"]))),
+        (Column("Points", tuple(str(p) for p in st["scores"])),),
+        turn=(f"{s.name(s.current)} owes {stack} cards (Draw 4)",) if stack else ())
+
+
+WEB = KindWeb(view=view, actions=actions, asks={"dealer": dealer})

@@ -1,0 +1,44 @@
+"""Dice Factor on the table web: the roll-off, the targets, the 8-sided die, trades, hand
+limits and the winner from a phone; the targets and the hand limits."""
+
+from __future__ import annotations
+
+from companion.rules.dice import COLORS, D8, SHAPES
+from companion.web.kinds import (Action, Choice, Column, DiceStat, Die, Form, KindWeb, PerSeat,
+                                 Row, Seen, Send, View, options)
+
+
+def actions(s: Seen) -> list[Action]:
+    t = s.state.get("targets") or {}
+    return [
+        Form("roll_off", "Roll-off (8-sided, one per player)",
+             (PerSeat("roll", "roll", 1, 8, 1, key="rolls"),),
+             submit=Send("Record the roll-off", {"type": "roll_off"})),
+        Form("targets", "Targets", (Row((
+            Choice("colors", options(*COLORS.faces), t.get("colors") or "red", key="dice.colors"),
+            Choice("shapes", options(*SHAPES.faces), t.get("shapes") or "star",
+                   key="dice.shapes"))),),
+             submit=Send("Set the targets", {"type": "roll"})),
+        Form("d8", "8-sided die (turn option 3)", (Choice("d8", options(*D8.faces), 1,
+                                                          key="dice.d8"),),
+             submit=Send("Record", {"type": "roll"})),
+        Form("trade", "Trade hands with", (Choice("player", s.seats(others=True),
+                                                  s.next_seat()),),
+             submit=Send("Trade", {"type": "trade_hands"})),
+        Form("add_card", "Add a card to the hand limit of",
+             (Choice("player", s.seats(), s.current),),
+             submit=Send("Add a card", {"type": "add_card"})),
+        Form("win", "Winner", (Choice("player", s.seats(), s.current),),
+             submit=Send("Wins", {"type": "win"})),
+    ]
+
+
+def view(s: Seen) -> View:
+    t = s.state.get("targets") or {}
+    return View(
+        (DiceStat("targets", (Die("colors", t.get("colors"), "color"),
+                              Die("shapes", t.get("shapes"), "shape"))),),
+        (Column("Hand limit", tuple(str(n) for n in s.state["hand_limits"])),))
+
+
+WEB = KindWeb(view=view, actions=actions)

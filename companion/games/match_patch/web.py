@@ -1,0 +1,24 @@
+"""Match Patch on the table web: mini-pip totals and pairs from a phone; the pairs."""
+
+from __future__ import annotations
+
+from companion.games.match_patch.rules import MAX_PIPS
+from companion.web.kinds import (Action, Choice, Column, Form, KindWeb, PerSeat, Seen, Send,
+                                 Stat, View)
+
+
+def actions(s: Seen) -> list[Action]:
+    return [
+        Form("pips", "Mini-pip totals", (PerSeat("pips", "mini-pip total", 0, MAX_PIPS, 0),),
+             submit=Send("Record the pips", {"type": "pips"})),
+        Form("pair", "A pair for", (Choice("player", s.seats(), s.current),),
+             submit=Send("Pair", {"type": "pair"})),
+    ]
+
+
+def view(s: Seen) -> View:
+    return View((Stat("turns played", str(s.state["turns"])),),
+                (Column("Pairs", tuple(str(n) for n in s.state["scores"])),))
+
+
+WEB = KindWeb(view=view, actions=actions)

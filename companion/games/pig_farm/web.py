@@ -1,0 +1,64 @@
+"""Pig Farm on the table web: sell the farm (every hand) and the butcher from a phone; the
+target, the rounds table and the totals."""
+
+from __future__ import annotations
+
+from companion.games.pig_farm.rules import MIN_SELL_SETS, MIN_SET_SIZE
+from companion.rules.dice import COLORS, SHAPES
+from companion.web.kinds import (Action, Choice, Column, Count, Form, Ints, KindWeb, Note,
+                                 Number, Option, RoundRow, Rounds, Row, SeatRows, Seen, Send,
+                                 Stat, Tick, View, Widget, options)
+
+FACES = {"colors": options(*COLORS.faces), "shapes": options(*SHAPES.faces)}
+
+
+def actions(s: Seen) -> list[Action]:
+    cur = s.current
+    seller = s.name(cur)
+    return [
+        Form("sell", f"Sell the farm: {seller} sells", (
+            Note("Each hand: pigs in each set (e.g. 3 3 2) and pigs in no set."),
+            SeatRows("hands", ("Player", "Sets", "Unmatched"),
+                     tuple(n + (" (sells)" if k == cur else "") for k, n in enumerate(s.players)),
+                     (Ints("sets", "sets",
+                           tuple("3 3 2" if k == cur else "2 2" for k in range(len(s.players))),
+                           least=MIN_SET_SIZE,
+                           bad="{name}'s sets: the pigs in each set as whole numbers, e.g. 3 3 2",
+                           small="{name}'s sets: a set has {least} or more pigs, not {value}"),
+                      Number("unmatched", "unmatched", 0, 99)),
+                     count=Count("sets", cur, MIN_SELL_SETS,
+                                 f"{seller} sold the farm (it is {seller}'s turn), so {seller}'s "
+                                 f"sets need at least {MIN_SELL_SETS} sets, e.g. 3 3 2. If "
+                                 f"someone else sold, give them the turn first (Skip to)")),
+        ), submit=Send("Score the round", {"type": "sell"})),
+        Form("butcher", "Butcher", (
+            Row((Choice("die", (Option("colors", "Colors die"), Option("shapes", "Shapes die")),
+                        "colors"),
+                 Choice("face", FACES["colors"], "red", follows="die", options_by=FACES))),
+            Tick("deal", "dealt at the start of the round, to"),
+            Choice("player", s.seats(), cur, only_if="deal"),
+        ), submit=Send("Record the butcher", {"type": "butcher"})),
+    ]
+
+
+def view(s: Seen) -> View:
+    st = s.state
+    target = "open-ended" if st["target"] is None else str(st["target"])
+    kids: list[Widget] = [Stat("target", target), Stat("rounds sold", str(st["rounds"]))]
+    b = st.get("last_butcher")
+    if b:
+        kids.append(Note(f"Butcher (round {b['round']}, {s.name(b['player'])}): {b['verdict']}"))
+    if st.get("round_points"):
+        sellers = st.get("sellers") or []
+        rows = tuple(RoundRow(str(r + 1), tuple(str(p) for p in pts),
+                              sellers[r] if r < len(sellers) else None)
+                     for r, pts in enumerate(st["round_points"]))
+        kids.append(Rounds("Round", s.players, rows,
+                           RoundRow("Total", tuple(str(p) for p in st["scores"])),
+                           mark_class="seller", mark_title="sold the farm", mark_glyph="▸",
+                           note="▸ sold the farm that round",
+                           cut="rounds 1-{n} are in the totals"))
+    return View(tuple(kids), (Column("Total", tuple(str(p) for p in st["scores"])),))
+
+
+WEB = KindWeb(view=view, actions=actions)

@@ -1,0 +1,491 @@
+"""The web part of a game kind: the phone's action forms and the live pages' game view.
+
+Each kind declares them in its own package (companion/games/<kind>/web.py) as a `KindWeb`
+given to its `GameKind(web=...)`; control.js and table.js render the JSON made here and know no
+kind, so a kind installed as a plugin gets phone forms and a game view with no JS of its own.
+
+A `KindWeb` holds functions of `Seen` (the game as the snapshot has it: the state as `companion
+replay --json` writes it, the players, the house rules, the question the game asks now) that
+return data from the small closed vocabulary below: `Form`s (fields filled in, then one event
+sent) and `Quick` buttons (one tap, one fixed event) for the phone; widgets and `Column`s for
+the game panel and the players' table. A form's own checks are data too (what to test, and the
+message as a template with {name}, {least}, {value}), run by the browser before sending; what
+only the rules engine can check comes back in the form's words (companion/web/words.py).
+Counts in labels, defaults from the state, forms shown only in some states are plain Python in
+the kind's functions: the snapshot carries the forms and view worked out for the game as it is
+(`render`), /api/kinds the forms of a new game of each kind (`fresh`).
+
+It lives in companion/web/ as the web's vocabulary (the JS renders exactly these tags) and
+imports nothing of the server, so a kind's package imports it at no cost.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from companion.games import GameKind
+    from companion.rules.game import Game
+
+log = logging.getLogger(__name__)
+
+Value = str | int | bool | None  # a JSON scalar: an option's value, a field's default
+
+
+# --- what a kind's functions read --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Seen:
+    """The game as the snapshot shows it: `state` is `companion replay --json` (JSON types),
+    `ask` the question the game's flow asks now (Game.question), or None."""
+
+    state: Mapping[str, Any]
+    players: tuple[str, ...]
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    ask: Mapping[str, Any] | None = None
+
+    @property
+    def current(self) -> int:
+        return self.state["current"]
+
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def active(self, seat: int) -> bool:
+        """Not eliminated (a kind without eliminations has every seat active)."""
+        return seat not in (self.state.get("eliminated") or ())
+
+    def seats(self, *, others: bool = False, active: bool = False) -> tuple[Option, ...]:
+        """The players as options (value: the seat); `others` leaves out the current player,
+        `active` the eliminated ones."""
+        return tuple(Option(k, n) for k, n in enumerate(self.players)
+                     if not (others and k == self.current) and not (active and not self.active(k)))
+
+    def next_seat(self) -> int:
+        """The seat after the current one, clockwise (a second player's default)."""
+        return (self.current + 1) % len(self.players)
+
+
+# --- the forms -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """One choice. `label` defaults to the value as text; `note` is said under the field while
+    this option is chosen; `send` is what the event gets instead of `value` (None: `value`)."""
+
+    value: Value
+    label: str = ""
+    note: str = ""
+    send: Value = None
+
+
+def options(*values: Value) -> tuple[Option, ...]:
+    """Options whose labels are their values."""
+    return tuple(Option(v) for v in values)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A select. `key` is where its value goes in the event (dotted: "dice.colors", "players.0";
+    default: the name); `label` puts it in a label ("Color" + the select); `follows` names
+    another Choice whose value picks this one's options from `options_by`; `only_if` names a
+    field that must be filled in (ticked, or a choice made) for this one to be sent."""
+
+    tag: ClassVar[str] = "choice"
+    name: str
+    options: tuple[Option, ...]
+    default: Value = None
+    key: str = ""
+    label: str = ""
+    follows: str = ""
+    options_by: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)
+    only_if: str = ""
+
+
+@dataclass(frozen=True)
+class Many:
+    """Checkboxes under a legend: the ticked options' values as a list (`empty` is said when
+    there are no options)."""
+
+    tag: ClassVar[str] = "many"
+    name: str
+    legend: str
+    options: tuple[Option, ...]
+    key: str = ""
+    empty: str = ""
+
+
+@dataclass(frozen=True)
+class Radio:
+    """Radio buttons under a legend: the chosen option's value. With `only_if`, sent only when
+    that field is filled in, and then `required` (the message) when none is chosen."""
+
+    tag: ClassVar[str] = "radio"
+    name: str
+    legend: str
+    options: tuple[Option, ...]
+    key: str = ""
+    only_if: str = ""
+    required: str = ""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """One checkbox: `true` in the event when ticked, else left out."""
+
+    tag: ClassVar[str] = "tick"
+    name: str
+    label: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class PerSeat:
+    """A whole number per player (a list, in seat order). An empty or bad one is refused as
+    "Enter <name>'s <what> (a whole number)"; with `need` set, one seat at least must have that
+    value, else `need_message` ({value}: `need`)."""
+
+    tag: ClassVar[str] = "per-seat"
+    name: str
+    what: str
+    low: int
+    high: int
+    default: int = 0
+    key: str = ""
+    need: int | None = None
+    need_message: str = "Enter {value} for one player at least"
+
+
+@dataclass(frozen=True)
+class Ints:
+    """A cell of `SeatRows`: whole numbers typed as "3 3 2", as a list. `bad` is said when one is
+    not a whole number, `small` when one is under `least` (templates: {name} the player,
+    {least}, {value})."""
+
+    tag: ClassVar[str] = "ints"
+    name: str
+    key: str
+    placeholders: tuple[str, ...] = ()  # per seat
+    least: int = 0
+    bad: str = "{name}: whole numbers, e.g. 3 3 2"
+    small: str = "{name}: {least} or more each, not {value}"
+
+
+@dataclass(frozen=True)
+class Number:
+    """A cell of `SeatRows`: one whole number (empty or bad: `default`)."""
+
+    tag: ClassVar[str] = "number"
+    name: str
+    key: str
+    low: int
+    high: int
+    default: int = 0
+
+
+@dataclass(frozen=True)
+class Count:
+    """A check on a `SeatRows` form: seat `seat`'s `cell` list has at least `least` items."""
+
+    cell: str
+    seat: int
+    least: int
+    message: str
+
+
+@dataclass(frozen=True)
+class SeatRows:
+    """A row per player (`labels`) with a few cells each: a list of objects (cell key: value),
+    in seat order, under a header row (`heads`)."""
+
+    tag: ClassVar[str] = "seat-rows"
+    key: str
+    heads: tuple[str, ...]
+    labels: tuple[str, ...]
+    cells: tuple[Ints | Number, ...]
+    count: Count | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of small print (in a form, or in the game view)."""
+
+    tag: ClassVar[str] = "note"
+    text: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """Fields side by side."""
+
+    tag: ClassVar[str] = "row"
+    fields: tuple[Field, ...]
+
+
+Field = Choice | Many | Radio | Tick | PerSeat | SeatRows | Note | Row
+
+
+@dataclass(frozen=True)
+class Send:
+    """A button and the event it sends (a form adds its fields to it); `color` draws it as
+    that color's chip."""
+
+    label: str
+    event: Mapping[str, Any]
+    color: str = ""
+
+
+@dataclass(frozen=True)
+class Quick:
+    """Buttons that each send their event at one tap, under an optional title."""
+
+    tag: ClassVar[str] = "quick"
+    buttons: tuple[Send, ...]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form (`name`: its data-form), sent by its `submit` button, or by any of `buttons` (each
+    its own event with the same fields). `ask`: it answers the question the game asks now."""
+
+    tag: ClassVar[str] = "form"
+    name: str
+    title: str
+    fields: tuple[Field, ...] = ()
+    submit: Send | None = None
+    buttons: tuple[Send, ...] = ()
+    ask: bool = False
+
+
+Action = Form | Quick
+
+
+# --- the game view -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Stat:
+    """A figure and what it is; `style` "huge", "alert" or "wide" (table.css)."""
+
+    tag: ClassVar[str] = "stat"
+    label: str
+    value: str
+    style: str = ""
+
+
+@dataclass(frozen=True)
+class ChipStat:
+    """A color as a chip (None: `none` in its place)."""
+
+    tag: ClassVar[str] = "chip-stat"
+    label: str
+    color: str | None
+    none: str = "none"
+    style: str = "huge"
+
+
+@dataclass(frozen=True)
+class ChipsStat:
+    """Colors as a row of chips (none: `none`)."""
+
+    tag: ClassVar[str] = "chips-stat"
+    label: str
+    colors: tuple[str, ...]
+    none: str = "none"
+    style: str = "wide"
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die showing `face` ("colors", "shapes", "d8", "d6"); None: an empty die, "?", `empty`
+    under it."""
+
+    die: str
+    face: str | int | None
+    empty: str = ""
+
+
+@dataclass(frozen=True)
+class DiceStat:
+    tag: ClassVar[str] = "dice"
+    label: str
+    dice: tuple[Die, ...]
+    style: str = "wide"
+
+
+@dataclass(frozen=True)
+class Bed:
+    color: str
+    n: int
+
+
+@dataclass(frozen=True)
+class Garden:
+    """A bed per color: its chip, `of` petals with `n` of them on, and n/of."""
+
+    tag: ClassVar[str] = "garden"
+    beds: tuple[Bed, ...]
+    of: int = 5
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    label: str
+    cells: tuple[str, ...]
+    mark: int | None = None  # the seat whose cell is marked
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """A table of rounds: a column per player (`names`), a row per round, the totals. A marked
+    cell gets `mark_class`, `mark_title` and `mark_glyph` before its text. The TV, which cannot
+    scroll, keeps the last `tv_rows` rows and adds `cut` ({n}: the rows left out) to `note`."""
+
+    tag: ClassVar[str] = "rounds"
+    head: str
+    names: tuple[str, ...]
+    rows: tuple[RoundRow, ...]
+    total: RoundRow
+    mark_class: str = ""
+    mark_title: str = ""
+    mark_glyph: str = ""
+    note: str = ""
+    cut: str = ""
+    tv_rows: int = 5
+
+
+Widget = Stat | ChipStat | ChipsStat | DiceStat | Garden | Rounds | Note
+
+
+@dataclass(frozen=True)
+class Chip:
+    color: str
+    text: str = ""  # default: the color's name
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the players' table: a cell per seat, text or a row of chips."""
+
+    name: str
+    cells: tuple[str | tuple[Chip, ...], ...]
+
+
+@dataclass(frozen=True)
+class View:
+    """The game panel (`stats`), the players' table's columns, and `turn`: words said beside
+    whose turn it is while the game is on (e.g. who owes cards)."""
+
+    stats: tuple[Widget, ...] = ()
+    columns: tuple[Column, ...] = ()
+    turn: tuple[str, ...] = ()
+
+
+def _no_actions(seen: Seen) -> Sequence[Action]:
+    return ()
+
+
+@dataclass(frozen=True)
+class KindWeb:
+    """A kind's web part: its view, its actions, and a form per question the game may ask
+    (`asks`, by the question's kind: the snapshot's `ask`), shown above the actions."""
+
+    view: Callable[[Seen], View]
+    actions: Callable[[Seen], Sequence[Action]] = _no_actions
+    asks: Mapping[str, Callable[[Seen], Form]] = field(default_factory=dict)
+
+
+# --- as JSON -------------------------------------------------------------------------------------
+
+def to_json(v: Any) -> Any:
+    """Declarations as JSON: a dataclass is an object with its tag as "kind" (when it has one)
+    and its fields, leaving out optional ones left empty ("", None, False, empty lists: the JS
+    reads a missing field as empty); tuples are lists."""
+    if is_dataclass(v) and not isinstance(v, type):
+        out: dict[str, Any] = {}
+        tag = getattr(v, "tag", None)
+        if tag:
+            out["kind"] = tag
+        for f in fields(v):
+            x = getattr(v, f.name)
+            optional = f.default is not MISSING or f.default_factory is not MISSING
+            if optional and _empty(x):
+                continue
+            out[f.name] = to_json(x)
+        return out
+    if isinstance(v, (tuple, list, set, frozenset)):
+        return [to_json(x) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): to_json(x) for k, x in v.items()}
+    return v
+
+
+def _empty(x: Any) -> bool:
+    return x is None or x is False or x == "" or (isinstance(x, (tuple, list, Mapping)) and not x)
+
+
+# By id(GameKind), with the kind itself (an id is only unique while its object lives).
+_PARTS: dict[int, tuple[GameKind, Any]] = {}
+
+
+def part(kind: GameKind) -> KindWeb | None:
+    """The kind's web part: `GameKind.web` is a `KindWeb`, or a function that imports and
+    returns one, called once (the built-in kinds declare it so: start-up, which draws the
+    panel's first frame before the web starts, reads none of it); None: it has none."""
+    web = kind.web
+    if web is not None and not isinstance(web, KindWeb):
+        held = _PARTS.get(id(kind))
+        if held is None or held[0] is not kind:
+            held = _PARTS[id(kind)] = (kind, web())
+        web = held[1]
+    return web if isinstance(web, KindWeb) else None
+
+
+def actions(kind: GameKind, seen: Seen) -> list[Action]:
+    """The forms the phone shows now: the question's form (when the game asks one this kind
+    answers), then the kind's actions; none once the game is over."""
+    web = part(kind)
+    if web is None or seen.state.get("over"):
+        return []
+    out: list[Action] = []
+    ask = seen.ask.get("kind") if seen.ask else None
+    if ask in web.asks:
+        out.append(web.asks[ask](seen))
+    out += web.actions(seen)
+    return out
+
+
+def render(kind: GameKind | None, seen: Seen) -> tuple[Any, list[Any]]:
+    """(view, actions) as JSON for the snapshot. A kind with no web part has no view (the page
+    hides the game panel) and no actions of its own; one whose declaration fails is logged and
+    shown the same way, so a plugin's bug never stops the snapshot."""
+    if kind is None or kind.web is None:
+        return None, []
+    try:
+        web = part(kind)
+        if web is None:
+            return None, []
+        return to_json(web.view(seen)), to_json(actions(kind, seen))
+    except Exception as e:  # a kind's own bug: the game goes on, without its web part
+        log.error("game kind %s: its web view or actions failed: %r", kind.kind, e)
+        return None, []
+
+
+def new_game(game: Game, rules: Mapping[str, Any] | None = None) -> Seen:
+    """A new game of `game` with its fewest players (P1, P2, ... as the panel names them)."""
+    from companion.rules.game import Header
+    header = game.check_header(Header(game.kind, tuple(f"P{i + 1}" for i in range(
+        game.min_players)), 0, dict(rules if rules is not None else game.default_rules)))
+    state = to_json(game.summary(game.initial(header)))
+    return Seen(state, header.players, to_json(dict(header.rules)))
+
+
+def fresh(kind: GameKind, rules: Mapping[str, Any] | None = None) -> list[Any]:
+    """The action forms of a new game of `kind`, as JSON (/api/kinds)."""
+    try:
+        return to_json(actions(kind, new_game(kind.rules, rules)))
+    except Exception as e:
+        log.error("game kind %s: its web actions failed: %r", kind.kind, e)
+        return []
