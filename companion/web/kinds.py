@@ -451,7 +451,7 @@ def actions(kind: GameKind, seen: Seen) -> list[Action]:
         return []
     out: list[Action] = []
     ask = seen.ask.get("kind") if seen.ask else None
-    if ask in web.asks:
+    if isinstance(ask, str) and ask in web.asks:
         out.append(web.asks[ask](seen))
     out += web.actions(seen)
     return out

@@ -13,13 +13,29 @@ import pytest
 
 from companion import games
 from companion.errors import IllegalEvent
-from companion.games import GameKind
 from companion.gallery.web_shots import pair
+from companion.games import GameKind
 from companion.rules.game import Event, Game, Header, State, move
 from companion.rules.table import Table
 from companion.ui.modes import Mode
-from companion.web.kinds import (ChipsStat, Choice, Column, Form, KindWeb, Many, Option, PerSeat,
-                                 Quick, Radio, Row, Seen, Send, Stat, Tick, View, options)
+from companion.web.kinds import (
+    ChipsStat,
+    Choice,
+    Column,
+    Form,
+    KindWeb,
+    Many,
+    Option,
+    PerSeat,
+    Quick,
+    Radio,
+    Row,
+    Seen,
+    Send,
+    Stat,
+    Tick,
+    View,
+)
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow

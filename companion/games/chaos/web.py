@@ -4,8 +4,24 @@ phone, and who deals the next round (the question the game asks after a round is
 from __future__ import annotations
 
 from companion.games.chaos.rules import COLORS
-from companion.web.kinds import (Action, Choice, ChipStat, Column, Form, KindWeb, Note, Option,
-                                 PerSeat, Quick, Row, Seen, Send, Stat, View, options)
+from companion.web.kinds import (
+    Action,
+    ChipStat,
+    Choice,
+    Column,
+    Form,
+    KindWeb,
+    Note,
+    Option,
+    PerSeat,
+    Quick,
+    Row,
+    Seen,
+    Send,
+    Stat,
+    View,
+    options,
+)
 
 
 def actions(s: Seen) -> list[Action]:

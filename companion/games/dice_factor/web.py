@@ -4,8 +4,21 @@ limits and the winner from a phone; the targets and the hand limits."""
 from __future__ import annotations
 
 from companion.rules.dice import COLORS, D8, SHAPES
-from companion.web.kinds import (Action, Choice, Column, DiceStat, Die, Form, KindWeb, PerSeat,
-                                 Row, Seen, Send, View, options)
+from companion.web.kinds import (
+    Action,
+    Choice,
+    Column,
+    DiceStat,
+    Die,
+    Form,
+    KindWeb,
+    PerSeat,
+    Row,
+    Seen,
+    Send,
+    View,
+    options,
+)
 
 
 def actions(s: Seen) -> list[Action]:

@@ -4,8 +4,22 @@ from a phone; the top card, the side pile and each player's colors."""
 from __future__ import annotations
 
 from companion.games.drop_rainbow.rules import DEFAULT_COLORS, RAINBOW
-from companion.web.kinds import (Action, Chip, ChipsStat, ChipStat, Choice, Column, Form,
-                                 KindWeb, Quick, Seen, Send, Stat, View, options)
+from companion.web.kinds import (
+    Action,
+    Chip,
+    ChipsStat,
+    ChipStat,
+    Choice,
+    Column,
+    Form,
+    KindWeb,
+    Quick,
+    Seen,
+    Send,
+    Stat,
+    View,
+    options,
+)
 
 
 def actions(s: Seen) -> list[Action]:

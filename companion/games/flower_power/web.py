@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from companion.games.flower_power.rules import COLORS, PETALS
-from companion.web.kinds import (Action, Bed, Choice, Column, Form, Garden, KindWeb, Row, Seen,
-                                 Send, View, options)
+from companion.web.kinds import (
+    Action,
+    Bed,
+    Choice,
+    Column,
+    Form,
+    Garden,
+    KindWeb,
+    Row,
+    Seen,
+    Send,
+    View,
+    options,
+)
 
 
 def actions(s: Seen) -> list[Action]:

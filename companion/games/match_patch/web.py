@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from companion.games.match_patch.rules import MAX_PIPS
-from companion.web.kinds import (Action, Choice, Column, Form, KindWeb, PerSeat, Seen, Send,
-                                 Stat, View)
+from companion.web.kinds import (
+    Action,
+    Choice,
+    Column,
+    Form,
+    KindWeb,
+    PerSeat,
+    Seen,
+    Send,
+    Stat,
+    View,
+)
 
 
 def actions(s: Seen) -> list[Action]:

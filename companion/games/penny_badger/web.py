@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from companion.web.kinds import (Action, Choice, Column, Form, KindWeb, Many, Option, Quick,
-                                 Radio, Seen, Send, Stat, View, options)
+from companion.web.kinds import (
+    Action,
+    Choice,
+    Column,
+    Form,
+    KindWeb,
+    Many,
+    Option,
+    Quick,
+    Radio,
+    Seen,
+    Send,
+    Stat,
+    View,
+    options,
+)
 
 CARDS = (Option(1, "1 (wild)"), *options(2, 3, 4, 5, 6, 7), Option(8, "8 (the whole bank)"))
 

@@ -5,9 +5,29 @@ from __future__ import annotations
 
 from companion.games.pig_farm.rules import MIN_SELL_SETS, MIN_SET_SIZE
 from companion.rules.dice import COLORS, SHAPES
-from companion.web.kinds import (Action, Choice, Column, Count, Form, Ints, KindWeb, Note,
-                                 Number, Option, RoundRow, Rounds, Row, SeatRows, Seen, Send,
-                                 Stat, Tick, View, Widget, options)
+from companion.web.kinds import (
+    Action,
+    Choice,
+    Column,
+    Count,
+    Form,
+    Ints,
+    KindWeb,
+    Note,
+    Number,
+    Option,
+    RoundRow,
+    Rounds,
+    Row,
+    SeatRows,
+    Seen,
+    Send,
+    Stat,
+    Tick,
+    View,
+    Widget,
+    options,
+)
 
 FACES = {"colors": options(*COLORS.faces), "shapes": options(*SHAPES.faces)}
 

@@ -3,7 +3,7 @@ the discard pile is locked."""
 
 from __future__ import annotations
 
-from companion.web.kinds import (Action, Choice, Form, KindWeb, Quick, Seen, Send, Stat, View)
+from companion.web.kinds import Action, Choice, Form, KindWeb, Quick, Seen, Send, Stat, View
 
 
 def actions(s: Seen) -> list[Action]:
