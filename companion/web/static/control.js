@@ -48,7 +48,9 @@
   }
 
   async function call(method, path, body) {
-    showError("");
+    // A change the user asked for clears the last word; a read in the background (the forms,
+    // the roster, /api/me on a reconnect) leaves what the user was just told on the page.
+    if (method !== "GET") showError("");
     let res;
     try {
       res = await fetch(path, {
@@ -585,7 +587,10 @@
   // --- roster -------------------------------------------------------------------------------
   function renderRoster() {
     document.getElementById("roster-names").replaceChildren(...roster.map((n) => h("option", {value: n})));
-    document.getElementById("roster-text").value = roster.join("\n");
+    // The box's list fills the text box unless the user is typing in it: a reply that
+    // arrives late (the roster loads when the phone is paired) never replaces their words.
+    const text = document.getElementById("roster-text");
+    if (!text.dataset.edited) text.value = roster.join("\n");
     document.getElementById("ng-roster").replaceChildren(...roster.map((n) =>
       button("+ " + n, () => {
         if (typedNames().some((t) => t.toLowerCase() === n.toLowerCase())) return;
@@ -606,7 +611,14 @@
       seen.add(n.toLowerCase());
     }
     const r = await post("/api/roster", {names}, ev.target);
-    if (r) { roster = r.names || names; renderRoster(); }
+    if (r) {
+      roster = r.names || names;
+      delete document.getElementById("roster-text").dataset.edited;
+      renderRoster();
+    }
+  });
+  document.getElementById("roster-text").addEventListener("input", (ev) => {
+    ev.target.dataset.edited = "1";
   });
 
   // --- buttons, undo, redo, pairing ---------------------------------------------------------
