@@ -7,7 +7,7 @@ The companion's own tests use it, and so can a house game's (docs/testing.md)::
     from companion.testing import make_app, press, close
 
     def test_next_passes_the_turn(tmp_path):
-        app = make_app(tmp_path, kind="table", setup=False)
+        app = make_app(tmp_path, kind="your-kind", setup=False)
         try:
             press(app, Button.NEXT)
             assert app.journal.state.table.current == 1

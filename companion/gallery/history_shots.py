@@ -1,8 +1,10 @@
 """Screenshots of the history pages for docs/web/: `python -m companion.gallery.history_shots [DIR]`.
 
-A journal of sample games (companion/gallery/sample.py, plus one hand-written Penny Badger
-game) served by the real companion; Debian's chromium at phone size (390x844, full page) and
-TV size (1920x1080, `-tv`).
+A journal of sample games (companion/gallery/sample.py: each kind's own sample move) served by
+the real companion; Debian's chromium at phone size (390x844, full page) and TV size
+(1920x1080, `-tv`). The games shown one by one are those of the kinds whose statistics keep
+records of their own (`Scoring.extras`: Penny Badger and Pig Farm today), chosen from the
+kinds' declarations, not by name.
 """
 
 from __future__ import annotations
@@ -15,9 +17,21 @@ from pathlib import Path
 
 from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path
 
-PAGES = (("history-games", "/games"), ("history-game-pig-farm", "/games/{pig}"),
-         ("history-game-penny-badger", "/games/{penny}"), ("history-stats", "/stats"),
-         ("history-stats-pig-farm", "/stats?game=pig-farm"))
+def featured() -> list[str]:
+    """The kinds whose statistics keep records of their own, and that can play sample games:
+    each gets a page of one of its games; the last one's statistics get a page too."""
+    from companion import games
+    return [k.kind for k in games.kinds().values()
+            if k.sample is not None and k.scoring is not None and k.scoring.extras]
+
+
+def pages(ids: dict[str, int]) -> list[tuple[str, str]]:
+    """(file name, path) of each page shot; `ids`: a game id of each featured kind."""
+    shown = featured()
+    return [("history-games", "/games"),
+            *((f"history-game-{k}", f"/games/{ids[k]}") for k in shown),
+            ("history-stats", "/stats"),
+            (f"history-stats-{shown[-1]}", f"/stats?game={shown[-1]}")]
 
 
 class _Clock:
@@ -33,22 +47,20 @@ class _Clock:
 
 
 def seed(journal: Path) -> dict[str, int]:
-    """Sample games into `journal`; the ids of one Pig Farm and one Penny Badger game."""
+    """Sample games into `journal`, the featured kinds' more often; a game id of each kind."""
     from companion.gallery import sample
     from companion.session.store import Store
     rng = random.Random(5)
     ids: dict[str, int] = {}
     names = ("Ann", "Ben", "Cy", "Dee", "Eve")
     clock = _Clock()
+    shown = featured()
     with Store(journal, clock=clock) as store:
-        for _, kind in enumerate(("pig-farm", "penny-badger", "chaos", "match-patch",
-                                  "pig-farm", "flower-power", "penny-badger", "pig-farm",
-                                  "table", "chaos")):
+        for kind in (*shown, *sample.sampled(), *shown):
             j = store.new_game(sample.header(rng, kind, names=names))
             sample.play(j, rng, events=rng.randint(30, 80))
-            ids.setdefault({"pig-farm": "pig", "penny-badger": "penny"}.get(kind, kind),
-                           j.sink.game_id)  # type: ignore[attr-defined]  # the store's _GameSink
-        j = store.new_game(sample.header(rng, "pig-farm", names=names))
+            ids.setdefault(kind, j.sink.game_id)  # type: ignore[attr-defined]  # the store's _GameSink
+        j = store.new_game(sample.header(rng, shown[-1], names=names))
         sample.play(j, rng, events=25, finish=False)  # a game in progress
     return ids
 
@@ -65,9 +77,9 @@ def shoot(out: Path) -> list[Path]:
         ids = seed(journal)
         browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
         with Companion(journal) as c:
-            for (name, path), (suffix, size) in product(PAGES, (("", PHONE), ("-tv", TV))):
+            for (name, path), (suffix, size) in product(pages(ids), (("", PHONE), ("-tv", TV))):
                 page = browser.new_page(viewport=size, device_scale_factor=1)
-                page.goto(c.url + path.format(**ids))
+                page.goto(c.url + path)
                 target = out / f"{name}{suffix}.png"
                 page.screenshot(path=str(target), full_page=size is PHONE)
                 page.close()

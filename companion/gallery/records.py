@@ -1,11 +1,14 @@
 """Records and the end screens' line of history, for docs/screens (`companion screens`), from
 made-up finished games: Records for one kind and for all games, paged, empty and counting;
-the end screens of Pig Farm and Penny Badger with their line of history."""
+the end screens with their line of history. The kinds shown are those whose statistics keep
+records of their own (`Scoring.extras`: Penny Badger and Pig Farm today), chosen from the
+kinds' declarations, not by name."""
 
 from __future__ import annotations
 
 from companion import games
 from companion.inputs import Button
+from companion.rules.game import Game
 from companion.session.journal import NullSink
 from companion.session.stats import GameRecord, compute, record_of
 from companion.ui.records import ALL, RecordsScreen
@@ -21,11 +24,13 @@ def shots(config):
         fake.append(GameRecord(len(fake) + 1, kind, tuple(players), 0.0, True,
                                tuple(players.index(w) for w in winners), 40, 600.0, None))
 
-    add("table", names[:4], [])
+    first, latest = [k.kind for k in games.kinds().values()
+                     if k.scoring is not None and k.scoring.extras][:2]
+    add(Game.kind, names[:4], [])  # the base kind: played, not scored
     for i in range(4):
-        add("penny-badger", names[:5], [names[(i * 2) % 5]])
+        add(first, names[:5], [names[(i * 2) % 5]])
     for i in range(9):  # the latest kind: Records opens on it
-        add("pig-farm", names[:5 + i % 3], [names[(i * 5) % (5 + i % 3)]])
+        add(latest, names[:5 + i % 3], [names[(i * 5) % (5 + i % 3)]])
     stats = compute(fake)
     ctx = Context(config=config, stats=lambda: stats)
     screen = RecordsScreen(ctx)
@@ -44,7 +49,7 @@ def shots(config):
     class _Sink(NullSink):
         game_id = 999
 
-    for kind in ("pig-farm", "penny-badger"):
+    for kind in (latest, first):
         gallery = games.get(kind).gallery
         for name, journal, stack in gallery(config) if gallery else ():
             if name != "end":

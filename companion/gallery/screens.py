@@ -39,7 +39,7 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     save("start", StartScreen(start_ctx).render(start_ctx))
     save("resume", ResumeScreen(waiting).render(start_ctx))  # "Resume (3 games)" chosen
     save("new-game", choose_game(start_ctx).render(start_ctx))
-    save("new-game-players", choose_players(start_ctx, "table").render(start_ctx))
+    save("new-game-players", choose_players(start_ctx, Game.kind).render(start_ctx))
     save("help", help_screen().render(start_ctx))
     save("error", error_frame())
     for name, img in device.shots(config):
@@ -53,13 +53,12 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
             save(prefix + name, stack[-1].render(ctx))
     for name, img in records.shots(config):  # Records and the end screens' history line
         save(name, img)
-    # The undo toast, over the table screen.
+    # The undo toast, over the base kind's first screen (its home screen).
     table = games.get(Game.kind).gallery
-    for name, journal, stack in table(config) if table else ():
-        if name == "table":
-            ctx = Context(config=config, journal=journal)
-            img = stack[-1].render(ctx)
-            draw_toast(img, "Undone: Skip")
-            save("toast-undo", img)
-            break
+    for _name, journal, stack in table(config) if table else ():
+        ctx = Context(config=config, journal=journal)
+        img = stack[-1].render(ctx)
+        draw_toast(img, "Undone: Skip")
+        save("toast-undo", img)
+        break
     return written

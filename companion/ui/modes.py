@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.inputs import Button
-from companion.rules.game import Header
+from companion.rules.game import Game, Header
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, LeaveGame, Push, Redo, Undo
 from companion.ui.dice import dice_menu
@@ -27,7 +27,7 @@ from companion.ui.screen import (
 
 
 class Mode:
-    kind = "table"
+    kind = Game.kind  # the base kind's screens: a kind's panel names its own
     # Actions offered in the menu for this game, by event type, in this order.
     turn_actions: tuple[str, ...] = ("skip", "double_skip", "reverse", "reverse_skip", "skip_to")
     first_player_text = "Agree at the table, then pick:"
