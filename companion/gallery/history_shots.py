@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path
 
+
 def featured() -> list[str]:
     """The kinds whose statistics keep records of their own, and that can play sample games:
     each gets a page of one of its games; the last one's statistics get a page too."""
