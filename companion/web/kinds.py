@@ -13,7 +13,9 @@ message as a template with {name}, {least}, {value}), run by the browser before 
 only the rules engine can check comes back in the form's words (companion/web/words.py).
 Counts in labels, defaults from the state, forms shown only in some states are plain Python in
 the kind's functions: the snapshot carries the forms and view worked out for the game as it is
-(`render`), /api/kinds the forms of a new game of each kind (`fresh`).
+(`render`), /api/kinds the forms of a new game of each kind (`fresh`). A move the rules engine
+refuses is said in the kind's own words too: its forms' `titles` by event type and its `words`
+for its engine's messages, which companion/web/words.py tries before the common ones.
 
 It lives in companion/web/ as the web's vocabulary (the JS renders exactly these tags) and
 imports nothing of the server, so a kind's package imports it at no cost.
@@ -22,6 +24,7 @@ imports nothing of the server, so a kind's package imports it at no cost.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
@@ -383,6 +386,29 @@ class View:
     turn: tuple[str, ...] = ()
 
 
+# --- a refused move in the form's words ----------------------------------------------------------
+
+Name = Callable[[str | int], str]  # a seat (as a match has it, "2", or 2) -> the player's name
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message of the kind's rules engine said for the phone: when a refused move's message
+    matches `pattern` (the whole of it), the phone is told `say(match, name)` instead, where
+    `name("2")` is seat 2's name (`named` puts names in a whole text). A kind's are tried in
+    order, before the common ones of companion/web/words.py."""
+
+    pattern: re.Pattern[str]
+    say: Callable[[re.Match[str], Name], str]
+
+
+def named(text: str, name: Name) -> str:
+    """"seat 2's" and "seat 2" in `text` as the player's name."""
+    return re.sub(r"\bseat (\d+)", lambda m: name(m[1]), text)
+
+
+# --- the declaration -----------------------------------------------------------------------------
+
 def _no_actions(seen: Seen) -> Sequence[Action]:
     return ()
 
@@ -390,11 +416,18 @@ def _no_actions(seen: Seen) -> Sequence[Action]:
 @dataclass(frozen=True)
 class KindWeb:
     """A kind's web part: its view, its actions, and a form per question the game may ask
-    (`asks`, by the question's kind: the snapshot's `ask`), shown above the actions."""
+    (`asks`, by the question's kind: the snapshot's `ask`), shown above the actions.
+
+    A refused move is said in the kind's words: `titles` names the form (or button) each of its
+    event types comes from, as the phone reads it ("sell": "Sell the farm"; an event type left
+    out reads "Add card" for add_card), put before the engine's message; `words` rewrite its
+    engine's messages whole (companion/web/words.py)."""
 
     view: Callable[[Seen], View]
     actions: Callable[[Seen], Sequence[Action]] = _no_actions
     asks: Mapping[str, Callable[[Seen], Form]] = field(default_factory=dict)
+    titles: Mapping[str, str] = field(default_factory=dict)
+    words: Sequence[Words] = ()
 
 
 # --- as JSON -------------------------------------------------------------------------------------
