@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Callable
 
+from companion import games
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Button, ButtonInput, Gesture, Notice, PhonePaired, Tick, WebRequest
 from companion.session.store import CannotResume
@@ -188,7 +189,8 @@ def game_action(app: App, p: dict) -> dict:
         j.check(event)  # an illegal move changes nothing
     except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
         from companion.web.words import plain
-        return {**refused(422, plain(str(e), event, j.header.players)), "engine": str(e)}
+        kind = games.get(j.header.game)  # its own words first
+        return {**refused(422, plain(str(e), event, j.header.players, kind)), "engine": str(e)}
     if not app.perform(A.Emit(event)):
         return refused(503, "not saved: " + not_saved_words(app))
     app.perform(A.Home())  # back to the game's home (or end) screen

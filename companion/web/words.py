@@ -4,13 +4,22 @@ The rules engine speaks in seats and event fields ("sell: hand 0 (the seller): a
 at least 3 sets to sell the farm, not 2"): right for a log and a script, but a form's user
 needs the player's name and the field to fix ("Olu sold the farm, so Olu's sets need at
 least 3 sets ..."). `plain()` rewrites the engine's message for the `/api/action` answer; the
-engine's own words stay beside it (`"engine"`), for scripts.
+engine's own words stay beside it (`"engine"`), for scripts. A kind's own words (its web
+part's `titles` and `words`, companion/web/kinds.py) are tried first.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+
+from companion.web.kinds import Words, part
+
+if TYPE_CHECKING:
+    from companion.games import GameKind
+
+log = logging.getLogger(__name__)
 
 # The phone's form (or button) each event type comes from, as its title reads.
 FORMS = {
@@ -75,20 +84,41 @@ def _seats(text: str, name: Callable[[str], str]) -> str:
     return re.sub(r"\bseat (\d+)", lambda m: name(m[1]), text)
 
 
-def plain(message: str, event: object, players: Sequence[str]) -> str:
+def _own(kind: GameKind | None) -> tuple[Mapping[str, str], Sequence[Words]]:
+    """The kind's titles and words; none for a kind without a web part, or one whose web part
+    fails to load (logged: the move is still refused, in the common words)."""
+    try:
+        web = part(kind) if kind is not None else None
+    except Exception as e:
+        log.error("game kind %s: its web part failed: %r", kind.kind if kind else None, e)
+        return {}, ()
+    return (web.titles, web.words) if web is not None else ({}, ())
+
+
+def plain(message: str, event: object, players: Sequence[str], kind: GameKind | None) -> str:
     """The engine's `message` about `event` in a form's words: the players by name, the
-    form by its title, the field to fix."""
-    def name(seat: str) -> str:
+    form by its title, the field to fix. `kind` (the game's) says its own messages first."""
+    def name(seat: str | int) -> str:
         k = int(seat)
         return players[k] if 0 <= k < len(players) else f"seat {seat}"
 
+    titles, own = _own(kind)
+    for w in own:
+        m = w.pattern.fullmatch(message)
+        if m:
+            try:
+                return w.say(m, name)
+            except Exception as e:  # a kind's own bug: the common words, names put in
+                log.error("game kind %s: its words for %r failed: %r",
+                          kind.kind if kind else None, message, e)
+                break
     for pattern, words in _rules(name):
         m = pattern.fullmatch(message)
         if m:
             return words(m)
-    kind = event.get("type") if isinstance(event, dict) else None
-    prefix = f"{kind}: "
-    if isinstance(kind, str) and message.startswith(prefix):
-        return f"{FORMS.get(kind, kind.replace('_', ' ').capitalize())}: " \
-               f"{_seats(message[len(prefix):], name)}"
+    etype = event.get("type") if isinstance(event, dict) else None
+    prefix = f"{etype}: "
+    if isinstance(etype, str) and message.startswith(prefix):
+        title = titles.get(etype) or FORMS.get(etype) or etype.replace("_", " ").capitalize()
+        return f"{title}: {_seats(message[len(prefix):], name)}"
     return _seats(message, name)
