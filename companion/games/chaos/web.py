@@ -1,7 +1,10 @@
 """Chaos on the table web: the color cards, the two stacks, swap hands and round points from a
-phone, and who deals the next round (the question the game asks after a round is scored)."""
+phone, and who deals the next round (the question the game asks after a round is scored); a
+refused move in the words of its form."""
 
 from __future__ import annotations
+
+import re
 
 from companion.games.chaos.rules import COLORS
 from companion.web.kinds import (
@@ -20,6 +23,7 @@ from companion.web.kinds import (
     Send,
     Stat,
     View,
+    Words,
     options,
 )
 
@@ -79,4 +83,23 @@ def view(s: Seen) -> View:
         turn=(f"{s.name(s.current)} owes {stack} cards (Draw 4)",) if stack else ())
 
 
-WEB = KindWeb(view=view, actions=actions, asks={"dealer": dealer})
+TITLES = {
+    "round_points": "Round points", "swap_hands": "Swap Hands", "pick_color": "Pick a Color",
+    "draw_four": "Draw 4", "color_dump": "Color Dump", "take_draw_four": "Take the Draw 4 stack",
+    "two_train": "Two Train", "take_train": "Take the train",
+}
+
+WORDS = (
+    Words(re.compile(r"\w+: seat (\d+) must first take the (\d+) cards of the Draw 4 stack.*"),
+          lambda m, name: f"{name(m[1])} must first take the {m[2]} cards of the Draw 4 stack "
+                          f"(Take the Draw 4 stack), or answer with a Draw 4"),
+    Words(re.compile(r"round_points: the round ends when a player is out of cards.*"),
+          lambda m, name: "Round points: enter 0 for the player who went out (the round ends "
+                          "when someone is out of cards)"),
+    Words(re.compile(r"round_points: seat (\d+)'s points must be a whole number 0 or more, "
+                     r"not (.*)"),
+          lambda m, name: f"Round points: {name(m[1])}'s points must be a whole number 0 or "
+                          f"more, not {m[2]}"),
+)
+
+WEB = KindWeb(view=view, actions=actions, asks={"dealer": dealer}, titles=TITLES, words=WORDS)

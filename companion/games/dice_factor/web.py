@@ -54,4 +54,6 @@ def view(s: Seen) -> View:
         (Column("Hand limit", tuple(str(n) for n in s.state["hand_limits"])),))
 
 
-WEB = KindWeb(view=view, actions=actions)
+WEB = KindWeb(view=view, actions=actions, titles={
+    "roll_off": "Roll-off", "trade_hands": "Trade hands", "add_card": "Add a card",
+    "win": "Winner"})

@@ -49,4 +49,5 @@ def view(s: Seen) -> View:
                                 for cs in st["colors"]))))
 
 
-WEB = KindWeb(view=view, actions=actions)
+WEB = KindWeb(view=view, actions=actions, titles={
+    "reveal": "Reveal the first card", "draw": "Draw", "bank": "Bank the side cards"})

@@ -31,4 +31,4 @@ def view(s: Seen) -> View:
                 (Column("Pairs", tuple(str(n) for n in s.state["scores"])),))
 
 
-WEB = KindWeb(view=view, actions=actions)
+WEB = KindWeb(view=view, actions=actions, titles={"pips": "Mini-pip totals", "pair": "A pair"})

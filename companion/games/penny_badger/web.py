@@ -1,6 +1,9 @@
-"""Penny Badger on the table web: pass and claim from a phone, the bank and the savings."""
+"""Penny Badger on the table web: pass and claim from a phone, the bank and the savings; a
+refused claim in the words of its form."""
 
 from __future__ import annotations
+
+import re
 
 from companion.web.kinds import (
     Action,
@@ -16,6 +19,7 @@ from companion.web.kinds import (
     Send,
     Stat,
     View,
+    Words,
     options,
 )
 
@@ -46,4 +50,9 @@ def view(s: Seen) -> View:
                                  for k, v in enumerate(st["savings"]))),))
 
 
-WEB = KindWeb(view=view, actions=actions)
+WEB = KindWeb(view=view, actions=actions, titles={"claim": "Claim", "pass": "Pass"}, words=(
+    Words(re.compile(r"claim: a challenged claim needs \"truthful\".*"),
+          lambda m, name: "Claim: say whether the revealed cards were true or a bluff"),
+    Words(re.compile(r"claim: seat (\d+) is eliminated and cannot challenge"),
+          lambda m, name: f"Challenged by: {name(m[1])} is out and cannot challenge"),
+))

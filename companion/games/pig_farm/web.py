@@ -1,7 +1,9 @@
 """Pig Farm on the table web: sell the farm (every hand) and the butcher from a phone; the
-target, the rounds table and the totals."""
+target, the rounds table and the totals; a refused sale in the words of the hand to fix."""
 
 from __future__ import annotations
+
+import re
 
 from companion.games.pig_farm.rules import MIN_SELL_SETS, MIN_SET_SIZE
 from companion.rules.dice import COLORS, SHAPES
@@ -13,6 +15,7 @@ from companion.web.kinds import (
     Form,
     Ints,
     KindWeb,
+    Name,
     Note,
     Number,
     Option,
@@ -26,6 +29,8 @@ from companion.web.kinds import (
     Tick,
     View,
     Widget,
+    Words,
+    named,
     options,
 )
 
@@ -81,4 +86,26 @@ def view(s: Seen) -> View:
     return View(tuple(kids), (Column("Total", tuple(str(p) for p in st["scores"])),))
 
 
-WEB = KindWeb(view=view, actions=actions)
+def refused_sell(m: re.Match[str], name: Name) -> str:
+    """The engine names the hand ("sell: hand 0 (the seller): ..."); the phone, its player and
+    the field to fix."""
+    who = name(m["seat"])
+    inner = m["rest"]
+    if (n := re.fullmatch(r"a seller needs at least (\d+) sets to sell the farm, not (\d+)",
+                          inner)):
+        return (f"{who} sold the farm (it is {who}'s turn), so {who}'s sets need at least "
+                f"{n[1]} sets, e.g. 3 3 2 (not {n[2]}). If someone else sold, give them "
+                f"the turn first (Skip to)")
+    if (n := re.fullmatch(r"a set has (\d+) or more pigs, not (-?\d+)", inner)):
+        return f"{who}'s sets: a set has {n[1]} or more pigs, not {n[2]}"
+    if inner.startswith("unmatched pigs cannot be negative"):
+        return f"{who}'s unmatched pigs: 0 or more"
+    if inner.startswith("missing field 'unmatched'"):
+        return f"{who}'s unmatched pigs: enter how many (0 if none)"
+    return f"{who}'s hand: {named(inner, name)}"
+
+
+WEB = KindWeb(view=view, actions=actions,
+              titles={"sell": "Sell the farm", "butcher": "Butcher"},
+              words=(Words(re.compile(r"sell: hand (?P<seat>\d+) \([^)]*\): (?P<rest>.*)"),
+                           refused_sell),))

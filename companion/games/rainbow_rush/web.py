@@ -22,4 +22,5 @@ def view(s: Seen) -> View:
     return View((Stat("no lock: the discard pile may be picked up", "discard free"),))
 
 
-WEB = KindWeb(view=view, actions=actions)
+WEB = KindWeb(view=view, actions=actions,
+              titles={"wild_replace": "Wild replaced a card", "win": "Winner"})
