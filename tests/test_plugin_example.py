@@ -1,20 +1,29 @@
 """A house game installs beside the companion and needs nothing else (issue 19): the example
 in examples/coin-toss is pip-installed into a temporary venv that sees this venv's packages,
-and appears everywhere a built-in kind does. No file of the companion names it.
+and appears everywhere a built-in kind does: the panel's New game, /api/kinds (with its web
+part's phone buttons, coin_toss/web.py), `companion replay`, `companion stats` and
+`companion screens`. No file of the companion names it.
 
 The temporary venv reaches the companion and its dependencies through a .pth file that adds
 this venv's site-packages as a site directory (so the companion's own editable install and
 its entry points are found); the example itself is built and installed by pip (offline: the
 build requirements come from the configured index, as for the companion's own install).
+
+The web is checked against the real companion started in the temporary venv (`served`: an App
+on the dummy display and its web on a free port, companion.gallery.web_shots.Companion), driven
+from here over HTTP.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import sysconfig
+import threading
+import urllib.request
 import venv
 from pathlib import Path
 
@@ -53,6 +62,81 @@ def run(py: Path, *args: str, cwd: Path | None = None, check: bool = True) -> st
     return done.stdout
 
 
+# The real companion in the temporary venv, on a free port: it prints its address, then a fresh
+# pairing code (the one the box shows under Pair a phone) for each "code" line it reads, and
+# stops at any other line. Its config sets the game's house rule, as a group's would.
+SERVE = """\
+import sys
+from pathlib import Path
+
+from companion.config import load
+from companion.gallery.web_shots import Companion
+
+c = Companion(Path(sys.argv[1]), config=load(sys.argv[2], required=True)).start()
+try:
+    print("web", c.url, flush=True)
+    for line in sys.stdin:
+        if line.strip() != "code":
+            break
+        print("code", c.web.pairing.code(), flush=True)
+finally:
+    c.close()
+"""
+
+
+class Served:
+    """The companion `SERVE` runs, from this side: its `url`, and `code()` to pair a page."""
+
+    def __init__(self, py: Path, home: Path) -> None:
+        (home / "config.toml").write_text("[rules.coin-toss]\ntarget = 2\n", encoding="utf-8")
+        self.log = home / "stderr.txt"
+        with self.log.open("w") as err:
+            self.proc = subprocess.Popen(
+                [str(py), "-c", SERVE, str(home / "journal.db"), str(home / "config.toml")],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
+                env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self._expect("web")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def _expect(self, word: str) -> str:
+        try:
+            line = self.lines.get(timeout=60)
+        except queue.Empty:
+            line = ""
+        assert line.startswith(word + " "), (line, self.log.read_text(errors="replace"))
+        return line.split(None, 1)[1].strip()
+
+    def code(self) -> str:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("code\n")
+        self.proc.stdin.flush()
+        return self._expect("code")
+
+    def get(self, path: str):
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def close(self) -> None:
+        try:
+            self.proc.communicate("quit\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+@pytest.fixture(scope="module")
+def served(house, tmp_path_factory):
+    s = Served(house, tmp_path_factory.mktemp("served"))
+    yield s
+    s.close()
+
+
 def test_the_example_is_named_by_no_file_of_the_companion():
     hits = [str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*")
             if p.is_file() and p.suffix in (".py", ".js", ".html", ".css", ".toml")
@@ -76,6 +160,21 @@ def test_it_is_offered_in_new_game_on_the_panel(house, tmp_path):
             "menu = choose_game(Context(config=load(None), journal=None))\n"
             "print([i.label for i in menu.items])\n")
     assert "Coin Toss" in run(house, "-c", code)
+
+
+def test_api_kinds_lists_it_with_its_phone_buttons_and_house_rule(served):
+    kinds = served.get("/api/kinds")
+    assert [k["kind"] for k in kinds][-1] == "coin-toss"  # after the built-in kinds
+    coin = kinds[-1]
+    assert (coin["title"], coin["min_players"], coin["max_players"]) == ("Coin Toss", 2, 8)
+    assert coin["rules"] == {"target": 2}  # the config's house rule, checked by the game
+    assert any("UP: the call was right" in line for line in coin["house_rules"])
+    assert coin["actions"] == [{
+        "kind": "quick", "title": "P1's call: a right one scores",
+        "buttons": [{"label": "Right call", "event": {"type": "toss", "right": True},
+                     "color": "green"},
+                    {"label": "Wrong call", "event": {"type": "toss", "right": False},
+                     "color": "red"}]}]
 
 
 def test_replay_folds_its_log(house, tmp_path):
