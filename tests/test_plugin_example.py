@@ -1,8 +1,9 @@
 """A house game installs beside the companion and needs nothing else (issue 19): the example
 in examples/coin-toss is pip-installed into a temporary venv that sees this venv's packages,
-and appears everywhere a built-in kind does: the panel's New game, /api/kinds (with its web
-part's phone buttons, coin_toss/web.py), `companion replay`, `companion stats` and
-`companion screens`. No file of the companion names it.
+and appears everywhere a built-in kind does: the panel's New game, /api/kinds, the phone's
+new-game form and its own buttons (its web part, coin_toss/web.py), `companion replay`,
+`companion stats`, `companion screens` and the web screenshots. No file of the companion
+names it.
 
 The temporary venv reaches the companion and its dependencies through a .pth file that adds
 this venv's site-packages as a site directory (so the companion's own editable install and
@@ -11,7 +12,9 @@ build requirements come from the configured index, as for the companion's own in
 
 The web is checked against the real companion started in the temporary venv (`served`: an App
 on the dummy display and its web on a free port, companion.gallery.web_shots.Companion), driven
-from here over HTTP.
+from here over HTTP and by Debian's chromium through Playwright. The browser tests are marked
+`browser` (`make test-fast` leaves them out); without chromium they skip, saying why, and under
+CI (CI=true) they fail instead, as tests/web's do.
 """
 
 from __future__ import annotations
@@ -60,6 +63,27 @@ def run(py: Path, *args: str, cwd: Path | None = None, check: bool = True) -> st
     if check:
         assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+def _unavailable(why: str):
+    """No browser: skip, saying why; under CI fail (tests/web/conftest.py's convention)."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI must run the browser tests, but {why}")
+    pytest.skip(why)
+
+
+def chromium() -> str:
+    """Debian's chromium (the path the companion's web shots use), with Playwright importable."""
+    from companion.gallery.web_shots import chromium_path
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    exe = chromium_path()
+    if exe is None:
+        _unavailable("no chromium on this machine (Debian: apt-get install chromium)")
+    assert exe is not None
+    return exe
 
 
 # The real companion in the temporary venv, on a free port: it prints its address, then a fresh
@@ -177,6 +201,62 @@ def test_api_kinds_lists_it_with_its_phone_buttons_and_house_rule(served):
                      "color": "red"}]}]
 
 
+@pytest.mark.browser
+def test_a_phone_starts_it_and_its_buttons_score(served):
+    """Paired, the phone's New game offers it with its house rule; on /control its own buttons
+    record the calls, and the pages show the points as they change, to the win."""
+    from playwright.sync_api import expect, sync_playwright
+
+    exe = chromium()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        try:
+            page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{served.url}/J/{served.code()}")  # the QR code's address
+            page.wait_for_url(f"{served.url}/")
+            page.wait_for_selector("#control-box:not([hidden])")
+
+            page.goto(served.url + "/control")
+            page.click("#new-game summary")
+            expect(page.locator("#ng-kind option[value=coin-toss]")).to_have_text("Coin Toss")
+            page.select_option("#ng-kind", "coin-toss")
+            expect(page.locator("#rule-target")).to_have_value("2")
+            players = page.locator("#ng-players input")
+            expect(players).to_have_count(2)  # its fewest players
+            players.nth(0).fill("Ann")
+            players.nth(1).fill("Ben")
+            page.select_option("#ng-first", "0")
+            page.click("#new-game-form button[type=submit]")
+            expect(page.locator("#who")).to_have_text("Ann")
+
+            acts = page.locator("#actions")
+            expect(acts.locator("h3").first).to_have_text("Ann's call: a right one scores")
+            expect(page.locator("#players thead th").nth(1)).to_have_text("Points")
+            acts.get_by_role("button", name="Right call", exact=True).click()
+            expect(page.locator("#who")).to_have_text("Ben")
+            expect(page.locator("#players tbody tr").first.locator("td.num")).to_have_text("1")
+            snap = served.get("/api/state")
+            assert snap["game"] == "coin-toss" and snap["rules"] == {"target": 2}
+            assert snap["state"]["points"] == [1, 0]
+
+            acts.get_by_role("button", name="Wrong call", exact=True).click()
+            expect(page.locator("#who")).to_have_text("Ann")
+            expect(acts.locator("h3").first).to_have_text("Ann's call: a right one wins")
+            expect(page.locator("#turn-sub")).to_contain_text("a right call wins")
+            acts.get_by_role("button", name="Right call", exact=True).click()
+            expect(page.locator("#turn")).to_have_attribute("data-state", "over")
+            snap = served.get("/api/state")
+            assert snap["state"]["over"] and snap["state"]["winners"] == [0]
+            assert snap["state"]["points"] == [2, 0] and snap["actions"] == []
+            assert [e["text"] for e in snap["history"]] == [
+                "Ann called it right", "Ben called it wrong", "Ann called it right"]
+            assert not errors
+        finally:
+            browser.close()
+
+
 def test_replay_folds_its_log(house, tmp_path):
     log = tmp_path / "coin.jsonl"
     log.write_text("\n".join(json.dumps(x) for x in (
@@ -209,6 +289,20 @@ def test_screens_draws_its_screens(house, tmp_path):
     run(house, "-m", "companion.cli", "screens", str(tmp_path / "shots"))
     assert sorted(p.name for p in (tmp_path / "shots").glob("coin-toss-*.png")) == [
         "coin-toss-end.png", "coin-toss-main.png", "coin-toss-menu.png"]
+
+
+@pytest.mark.browser
+def test_web_shots_draw_its_phone_and_tv_pages(house, tmp_path):
+    from PIL import Image
+
+    chromium()
+    out = tmp_path / "web"
+    written = run(house, "-m", "companion.gallery.web_shots", str(out), "--kind", "coin-toss")
+    names = ["coin-toss-phone.png", "coin-toss-tv.png", "coin-toss-actions-phone.png"]
+    assert written.split() == [str(out / n) for n in names]
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    with Image.open(out / "coin-toss-tv.png") as tv, Image.open(out / "coin-toss-phone.png") as ph:
+        assert tv.size == (1920, 1080) and ph.size[0] == 390
 
 
 def test_its_own_tests_pass_with_the_companion_test_driver(house):
