@@ -47,6 +47,7 @@ KIND = GameKind(
     scoring=Scoring("points", lambda s: s.points),
     sample=sample_move,
     web=web,
-    demo=Demo(("Ann", "Ben", "Cy"), ({"type": "toss", "right": True},
-                                     {"type": "toss", "right": False}), {"target": 3}),
+    # The web screenshots' game: two rounds in, Ann on 2 of 3, so her next right call wins.
+    demo=Demo(("Ann", "Ben", "Cy"), tuple({"type": "toss", "right": r} for r in (
+        True, False, True, True, False, False)), {"target": 3}),
 )
