@@ -14,6 +14,7 @@ from companion.rules.game import Event
 
 if TYPE_CHECKING:
     from companion.ui.modes import Mode
+    from companion.web.kinds import KindWeb
 
 
 def panel() -> Mode:
@@ -28,6 +29,12 @@ def gallery(config):
     return shots(config)
 
 
+def web() -> KindWeb:
+    """Its phone buttons and game view on the table web, imported only when the web asks."""
+    from coin_toss.web import WEB
+    return WEB
+
+
 def sample_move(rng: random.Random, n: int, state) -> Event:
     """A random legal move, for sample games (statistics, screenshots)."""
     return {"type": "toss", "right": rng.random() < 0.5}
@@ -39,6 +46,8 @@ KIND = GameKind(
     gallery=gallery,
     scoring=Scoring("points", lambda s: s.points),
     sample=sample_move,
-    demo=Demo(("Ann", "Ben", "Cy"), ({"type": "toss", "right": True},
-                                     {"type": "toss", "right": False}), {"target": 3}),
+    web=web,
+    # The web screenshots' game: two rounds in, Ann on 2 of 3, so her next right call wins.
+    demo=Demo(("Ann", "Ben", "Cy"), tuple({"type": "toss", "right": r} for r in (
+        True, False, True, True, False, False)), {"target": 3}),
 )
