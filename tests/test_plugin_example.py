@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -50,7 +51,11 @@ def house(tmp_path_factory) -> Path:
     ours = sysconfig.get_paths()["purelib"]
     Path(purelib, "_companion_site.pth").write_text(
         f"import site; site.addsitedir({ours!r})\n", encoding="utf-8")
-    done = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(EXAMPLE)],
+    # A copy is built, not the folder itself: pip's build/ and egg-info stay out of the tree.
+    source = home.parent / "coin-toss"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info",
+                                                                   "__pycache__"))
+    done = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(source)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return py
