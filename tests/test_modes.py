@@ -99,3 +99,17 @@ def test_asking_for_one_kind_imports_that_kind_only():
                          check=True, timeout=60).stdout
     assert out.strip() == str(["companion.games.pig_farm", "companion.games.pig_farm.rules",
                                "companion.games.pig_farm.sample"])
+
+
+def test_house_rules_in_the_config_import_only_the_kinds_they_name():
+    """A [rules.<kind>] section is checked by that kind's engine; the others stay unread, so a
+    config with house rules does not undo the one-kind start-up."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom companion.config import check\n"
+            "check({'rules': {'pig-farm': {'target': 300}}})\n"
+            "print(sorted({m.split('.')[2] for m in sys.modules\n"
+            "              if m.startswith('companion.games.')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    assert out.strip() == str(["pig_farm"])

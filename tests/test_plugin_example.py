@@ -195,7 +195,7 @@ def test_api_kinds_lists_it_with_its_phone_buttons_and_house_rule(served):
     kinds = served.get("/api/kinds")
     assert [k["kind"] for k in kinds][-1] == "coin-toss"  # after the built-in kinds
     coin = kinds[-1]
-    assert (coin["title"], coin["min_players"], coin["max_players"]) == ("Coin Toss", 2, 8)
+    assert (coin["title"], coin["min_players"], coin["max_players"]) == ("Coin Toss", 2, 4)
     assert coin["rules"] == {"target": 2}  # the config's house rule, checked by the game
     assert any("UP: the call was right" in line for line in coin["house_rules"])
     assert coin["actions"] == [{

@@ -48,7 +48,10 @@ def play(journal, rng: random.Random, *, events: int, finish: bool = True) -> No
 
 
 def header(rng: random.Random, kind: str, *, names: tuple[str, ...] = NAMES) -> Header:
-    players = rng.sample(names, k=rng.randint(3, min(6, len(names))))
+    """3 to 6 players (as many as the kind takes, within that)."""
+    g = games.game(kind)
+    low = min(max(3, g.min_players), g.max_players)
+    players = rng.sample(names, k=rng.randint(low, min(6, len(names), g.max_players)))
     return Header(kind, tuple(players), 0, {})
 
 

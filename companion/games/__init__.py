@@ -175,9 +175,13 @@ def get(kind: str) -> GameKind:
             if k is not None:
                 _ONE[kind] = k
     if k is None:
-        known = ", ".join(ep.name for ep in entry_points(group=GROUP))
-        raise IllegalEvent(f"unknown game {kind!r} (known: {known})")
+        raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(names())})")
     return k
+
+
+def names() -> list[str]:
+    """The installed kinds' names, read from the entry points without importing a kind."""
+    return list(dict.fromkeys(ep.name for ep in entry_points(group=GROUP)))
 
 
 def _installed(kind: str) -> GameKind | None:

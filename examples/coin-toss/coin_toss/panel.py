@@ -10,12 +10,12 @@ from companion.inputs import Button
 from companion.ui import draw
 from companion.ui.actions import Emit
 from companion.ui.modes import Mode
-from companion.ui.screen import Context, Result, Screen
+from companion.ui.screen import Context, Item, Result, Screen
 from companion.ui.table import TableScreen, turn_header
 
 
 class CoinScreen(TableScreen):
-    """The caller's name (biggest); under it the points of each player, the caller's boxed."""
+    """The caller's name (biggest); under it every player's points."""
 
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
@@ -49,3 +49,6 @@ class CoinTossMode(Mode):
 
     def home(self, ctx: Context) -> Screen:
         return CoinScreen(self)
+
+    def game_actions(self, ctx: Context) -> list[Item]:
+        return []  # a coin, not dice: no "Roll dice" at the top of the menu

@@ -21,11 +21,11 @@ class CoinState(State):
     target: int = 3
 
 
-class CoinToss(Game):
+class CoinToss(Game[CoinState]):
     kind = "coin-toss"
     title = "Coin Toss"
     min_players = 2
-    max_players = 8
+    max_players = 4  # the panel shows every player's points on one line
     default_rules = {"target": 3}
 
     def check_rule(self, key: str, value: Any) -> Any:
@@ -37,7 +37,7 @@ class CoinToss(Game):
     def initial(self, header: Header) -> CoinState:
         n = len(header.players)
         return CoinState(table=Table(seats=n, current=header.first), points=(0,) * n,
-                         target=header.rules.get("target", 3))
+                         target=header.rules["target"])  # the defaults merged in
 
     @move(required=("right",))
     def move_toss(self, state: CoinState, event: Event) -> CoinState:
