@@ -321,3 +321,16 @@ def test_start_up_reads_no_web_part():
             "print(sorted(m for m in sys.modules if m.startswith('companion.web')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_a_companion_without_its_web_does_not_load_asyncio():
+    """The Web object is made at start (the device menu can turn it on later), but the web
+    loop's asyncio is imported when it starts: `--no-web` costs no memory for it."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom companion.config import load\nfrom companion.web.server import Web\n"
+            "Web(config=load(None), post=lambda item: None)\n"
+            "print('asyncio' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "False", out.stderr

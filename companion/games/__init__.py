@@ -184,7 +184,9 @@ def names() -> list[str]:
     return list(dict.fromkeys(ep.name for ep in entry_points(group=GROUP)))
 
 
-def _installed(kind: str) -> GameKind | None:
+def find(kind: str) -> GameKind | None:
+    """The kind named `kind`, or None when it is not installed (an old game in the journal);
+    like `get`, it imports that kind only."""
     try:
         return get(kind)
     except IllegalEvent:
@@ -204,7 +206,7 @@ def games() -> dict[str, Game[Any]]:
 def mode_for(kind: str) -> Mode:
     """The screens of `kind`. No silent stand-in: an unknown kind would run with the wrong
     screens and menu."""
-    k = _installed(kind)
+    k = find(kind)
     if k is None:
         raise KindBroken(f"game kind {kind!r} is not installed, so it has no screens "
                          f"(known: {', '.join(kinds())})")
@@ -213,11 +215,11 @@ def mode_for(kind: str) -> Mode:
 
 def title(kind: str) -> str:
     """The kind's title, or its name when it is not installed (an old game in the history)."""
-    k = _installed(kind)
+    k = find(kind)
     return k.title if k else kind
 
 
 def scoring(kind: str) -> Scoring | None:
     """What the statistics count for `kind` (None: not scored, or not installed)."""
-    k = _installed(kind)
+    k = find(kind)
     return k.scoring if k else None

@@ -9,8 +9,6 @@ Starlette and uvicorn are imported on `start()` only, so `--no-web` costs nothin
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import errno
 import importlib
 import io
@@ -29,6 +27,8 @@ from companion.web.pairing import Pairing
 from companion.web.snapshot import Hub, build
 
 if TYPE_CHECKING:
+    import asyncio
+
     import uvicorn
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,8 @@ class Web:
         self.addresses = guard.box_addresses(self.host) if self.host in ("0.0.0.0", "::") \
             else [self.host]
         self.allowed_hosts = guard.allowed_hosts(self.addresses)
+
+        import asyncio
 
         import uvicorn
 
@@ -199,6 +201,9 @@ class Web:
 
     async def ask(self, kind: str, payload: dict[str, Any]):
         """Post a request to the app thread and turn its reply into a response."""
+        import asyncio
+        import concurrent.futures
+
         from starlette.responses import JSONResponse
         reply: concurrent.futures.Future = concurrent.futures.Future()
         self.post(WebRequest(kind, payload, reply))
@@ -225,6 +230,9 @@ class Web:
     async def keep_phone(self, digest: str, created: float) -> bool:
         """Have the app thread keep a new session in the journal (the one writer); True once
         saved, False when it could not be (the phone stays paired until a restart)."""
+        import asyncio
+        import concurrent.futures
+
         reply: concurrent.futures.Future = concurrent.futures.Future()
         self.post(PhonePaired(digest, created, reply))
         try:

@@ -10,12 +10,14 @@ queueing old ones.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.web.kinds import Seen, render
+
+if TYPE_CHECKING:  # asyncio is the web loop's: imported when the web starts, not before
+    import asyncio
 
 HISTORY = 30  # events listed in `history`
 
@@ -37,7 +39,7 @@ def build(journal, *, seq: int, resume: str = "",
     h = journal.header
     n = len(journal.events)
     seen = Seen(_plain(journal.summary()), tuple(h.players), _plain(dict(h.rules)), ask(journal))
-    view, actions = render(games.kinds().get(h.game), seen)
+    view, actions = render(games.find(h.game), seen)
     snap.update({
         "game": h.game, "game_id": getattr(journal.sink, "game_id", None),
         "title": journal.game.title, "players": list(h.players),
@@ -95,6 +97,7 @@ class Slot:
         self.item: tuple[int, str] | None = None
         self.frame: int | None = None
         self.closed = False
+        import asyncio
         self.ready = asyncio.Event()
 
     def put(self, item: tuple[int, str] | None) -> None:
@@ -151,6 +154,7 @@ class Hub:
         self.frame_n = n
         if self._frame_due is not None or self.closed:
             return
+        import asyncio
         loop = asyncio.get_running_loop()
         wait = self._frame_sent + self.frame_every - loop.time()
         if wait <= 0:
@@ -159,6 +163,7 @@ class Hub:
             self._frame_due = loop.call_later(wait, self._push_frame)
 
     def _push_frame(self) -> None:
+        import asyncio
         self._frame_due = None
         self._frame_sent = asyncio.get_running_loop().time()
         for slot in self.slots:
