@@ -288,7 +288,7 @@ def _check_rules(values: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for kind, rules in values.items():
         if kind not in games.names():  # only the kinds named here are imported
-            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(games.names())})")
+            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(games.kinds())})")
         if not isinstance(rules, dict):
             raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
         try:

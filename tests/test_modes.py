@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from companion import games
-from companion.errors import CompanionError, KindBroken
+from companion.errors import CompanionError, IllegalEvent, KindBroken
 from companion.games import GameKind, kinds, load, mode_for
 from companion.rules.game import Game
 from companion.ui.modes import Mode
@@ -63,19 +63,42 @@ def test_a_house_game_is_found_and_ordered_after_the_built_in_ones():
     assert found["brand-new"].mode.kind == "brand-new"
 
 
-def test_a_declaration_that_is_wrong_is_refused_by_name():
-    with pytest.raises(KindBroken, match="house:KIND is not a GameKind"):
-        load([FakeEntryPoint("brand-new", "house:KIND", object())])
-    with pytest.raises(KindBroken, match="declares kind 'brand-new'"):
-        load([FakeEntryPoint("other", "house:KIND", NEW)])
-    with pytest.raises(KindBroken, match="installed twice"):
-        load([FakeEntryPoint("brand-new", "a:KIND", NEW), FakeEntryPoint("brand-new", "b:KIND", NEW)])
+@pytest.fixture
+def fresh_registry(monkeypatch):
+    """A registry with no house game failures remembered (each test's own)."""
+    monkeypatch.setattr(games, "_FAILED", {})
+
+
+def test_a_house_game_declared_wrong_is_left_out_by_name(fresh_registry, caplog):
+    table = FakeEntryPoint("table", "companion.games.table:KIND", games.get("table"))
+    with caplog.at_level(logging.ERROR):
+        found = load([table, FakeEntryPoint("brand-new", "house:KIND", object())])
+        assert list(found) == ["table"]
+        found = load([table, FakeEntryPoint("other", "house:KIND", NEW)])
+        assert list(found) == ["table"]
+    assert "house:KIND is not a GameKind" in caplog.text
+    assert "declares kind 'brand-new'" in caplog.text
+    with pytest.raises(IllegalEvent, match="'other' is installed but could not be loaded"):
+        games.get("other")  # a game of it in the journal says why, not "unknown"
+
+
+def test_a_name_installed_twice_keeps_the_first_and_says_so(fresh_registry, caplog):
+    other = GameKind(rules=New(), panel=NewMode)
+    with caplog.at_level(logging.ERROR):
+        found = load([FakeEntryPoint("brand-new", "a:KIND", NEW),
+                      FakeEntryPoint("brand-new", "b:KIND", other)])
+    assert found["brand-new"] is NEW
+    assert "brand-new is installed twice (a:KIND and b:KIND)" in caplog.text
+
+
+def test_a_panel_for_another_kind_is_refused_by_name():
     wrong = GameKind(rules=New(), panel=Mode)  # the table's screens for another game
     with pytest.raises(KindBroken, match="its panel is for 'table'"):
         load([FakeEntryPoint("brand-new", "house:KIND", wrong)])["brand-new"].mode
 
 
-def test_a_house_game_that_fails_to_load_is_named_and_the_others_still_load(caplog):
+def test_a_house_game_that_fails_to_load_is_named_and_the_others_still_load(fresh_registry,
+                                                                               caplog):
     table = games.get("table")
     with caplog.at_level(logging.ERROR):
         found = load([FakeEntryPoint("broken", "house:KIND", ImportError("no module named x")),
@@ -113,3 +136,65 @@ def test_house_rules_in_the_config_import_only_the_kinds_they_name():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
     assert out.strip() == str(["pig_farm"])
+
+
+def test_games_of_a_kind_no_longer_installed_wait_unbroken(tmp_path):
+    """A house game uninstalled (or failing to load): its unfinished games are neither
+    resumed nor marked broken, and the start-up says why; the box starts at the start menu."""
+    import sqlite3
+
+    from companion.config import load as load_config
+    from companion.rules.game import Header
+    from companion.session.store import Store
+    from companion.testing import close, make_app
+
+    path = tmp_path / "journal.db"
+    with Store(path) as st:
+        j = st.new_game(Header("table", ("Ann", "Ben")))
+        j.append({"type": "next"})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET header=replace(header, ?, ?)", ('"table"', '"gone-kind"'))
+    db.commit()
+    db.close()
+    with Store(path) as st:
+        assert st.resume() is None
+        assert "gone-kind" in st.notice and "not installed" in st.notice
+        assert st.db.execute("SELECT status FROM games").fetchone()[0] == "open"
+    app = make_app(tmp_path, config=load_config(None))
+    try:
+        assert app.journal is None  # the start menu, not a traceback
+    finally:
+        close(app)
+
+
+def test_a_house_game_whose_screens_fail_neither_starts_nor_stops_the_box(tmp_path,
+                                                                        monkeypatch):
+    """Its New game is a toast and writes nothing; an open game of it (from before the
+    failure) is kept, and the box starts at the start menu, saying why."""
+    from companion.config import load as load_config
+    from companion.rules.game import Header
+    from companion.session.store import Store
+    from companion.testing import close, make_app
+    from companion.ui.actions import NewGame
+
+    def panel():
+        raise ImportError("no module named frobnicate")
+
+    broken = GameKind(rules=New(), panel=panel)
+    monkeypatch.setattr(games, "_KINDS", {**games.kinds(), "brand-new": broken})
+    app = make_app(tmp_path, config=load_config(None))
+    try:
+        assert app.perform(NewGame(Header("brand-new", ("Ann", "Ben")))) is False
+        assert "Brand New: its screens could not be loaded" in app.toast[0]
+        assert app.store.games() == [] and app.journal is None
+    finally:
+        close(app)
+    with Store(tmp_path / "other.db") as st:
+        st.new_game(Header("brand-new", ("Ann", "Ben"))).append({"type": "next"})
+    app = make_app(tmp_path, journal="other.db", config=load_config(None))
+    try:
+        assert app.journal is None
+        assert "Not resumed: Brand New: its screens could not be loaded" in app.top.raw[0]
+        assert app.store.db.execute("SELECT status FROM games").fetchone()[0] == "open"
+    finally:
+        close(app)

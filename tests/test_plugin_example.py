@@ -311,8 +311,11 @@ def test_web_shots_draw_its_phone_and_tv_pages(house, tmp_path):
 
 
 def test_its_own_tests_pass_with_the_companion_test_driver(house):
-    out = run(house, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
-              str(EXAMPLE / "tests"), cwd=EXAMPLE)
+    """Run from the copy that was built (nothing is written into the source tree), with -P so
+    that `coin_toss` is the installed package, not the folder the tests sit beside."""
+    copy = house.parents[2] / "coin-toss"
+    out = run(house, "-P", "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+              str(copy / "tests"), cwd=copy)
     assert " passed" in out and "failed" not in out
 
 

@@ -124,13 +124,18 @@ class App:
         self._public_raw = b""
         self.panel_frame: Any = None  # the image the panel itself shows now
         self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
+        notice = store.notice
+        problem = games.panel_problem(self.journal.header.game) if self.journal else ""
+        if problem:  # kept open in the journal, as it is: the start menu instead
+            self.journal = None
+            notice = " ".join(filter(None, [notice, f"Not resumed: {problem}. It is kept."]))
         if self.journal is not None:
             self.enter_game()
         else:
             handlers.start_menu(self)
-        if store.notice:
-            log.warning("%s", store.notice)
-            self.stack.append(TextScreen("Saved games", [store.notice, "OK to go on."]))
+        if notice:
+            log.warning("%s", notice)
+            self.stack.append(TextScreen("Saved games", [notice, "OK to go on."]))
 
     # --- plumbing -----------------------------------------------------------------------------
 

@@ -107,7 +107,12 @@ def new_game(app: App, action: A.NewGame) -> bool:
 
 def start_game(app: App, header: Header) -> bool:
     """A new game of `header` (A.NewGame, play again, App.new_game), with its setup screens
-    (house rules, who goes first) on top; a header the journal refuses is a toast."""
+    (house rules, who goes first) on top; a header the journal refuses is a toast, and so is
+    a kind whose screens fail to load (nothing is written then)."""
+    problem = games.panel_problem(header.game)
+    if problem:
+        app.show_toast(problem, 4.0)
+        return False
     try:
         # The game open until now is parked when unfinished: Resume brings it back.
         app.journal = app.store.new_game(header, park=open_unfinished(app))

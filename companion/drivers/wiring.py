@@ -1,7 +1,7 @@
 """Who connects to what: the wiring of the Pi box, derived from a `Config`, and of the roller,
 derived from the constants at the top of `firmware/main.py`.
 
-This is the one place the docs' wiring tables and diagrams come from (`hardware_docs.py`), so
+This is the one place the docs' wiring tables and diagrams come from (`gallery/hardware_docs.py`), so
 they follow `companion.config.DEFAULTS` (or your own config: `python -m
 companion.gallery.hardware_docs --config my.toml --print`), and the doctor names header pins with it.
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from companion import games
@@ -48,9 +49,15 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
         if kind.gallery is None:
             continue
         prefix = "" if kind.kind == Game.kind else f"{kind.kind}-"  # the base kind's: no prefix
-        for name, journal, stack in kind.gallery(config):
-            ctx = Context(config=config, journal=journal, dice_note="Software")
-            save(prefix + name, stack[-1].render(ctx))
+        try:
+            for name, journal, stack in kind.gallery(config):
+                ctx = Context(config=config, journal=journal, dice_note="Software")
+                save(prefix + name, stack[-1].render(ctx))
+        except Exception as e:  # a house game's screens: say which, draw the others
+            if games.builtin(kind):
+                raise
+            print(f"companion screens: {kind.title}'s screens could not be drawn: {e}",
+                  file=sys.stderr)
     for name, img in records.shots(config):  # Records and the end screens' history line
         save(name, img)
     # The undo toast, over the base kind's first screen (its home screen).

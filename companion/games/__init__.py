@@ -53,6 +53,11 @@ class Scoring:
     score: Callable[[Any], Sequence[int] | None]  # final state -> per seat; None: not scored
     lowest: bool = False
     extras: dict[str, Callable[[Any], Sequence[int | None]]] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # an extra's column head on /stats
+
+    def label(self, extra: str) -> str:
+        """The words for an extra's column (its declared label, else its name in words)."""
+        return self.labels.get(extra, extra.replace("_", " "))
 
 
 @dataclass(frozen=True)
@@ -112,40 +117,57 @@ def _mode(k: GameKind) -> Mode:
     return mode
 
 
+_FAILED: dict[str, str] = {}  # house kinds that could not be loaded: name -> why (logged once)
+
+
+def _builtin(ep: Any) -> bool:
+    return str(ep.value).startswith("companion.games.")
+
+
 def _checked(ep: Any) -> GameKind | None:
-    """The GameKind an entry point names, checked; None for a house game that fails to import
-    (logged by name: the other kinds still load). A built-in kind that fails stops start-up."""
+    """The GameKind an entry point names, checked. A house game that fails to import, or
+    that declares something other than a GameKind of its own name, is logged once by name and
+    left out: the other kinds still load, and the box still starts. A built-in kind's failure
+    is a bug of the companion, and raises."""
+    if ep.name in _FAILED:
+        return None
     try:
         k = ep.load()
+        if not isinstance(k, GameKind):
+            raise KindBroken(f"entry point {ep.name} = {ep.value} is not a GameKind")
+        if k.kind != ep.name:
+            raise KindBroken(f"entry point {ep.name} = {ep.value} declares kind {k.kind!r}")
     except Exception as e:
-        if ep.value.startswith("companion.games."):
+        if _builtin(ep):
             raise
+        _FAILED[ep.name] = str(e) or type(e).__name__
         log.error("game kind %s (%s) could not be loaded: %s", ep.name, ep.value, e)
         return None
-    if not isinstance(k, GameKind):
-        raise KindBroken(f"entry point {ep.name} = {ep.value} is not a GameKind")
-    if k.kind != ep.name:
-        raise KindBroken(f"entry point {ep.name} = {ep.value} declares kind {k.kind!r}")
     return k
 
 
 def load(found: Sequence[Any] | None = None) -> dict[str, GameKind]:
-    """The game kinds from the entry points (or from `found`, for tests), in New game order."""
+    """The game kinds from the entry points (or from `found`, for tests), in New game order.
+    A name installed twice keeps its built-in kind, else its first entry point; the other is
+    logged and left out."""
     eps = list(entry_points(group=GROUP)) if found is None else list(found)
-    out: list[GameKind] = []
+    eps.sort(key=lambda ep: not _builtin(ep))  # stable: a built-in first, then in order
+    out: dict[str, GameKind] = {}
+    seen: dict[str, Any] = {}
     for ep in eps:
+        if ep.name in seen:
+            log.error("game kind %s is installed twice (%s and %s): the second is left out",
+                      ep.name, seen[ep.name].value, ep.value)
+            continue
+        seen[ep.name] = ep
         k = _ONE.get(ep.name) if found is None else None
         k = k or _checked(ep)
-        if k is None:
-            continue
-        if any(o.kind == k.kind for o in out):
-            raise KindBroken(f"game kind {k.kind!r} is installed twice")
-        out.append(k)
+        if k is not None:
+            out[k.kind] = k
     if not out:
         raise KindBroken("no game kinds found: the companion is not installed "
                          "(pip install -e . or make run)")
-    out.sort(key=lambda k: (k.order, k.kind))
-    return {k.kind: k for k in out}
+    return dict(sorted(out.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 
 _ONE: dict[str, GameKind] = {}  # kinds loaded one by one, before (or without) all of them
@@ -168,14 +190,16 @@ def get(kind: str) -> GameKind:
     else:
         k = _ONE.get(kind)
         if k is None:
-            eps = [ep for ep in entry_points(group=GROUP) if ep.name == kind]
-            if len(eps) > 1:
-                raise KindBroken(f"game kind {kind!r} is installed twice")
+            eps = sorted((ep for ep in entry_points(group=GROUP) if ep.name == kind),
+                         key=lambda ep: not _builtin(ep))
             k = _checked(eps[0]) if eps else None
             if k is not None:
                 _ONE[kind] = k
     if k is None:
-        raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(names())})")
+        if kind in _FAILED:
+            raise IllegalEvent(f"game kind {kind!r} is installed but could not be loaded "
+                               f"({_FAILED[kind]}; the log says more)")
+        raise IllegalEvent(f"unknown game {kind!r} (known: {', '.join(kinds())})")
     return k
 
 
@@ -211,6 +235,23 @@ def mode_for(kind: str) -> Mode:
         raise KindBroken(f"game kind {kind!r} is not installed, so it has no screens "
                          f"(known: {', '.join(kinds())})")
     return k.mode
+
+
+def builtin(k: GameKind) -> bool:
+    """Whether `k` ships with the companion (its rules are the companion's own code)."""
+    return type(k.rules).__module__.startswith("companion.")
+
+
+def panel_problem(kind: str) -> str:
+    """"" when `kind`'s panel screens load; else why not, in one line (logged with its
+    traceback). A house game whose screens fail to import must not take the box down: its
+    game is not started, or not resumed, and the panel says why."""
+    try:
+        mode_for(kind)
+    except Exception as e:
+        log.exception("game kind %s: its screens could not be loaded", kind)
+        return f"{title(kind)}: its screens could not be loaded ({e})"
+    return ""
 
 
 def title(kind: str) -> str:

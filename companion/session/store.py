@@ -399,9 +399,15 @@ class Store:
         still replay and match its checksums. One that does not (a damaged row, an event that
         rules changed since forbid, an edited row) is marked `broken`: kept for `export`, not
         resumed, and the rest of the journal is untouched."""
-        broken = []
+        broken, missing = [], []
         for gid, in db.execute("SELECT id FROM games WHERE status IN ('open', 'parked') "
                                "ORDER BY id").fetchall():
+            kind = self._kind_of(db, gid)
+            if kind is not None and games.find(kind) is None:
+                # A house game uninstalled (or failing to load): its games wait as they are,
+                # not broken, until it is back.
+                missing.append(f"game {gid} ({kind})")
+                continue
             why = ""
             try:
                 self._load(db, gid)
@@ -420,6 +426,21 @@ class Store:
             self.notice = " ".join(filter(None, [self.notice, (
                 "Not resumed: " + "; ".join(broken) + ". It is kept in the journal "
                 "(companion export --list).")]))
+        if missing:
+            self.notice = " ".join(filter(None, [self.notice, (
+                "Waiting for a game kind that is not installed: " + ", ".join(missing)
+                + ". Kept as it is: install the game again to go on with it.")]))
+
+    @staticmethod
+    def _kind_of(db: sqlite3.Connection, game_id: int) -> str | None:
+        """The kind a game's header names, without replaying it (None: unreadable)."""
+        row = db.execute("SELECT CAST(header AS BLOB) FROM games WHERE id=?",
+                         (game_id,)).fetchone()
+        try:
+            kind = json.loads(row[0]).get("game") if row else None
+        except (ValueError, AttributeError):
+            return None
+        return kind if isinstance(kind, str) else None
 
     def _upgrade(self, db: sqlite3.Connection, version: int) -> None:
         """Schema 1 or 2 -> 3: a backup copy first, then in one transaction (an interrupted
@@ -557,6 +578,9 @@ class Store:
         gid = self.open_id()
         if gid is None:
             return None
+        kind = self._kind_of(self.db, gid)
+        if kind is not None and games.find(kind) is None:
+            return None  # its kind is not installed: it waits (the notice says so)
         journal = self._load(self.db, gid)
         journal.sink = _GameSink(self, gid)
         return journal

@@ -416,8 +416,6 @@ def routes(web) -> list:
         kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,
-                    extra_labels={"best_round": "best round", "biggest_claim": "top claim",
-                                  "best_catch": "top catch"},
                     record_rows=_record_rows(st))
 
     def backup(request):

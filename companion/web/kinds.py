@@ -434,8 +434,9 @@ class KindWeb:
 
 def to_json(v: Any) -> Any:
     """Declarations as JSON: a dataclass is an object with its tag as "kind" (when it has one)
-    and its fields, leaving out optional ones left empty ("", None, False, empty lists: the JS
-    reads a missing field as empty); tuples are lists."""
+    and its fields, leaving out optional ones left at an empty default ("", None, False, empty
+    lists: the JS reads a missing field as empty; a False where the default is None, such as
+    an option that sends false, is kept); tuples are lists."""
     if is_dataclass(v) and not isinstance(v, type):
         out: dict[str, Any] = {}
         tag = getattr(v, "tag", None)
@@ -443,9 +444,14 @@ def to_json(v: Any) -> Any:
             out["kind"] = tag
         for f in fields(v):
             x = getattr(v, f.name)
-            optional = f.default is not MISSING or f.default_factory is not MISSING
-            if optional and _empty(x):
-                continue
+            if f.default is not MISSING:
+                default: Any = f.default
+            elif f.default_factory is not MISSING:
+                default = f.default_factory()
+            else:
+                default = MISSING
+            if default is not MISSING and _empty(x) and x == default:
+                continue  # left as declared by default: the JS reads it as empty
             out[f.name] = to_json(x)
         return out
     if isinstance(v, (tuple, list, set, frozenset)):

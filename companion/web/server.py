@@ -263,6 +263,8 @@ class Web:
         from companion.web.kinds import fresh
         out = []
         for kind, k in games.kinds().items():
+            if games.panel_problem(kind):  # a house game whose screens fail: not offered
+                continue
             g = k.rules
             try:
                 rules = g.check_rules(self.config.house_rules(kind))
