@@ -210,3 +210,29 @@ def test_a_phone_resumes_a_game_and_must_name_the_one_it_sets_aside(tmp_path, co
 
 def status_of(served, gid: int) -> str:
     return served.store.db.execute("SELECT status FROM games WHERE id=?", (gid,)).fetchone()[0]
+
+
+def test_opening_the_journal_replays_the_open_game_once(tmp_path, monkeypatch):
+    """The start-up check replays the open game; resume() takes that replay, unless the game
+    changed in between (then it replays it again, as it is now)."""
+    from companion.rules.game import Header
+    from companion.session import store as storemod
+
+    path = tmp_path / "journal.db"
+    with storemod.Store(path) as st:
+        j = st.new_game(Header("table", ("Ann", "Ben", "Cy")))
+        j.append({"type": "next"})
+    loads = []
+    real = storemod.Store._load
+    monkeypatch.setattr(storemod.Store, "_load",
+                        staticmethod(lambda db, gid: loads.append(gid) or real(db, gid)))
+    with storemod.Store(path) as st:
+        j = st.resume()
+        assert loads == [1] and j.events == [{"type": "next"}]
+        j.append({"type": "next"})  # still writes through its own sink
+    with storemod.Store(path) as st:
+        with storemod.Store(path) as other:  # changed after the check, before the resume
+            other.resume().append({"type": "skip"})
+        loads.clear()
+        assert st.resume().events == [{"type": "next"}] * 2 + [{"type": "skip"}]
+        assert loads == [1]  # replayed again: the checked copy was stale

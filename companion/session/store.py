@@ -292,6 +292,9 @@ class Store:
         self.immutable = immutable
         self.notice = ""  # what the screen should say about the journal (damage, broken games)
         self.schema = SCHEMA_VERSION  # as found; below 3 only when read-only
+        # The open game as the start-up check replayed it, with the checksums it had then:
+        # resume() takes it instead of replaying the game a second time (_check_games).
+        self._checked: dict[int, tuple[tuple, Journal]] = {}
         # unfinished(): game id -> (summary_key, unfinished?, header), replayed once a run.
         self._unfinished_seen: dict[int, tuple[str, bool, Header | None]] = {}
         self.backup: Path | None = None  # the copy made before an upgrade of the schema
@@ -400,8 +403,8 @@ class Store:
         rules changed since forbid, an edited row) is marked `broken`: kept for `export`, not
         resumed, and the rest of the journal is untouched."""
         broken, missing = [], []
-        for gid, in db.execute("SELECT id FROM games WHERE status IN ('open', 'parked') "
-                               "ORDER BY id").fetchall():
+        for gid, status in db.execute("SELECT id, status FROM games WHERE status IN "
+                                      "('open', 'parked') ORDER BY id").fetchall():
             kind = self._kind_of(db, gid)
             if kind is not None and games.find(kind) is None:
                 # A house game uninstalled (or failing to load): its games wait as they are,
@@ -409,8 +412,9 @@ class Store:
                 missing.append(f"game {gid} ({kind})")
                 continue
             why = ""
+            journal = None
             try:
-                self._load(db, gid)
+                journal = self._load(db, gid)
             except (CompanionError, ValueError, KeyError, TypeError) as e:
                 why = f"game {gid} no longer replays ({e})"
             if not why and self.schema >= 2:
@@ -422,6 +426,9 @@ class Store:
                 broken.append(why)
                 if not self.read_only:
                     _set_game_status(db, gid, "broken")
+            elif journal is not None and status == "open" and self.schema >= 3 \
+                    and not self.read_only:
+                self._checked[gid] = (_content(db, gid), journal)
         if broken:
             self.notice = " ".join(filter(None, [self.notice, (
                 "Not resumed: " + "; ".join(broken) + ". It is kept in the journal "
@@ -581,7 +588,12 @@ class Store:
         kind = self._kind_of(self.db, gid)
         if kind is not None and games.find(kind) is None:
             return None  # its kind is not installed: it waits (the notice says so)
-        journal = self._load(self.db, gid)
+        checked = self._checked.pop(gid, None)
+        self._checked.clear()  # one resume at start-up: the others are not kept
+        if checked is not None and checked[0] == _content(self.db, gid):
+            journal = checked[1]  # replayed by the start-up check, and unchanged since
+        else:
+            journal = self._load(self.db, gid)
         journal.sink = _GameSink(self, gid)
         return journal
 
@@ -882,6 +894,13 @@ class _Transaction:
             raise _not_saved(e) from None
         if isinstance(exc, sqlite3.Error):
             raise _not_saved(exc) from None
+
+
+def _content(db: sqlite3.Connection, game_id: int) -> tuple:
+    """What changes whenever a game's header, rows or status do (schema 3): its checksums'
+    head (every row appended), its status sum (every undo, redo and status change)."""
+    return tuple(db.execute("SELECT head, sum, status, CAST(header AS BLOB) FROM games "
+                            "WHERE id=?", (game_id,)).fetchone() or ())
 
 
 def _set_game_status(db: sqlite3.Connection, game_id: int, status: str) -> None:
