@@ -15,20 +15,13 @@ import tempfile
 from itertools import product
 from pathlib import Path
 
+from companion.gallery import sample
 from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path
-
-
-def featured() -> list[str]:
-    """The kinds whose statistics keep records of their own, and that can play sample games:
-    each gets a page of one of its games; the last one's statistics get a page too."""
-    from companion import games
-    return [k.kind for k in games.kinds().values()
-            if k.sample is not None and k.scoring is not None and k.scoring.extras]
 
 
 def pages(ids: dict[str, int]) -> list[tuple[str, str]]:
     """(file name, path) of each page shot; `ids`: a game id of each featured kind."""
-    shown = featured()
+    shown = sample.featured()
     return [("history-games", "/games"),
             *((f"history-game-{k}", f"/games/{ids[k]}") for k in shown),
             ("history-stats", "/stats"),
@@ -49,13 +42,12 @@ class _Clock:
 
 def seed(journal: Path) -> dict[str, int]:
     """Sample games into `journal`, the featured kinds' more often; a game id of each kind."""
-    from companion.gallery import sample
     from companion.session.store import Store
     rng = random.Random(5)
     ids: dict[str, int] = {}
     names = ("Ann", "Ben", "Cy", "Dee", "Eve")
     clock = _Clock()
-    shown = featured()
+    shown = sample.featured()
     with Store(journal, clock=clock) as store:
         for kind in (*shown, *sample.sampled(), *shown):
             j = store.new_game(sample.header(rng, kind, names=names))

@@ -7,6 +7,7 @@ kinds' declarations, not by name."""
 from __future__ import annotations
 
 from companion import games
+from companion.gallery import sample
 from companion.inputs import Button
 from companion.rules.game import Game
 from companion.session.journal import NullSink
@@ -24,8 +25,7 @@ def shots(config):
         fake.append(GameRecord(len(fake) + 1, kind, tuple(players), 0.0, True,
                                tuple(players.index(w) for w in winners), 40, 600.0, None))
 
-    first, latest = [k.kind for k in games.kinds().values()
-                     if k.scoring is not None and k.scoring.extras][:2]
+    first, latest = sample.featured()[:2]
     add(Game.kind, names[:4], [])  # the base kind: played, not scored
     for i in range(4):
         add(first, names[:5], [names[(i * 2) % 5]])

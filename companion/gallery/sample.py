@@ -21,6 +21,14 @@ def sampled() -> tuple[str, ...]:
     return tuple(k for k, v in games.kinds().items() if v.sample is not None)
 
 
+def featured() -> list[str]:
+    """The kinds whose statistics keep records of their own (`Scoring.extras`) and that play
+    sample games, in New game order: the ones the screenshots of Records and of the history
+    pages show one by one (chosen by what they declare, not by name)."""
+    return [k.kind for k in games.kinds().values()
+            if k.sample is not None and k.scoring is not None and k.scoring.extras]
+
+
 def play(journal, rng: random.Random, *, events: int, finish: bool = True) -> None:
     """Append `events` legal events to `journal` (the last one `end` when `finish`, unless the
     rules ended the game on the way, which they may only at the last event)."""
