@@ -198,3 +198,18 @@ def test_a_house_game_whose_screens_fail_neither_starts_nor_stops_the_box(tmp_pa
         assert app.store.db.execute("SELECT status FROM games").fetchone()[0] == "open"
     finally:
         close(app)
+
+
+def test_a_panel_that_fails_is_tried_and_logged_once(monkeypatch, caplog):
+    tries = []
+
+    def panel():
+        tries.append(1)
+        raise ImportError("no module named frobnicate")
+
+    monkeypatch.setattr(games, "_KINDS", {**games.kinds(),
+                                           "brand-new": GameKind(rules=New(), panel=panel)})
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            assert "could not be loaded" in games.panel_problem("brand-new")
+    assert len(tries) == 1 and caplog.text.count("its screens could not be loaded") == 1

@@ -246,12 +246,23 @@ def panel_problem(kind: str) -> str:
     """"" when `kind`'s panel screens load; else why not, in one line (logged with its
     traceback). A house game whose screens fail to import must not take the box down: its
     game is not started, or not resumed, and the panel says why."""
+    k = find(kind)
+    known = _PANEL_PROBLEMS.get(kind)
+    if known is not None and known[0] is k:  # asked again (/api/kinds): tried and logged once
+        return known[1]
     try:
         mode_for(kind)
+        problem = ""
     except Exception as e:
         log.exception("game kind %s: its screens could not be loaded", kind)
-        return f"{title(kind)}: its screens could not be loaded ({e})"
-    return ""
+        problem = f"{title(kind)}: its screens could not be loaded ({e})"
+    _PANEL_PROBLEMS[kind] = (k, problem)
+    return problem
+
+
+# By kind: its declaration (kept, so that a new declaration of the name is tried afresh) and
+# the answer.
+_PANEL_PROBLEMS: dict[str, tuple[GameKind | None, str]] = {}
 
 
 def title(kind: str) -> str:
