@@ -117,11 +117,44 @@ def test_asking_for_one_kind_imports_that_kind_only():
     import subprocess
     import sys
     code = ("import sys\nfrom companion import games\ngames.get('pig-farm')\n"
-            "print(sorted(m for m in sys.modules if m.startswith('companion.games.')))")
+            "print(sorted(m for m in sys.modules if m.startswith('companion.games.')))\n"
+            "print('importlib.metadata' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout
-    assert out.strip() == str(["companion.games.pig_farm", "companion.games.pig_farm.rules",
-                               "companion.games.pig_farm.sample"])
+    assert out.split("\n")[:2] == [str(["companion.games.pig_farm",
+                                        "companion.games.pig_farm.rules",
+                                        "companion.games.pig_farm.sample"]),
+                                   "False"]  # nor the installed distributions' metadata
+
+
+def test_every_built_in_kind_is_where_get_looks_for_it():
+    """`get` imports a built-in kind from `builtin_entry(name)` without reading the entry
+    points: that holds only while every built-in entry point is exactly that, and every
+    package under companion/games/ is registered."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(games.__file__).parent
+    declared = tomllib.loads((root.parents[1] / "pyproject.toml").read_text())[
+        "project"]["entry-points"][games.GROUP]
+    installed = {ep.name: ep.value for ep in games.entry_points() if games._builtin(ep)}
+    assert installed == declared  # the installed metadata is the checkout's
+    assert {name: games.builtin_entry(name) for name in declared} == declared
+    packages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
+    assert packages == {name.replace("-", "_") for name in declared}
+
+
+def test_a_name_no_built_in_has_is_looked_up_in_the_entry_points(monkeypatch):
+    asked = []
+    monkeypatch.setattr(games, "_ONE", {})
+    monkeypatch.setattr(games, "_KINDS", None)
+    monkeypatch.setattr(games, "entry_points", lambda: asked.append(1) or [
+        FakeEntryPoint("brand-new", "house:KIND", NEW)])
+    assert games.get("table").kind == "table" and not asked  # a built-in: no metadata read
+    assert games.get("brand-new") is NEW and asked == [1]
+    for odd in ("no-such-game", "../etc", "table.rules", ""):
+        with pytest.raises(IllegalEvent, match="unknown game"):
+            games.get(odd)
 
 
 def test_house_rules_in_the_config_import_only_the_kinds_they_name():
