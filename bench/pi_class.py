@@ -14,6 +14,9 @@ them the figures are skipped with one line saying why.
   which no table sees.
 - pi_startup_ms / pi_startup_cold_ms: `startup_times` of bench/run.py, each `companion run`
   placed in the cgroup before it execs.
+- pi_startup_floor_ms: `floor_times` of bench/run.py the same way: the interpreter importing
+  only Pillow and luma and showing one frame, no companion code. No start-up beats it: what
+  is left of the start-up goal after it is what the companion's own work may take.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from bench.run import ROOT, startup_times
+from bench.run import ROOT, floor_times, startup_times
 
 Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note)
 
@@ -140,6 +143,10 @@ def pi_startup(tmp: Path, figure: Figure, cg: Cgroup, *, runs: int) -> None:
                f"median of {runs}, bytecode cached, {LIMIT}")
     figure("pi_startup_cold_ms", statistics.median(cold), "ms", STARTUP_GOAL,
                f"median of {runs}, no bytecode cache for the companion, {LIMIT}")
+    floor = floor_times(tmp, runs=runs, preexec_fn=cg.enter)
+    figure("pi_startup_floor_ms", statistics.median(floor), "ms", None,
+           f"median of {runs}: Python, Pillow and luma showing one frame, no companion; "
+           f"{LIMIT}")
 
 
 def bench_pi_class(tmp: Path, figure: Figure, *, quick: bool, parts: list[str],

@@ -314,6 +314,21 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
+# The least any first frame costs: the same interpreter importing only the libraries a panel
+# frame cannot do without (Pillow to draw it, luma to show it), drawing one line of text and
+# showing it on luma's dummy device. No companion code: no start-up can beat it.
+FLOOR_CHILD = """
+import os
+from PIL import Image, ImageDraw, ImageFont
+from luma.core.device import dummy
+device = dummy(width=128, height=64, mode="1")
+image = Image.new("1", (128, 64))
+ImageDraw.Draw(image).text((0, 0), "Ann's turn", font=ImageFont.load_default(), fill=1)
+device.display(image)
+os.write(1, b"FRAME\\n")
+"""
+
+
 def env_for(tmp: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "XDG_CONFIG_HOME": str(tmp / "cfg"), "XDG_STATE_HOME":
             str(tmp / "state"), "PYGAME_HIDE_SUPPORT_PROMPT": "1", **extra}
@@ -333,10 +348,12 @@ def resumable_journal(tmp: Path, events: int) -> Path:
 
 
 def startup_once(tmp: Path, journal: Path, env: dict[str, str],
-                 preexec_fn: Callable[[], None] | None = None) -> float:
-    """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup)."""
+                 preexec_fn: Callable[[], None] | None = None, *, child: str = STARTUP_CHILD
+                 ) -> float:
+    """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup).
+    `child`: the program run (FLOOR_CHILD for the floor)."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--no-web", "--display", "dummy",
+    p = subprocess.Popen([sys.executable, "-c", child, "run", "--no-web", "--display", "dummy",
                           "--input", "stdin", "--journal", str(journal)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, cwd=ROOT, env=env, preexec_fn=preexec_fn)
@@ -367,12 +384,25 @@ def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None
     return warm_times, cold_times
 
 
+def floor_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
+                ) -> list[float]:
+    """FLOOR_CHILD's time to its frame in ms, run as the warm start-up is (same interpreter,
+    environment and working directory; only the stdlib's and the venv's bytecode is used)."""
+    journal = resumable_journal(tmp, 200)
+    env = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    startup_once(tmp, journal, env, preexec_fn, child=FLOOR_CHILD)
+    return [startup_once(tmp, journal, env, preexec_fn, child=FLOOR_CHILD) for _ in range(runs)]
+
+
 def bench_startup(tmp: Path, *, runs: int) -> None:
     warm, cold = startup_times(tmp, runs=runs)
     figure("startup_ms", statistics.median(warm), "ms", 400.0,
            f"median of {runs}, resuming a 200-event game, bytecode cached")
     figure("startup_cold_ms", statistics.median(cold), "ms", None,
            f"median of {runs}, no bytecode cache")
+    figure("startup_floor_ms", statistics.median(floor_times(tmp, runs=runs)), "ms", None,
+           f"median of {runs}: Python, Pillow and luma showing one frame, no companion")
 
 
 def proc_cpu_seconds(pid: int) -> float:

@@ -44,3 +44,13 @@ def test_pi_class_without_a_cgroup_says_why_in_one_line_and_skips(tmp_path):
     assert len(said) == 1 and said[0].startswith("pi-class: skipping the pi-class figures"), said
     assert "no-cgroup" in said[0] or "not root" in said[0]
     assert not [line for line in p.stdout.splitlines() if line.startswith("{")]
+
+
+def test_the_floor_shows_a_frame_with_no_companion_code(tmp_path):
+    """pi_startup_floor_ms / startup_floor_ms: what no start-up can beat. It must show a
+    frame (floor_times refuses a child that says nothing) and read none of the companion."""
+    assert len(run.floor_times(tmp_path, runs=1)) == 1
+    code = run.FLOOR_CHILD + "\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('companion')))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=60, check=True)
+    assert p.stdout.splitlines() == ["FRAME", "[]"]
