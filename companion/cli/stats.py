@@ -17,12 +17,13 @@ def stats(args) -> int:
               f"(known: {', '.join(games.kinds())})", file=sys.stderr)
         return EXIT_USAGE
     cfg = load_config(args)
+    records: list[statsmod.GameRecord] = []
+    left_out: list[statsmod.LeftOut] = []
     if cfg.journal_path().exists():
         with open_store(cfg, read_only=True) as store:  # stats never change the journal
-            records = statsmod.History(store).records()
-    else:
-        records = []
-    result = statsmod.compute(records, kind=args.game, player=args.player)
+            history = statsmod.History(store)
+            records, left_out = history.records(), history.left_out
+    result = statsmod.compute(records, kind=args.game, player=args.player, left_out=left_out)
     if args.player is not None and not result.players:
         raise CompanionError(f"no finished games with a player called {args.player.strip()!r}")
     if args.json:

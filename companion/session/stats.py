@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, overload
 
 from companion.errors import JournalError
-from companion.games import scoring as kind_scoring, title as kind_title
+from companion.games import find as kind_find, scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,16 @@ class _Player:
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A game the statistics cannot count: its kind is not installed here (a house game
+    uninstalled before its record was saved) or it no longer replays."""
+
+    game: int
+    kind: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Stats:
     """The figures of `compute`, JSON-ready with `to_json` (docs/stats.md)."""
 
@@ -168,9 +178,11 @@ class Stats:
 
 
 def compute(games: Iterable[GameRecord], *, kind: str | None = None,
-            player: str | None = None) -> Stats:
+            player: str | None = None, left_out: Iterable[LeftOut] = ()) -> Stats:
     """Per-player figures, head-to-head and records over `games` (optionally one kind; with
-    `player`, only that player's figures are listed, the records stay the group's)."""
+    `player`, only that player's figures are listed, the records stay the group's).
+    `left_out`: the games that could not be counted (`History.left_out`), said in the
+    totals so that a game never drops out of the figures unsaid."""
     games = sorted(games, key=lambda g: g.id)
     names: dict[str, str] = {}  # over every game, so a filter does not change a name
     for g in games:
@@ -236,7 +248,9 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
     for g in finished:
         by_kind[g.kind] = by_kind.get(g.kind, 0) + 1
     totals = {"finished": len(finished), "unfinished": len(games) - len(finished),
-              "by_game": by_kind}
+              "by_game": by_kind,
+              "not_counted": [{"game": x.game, "kind": x.kind, "why": x.why} for x in left_out
+                              if kind is None or x.kind == kind]}
     return Stats(games, players, _records(finished, names), totals, names)
 
 
@@ -305,6 +319,7 @@ class History:
         self.save = save
         self._cache: dict[int, tuple[tuple, GameRecord | None]] = {}
         self.unreadable: list[int] = []
+        self.left_out: list[LeftOut] = []  # the same games, with their kind and why
         # Records replayed by the last call and not saved (save=False): (id, key, JSON).
         self.unsaved: list[tuple[int, str, str]] = []
 
@@ -373,6 +388,7 @@ class History:
             found[row.id] = (k, record)
         self._cache = found  # games deleted since are forgotten
         self.unreadable = [row.id for row in rows if found[row.id][1] is None]
+        self.left_out = [_left_out(row) for row in rows if found[row.id][1] is None]
         self.unsaved = fresh
         return [r for row in rows if (r := found[row.id][1]) is not None]
 
@@ -387,7 +403,8 @@ class History:
               budget: int | None = None) -> Stats | None:
         """The figures (None when `budget` is exceeded: see `records`)."""
         records = self.records(budget=budget)
-        return None if records is None else compute(records, kind=kind, player=player)
+        return None if records is None else compute(records, kind=kind, player=player,
+                                                    left_out=self.left_out)
 
     def _replay(self, row) -> GameRecord | None:
         replayed = self.store.replay(row)
@@ -401,6 +418,17 @@ class History:
                          seconds=seconds, status=row.status, imported=row.imported)
 
 
+def _left_out(row) -> LeftOut:
+    """Why the game of `row` did not replay, in a user's words."""
+    try:
+        kind = str(json.loads(row.header)["game"])
+    except (ValueError, KeyError, TypeError):
+        return LeftOut(row.id, "?", "its header is unreadable")
+    if kind_find(kind) is None:
+        return LeftOut(row.id, kind, "not installed here")
+    return LeftOut(row.id, kind, "it no longer replays; companion doctor says more")
+
+
 # --- the terminal table ------------------------------------------------------------------------
 
 def text(stats: Stats) -> str:
@@ -408,6 +436,7 @@ def text(stats: Stats) -> str:
     t = stats.totals
     lines = [f"{t['finished']} finished game{'s' * (t['finished'] != 1)}"
              + (f", {t['unfinished']} unfinished" if t["unfinished"] else "")]
+    lines += not_counted_lines(t)
     if not stats.players:
         lines.append("No finished games yet.")
         return "\n".join(lines)
@@ -446,6 +475,13 @@ def text(stats: Stats) -> str:
         what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else f"{rec[unit]} {unit}"
         lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, won by {who}")
     return "\n".join(lines)
+
+
+def not_counted_lines(totals: dict[str, Any]) -> list[str]:
+    """What `totals["not_counted"]` says, a line per game ("Not counted: game 7 (coin-toss:
+    not installed here)")."""
+    return [f"Not counted: game {x['game']} ({kind_title(x['kind'])}: {x['why']})"
+            for x in totals.get("not_counted", ())]
 
 
 def _score_name(kind: str) -> str:

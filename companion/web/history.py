@@ -27,7 +27,14 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import kinds as game_kinds, scoring as kind_scoring, title as kind_title
 from companion.session.checksum import describe
-from companion.session.stats import GameRecord, History, compute, seat_scores
+from companion.session.stats import (
+    GameRecord,
+    History,
+    LeftOut,
+    compute,
+    not_counted_lines,
+    seat_scores,
+)
 from companion.session.store import Store, empty_journal
 from companion.web import guard
 
@@ -95,6 +102,10 @@ class Source:
         self.reader()
         assert self._history is not None
         return self._history.records()
+
+    def left_out(self) -> list[LeftOut]:
+        """The games the last `records` could not count (History.left_out)."""
+        return self._history.left_out if self._history is not None else []
 
     def close(self) -> None:
         if self._reader is not None:
@@ -403,8 +414,12 @@ def routes(web) -> list:
         kind = request.query_params.get("game") or None
         if kind is not None and kind not in game_kinds():
             return missing(f"the game {kind!r}")
-        recs = records()
-        st = compute(recs or [], kind=kind)
+        if src is None or not src.path.is_file():
+            recs, left = None, []
+        else:
+            with src.lock:
+                recs, left = src.records(), src.left_out()
+        st = compute(recs or [], kind=kind, left_out=left)
         charts: dict[str, Any] = {}
         if st.players:
             charts = {"rates": win_rate_chart(st.players)}
@@ -416,7 +431,7 @@ def routes(web) -> list:
         kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,
-                    record_rows=_record_rows(st))
+                    record_rows=_record_rows(st), not_counted=not_counted_lines(st.totals))
 
     def backup(request):
         refused = whole_log_refused(request)

@@ -156,6 +156,22 @@ def test_stats_page_after_a_move_on_the_box(served):
     assert "3 finished games" in get(served, "/stats")[2].decode()
 
 
+def test_stats_page_names_a_game_it_cannot_count(tmp_path, companion):
+    """A finished game of a house game uninstalled since (its record never saved): the page
+    says it is not counted and why, instead of dropping it unsaid."""
+    with Store(tmp_path / "journal.db") as s:
+        j = s.new_game(Header("pig-farm", ("Ann", "Ben", "Cy")))
+        for e in PIG:
+            j.append(e)
+    db = sqlite3.connect(tmp_path / "journal.db")
+    db.execute("UPDATE games SET header=replace(header, '\"pig-farm\"', '\"gone-kind\"')")
+    db.commit()
+    db.close()
+    html = get(companion(), "/stats")[2].decode()
+    assert "0 finished games" in html
+    assert "Not counted: game 1 (gone-kind: not installed here)" in html
+
+
 # --- in the browser -------------------------------------------------------------------------------
 
 def _watch_errors(page) -> list[str]:
