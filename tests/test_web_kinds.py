@@ -335,3 +335,18 @@ def test_an_option_that_sends_false_keeps_its_value_in_the_json():
     assert to_json(Option("no", "No", send=False)) == {"value": "no", "label": "No",
                                                        "send": False}
     assert "send" not in to_json(Option("no", "No"))
+
+
+def test_the_phone_offers_the_turn_moves_the_panel_offers():
+    """snapshot.turns: each kind's panel menu (Mode.turn_actions), so a phone cannot record a
+    Reverse in Pig Farm or a skip in Drop Rainbow, which the panel does not offer either."""
+    from companion.rules.game import Header
+    from companion.session.journal import Journal
+    from companion.web.snapshot import build
+
+    for kind, k in games.kinds().items():
+        snap = build(Journal(Header(kind, ("Ann", "Ben", "Cy"))), seq=1)
+        assert snap["turns"] == list(k.mode.turn_actions), kind
+    assert build(Journal(Header("pig-farm", ("Ann", "Ben"))), seq=1)["turns"] == ["skip_to"]
+    assert build(Journal(Header("drop-rainbow", ("Ann", "Ben"))), seq=1)["turns"] == []
+    assert build(None, seq=1)["turns"] == []

@@ -31,7 +31,7 @@ def build(journal, *, seq: int, resume: str = "",
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
         "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
-        "view": None, "actions": [], "left": left,
+        "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}",
     }
     if journal is None:
@@ -47,9 +47,20 @@ def build(journal, *, seq: int, resume: str = "",
         "events": n,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
-        "ask": seen.ask, "view": view, "actions": actions,
+        "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
     })
     return snap
+
+
+def turns(kind: str) -> list[str]:
+    """The turn moves the kind's panel menu offers (its Mode.turn_actions: skip, reverse,
+    skip_to...), for the phone's Turn buttons: a phone offers what the panel offers, no more
+    (a kind whose menu has no Reverse has none on the phone either). Empty when its screens
+    do not load."""
+    try:
+        return list(games.mode_for(kind).turn_actions)
+    except Exception:  # a house game's broken panel: the game is not on the box either
+        return []
 
 
 def ask(journal) -> dict[str, Any] | None:

@@ -453,3 +453,18 @@ def test_play_again_is_one_tap_on_the_game_over_view(page, companion):
     snap = state(c)
     assert snap["game_id"] != first["game_id"] and snap["players"] == first["players"]
     assert snap["rules"] == first["rules"] and snap["events"] == 0
+
+
+@pytest.mark.parametrize("kind", ["table", "pig-farm", "drop-rainbow"])
+def test_the_phone_offers_only_the_turn_moves_the_panel_offers(page, companion, kind):
+    from companion import games
+    c = companion(kind, NAMES)
+    pair(page, c)
+    acts = page.locator("#actions")
+    expect(acts.get_by_role("button", name="Next player", exact=True)).to_have_count(1)
+    offered = games.mode_for(kind).turn_actions
+    for t, label in (("skip", "Skip"), ("double_skip", "Double skip"), ("reverse", "Reverse"),
+                     ("reverse_skip", "Reverse + skip")):
+        expect(acts.get_by_role("button", name=label, exact=True)).to_have_count(
+            int(t in offered))
+    expect(acts.locator("form[data-form=skip_to]")).to_have_count(int("skip_to" in offered))

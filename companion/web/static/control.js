@@ -368,13 +368,17 @@
     const live = (k) => active(s, k);
     const die = (name, faces) => h("label", {class: "inline"}, name + " ",
       select(name, [["", "—"]].concat(faces), ""));
+    // The turn moves this game's panel menu offers (snapshot.turns), no more.
+    const turns = s.turns || [];
+    const moves = [["skip", "Skip"], ["double_skip", "Double skip"], ["reverse", "Reverse"],
+                   ["reverse_skip", "Reverse + skip"]].filter(([t]) => turns.includes(t));
     return [
       h("h3", {text: "Turn"}),
-      h("div", {class: "quick"}, quick("Next player", {type: "next"}), quick("Skip", {type: "skip"}),
-        quick("Double skip", {type: "double_skip"}), quick("Reverse", {type: "reverse"}),
-        quick("Reverse + skip", {type: "reverse_skip"})),
-      form("Skip to", [select("player", seatOptions(s, (k) => live(k) && k !== st.current), "")], "Skip to",
-           (f) => ({type: "skip_to", player: int(f, "player")}), "skip_to"),
+      h("div", {class: "quick"}, quick("Next player", {type: "next"}),
+        ...moves.map(([t, label]) => quick(label, {type: t}))),
+      turns.includes("skip_to") ? form("Skip to",
+        [select("player", seatOptions(s, (k) => live(k) && k !== st.current), "")], "Skip to",
+        (f) => ({type: "skip_to", player: int(f, "player")}), "skip_to") : null,
       form("Who goes first", [select("player", seatOptions(s, live), st.current)], "Goes first",
            (f) => ({type: "first", player: int(f, "player")}), "first"),
       form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", COLOR_FACES),
