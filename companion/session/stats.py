@@ -478,7 +478,7 @@ def text(stats: Stats) -> str:
 
 
 def not_counted_lines(totals: dict[str, Any]) -> list[str]:
-    """What `totals["not_counted"]` says, a line per game ("Not counted: game 7 (coin-toss:
+    """What `totals["not_counted"]` says, a line per game ("Not counted: game 7 (house-dice:
     not installed here)")."""
     return [f"Not counted: game {x['game']} ({kind_title(x['kind'])}: {x['why']})"
             for x in totals.get("not_counted", ())]
