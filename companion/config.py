@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import copy
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import platformdirs
 
 from companion.errors import ConfigError
 
@@ -118,7 +115,11 @@ class Config:
         return dict(self.data["rules"].get(kind, {}))
 
 
+# platformdirs is imported only where a default place is asked for: the box's service names
+# its config file and journal (--config, [storage] path), and platformdirs' own imports
+# (tempfile, shutil, lzma) are a twentieth of a Pi Zero 2 W's start-up (docs/performance.md).
 def default_config_path() -> Path:
+    import platformdirs
     return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
 
 
@@ -127,6 +128,7 @@ def default_state_dir() -> Path:
     env = os.environ.get("STATE_DIRECTORY")
     if env:
         return Path(env.split(":")[0])
+    import platformdirs
     return Path(platformdirs.user_state_dir(APP_NAME))
 
 
@@ -137,6 +139,7 @@ def load(path: Path | str | None = None, *, required: bool = False) -> Config:
         if required:
             raise ConfigError("", f"config file {p} does not exist")
         return Config(copy.deepcopy(DEFAULTS), None)
+    import tomllib  # only with a file to read
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
     except UnicodeDecodeError:

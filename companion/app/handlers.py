@@ -249,8 +249,7 @@ def quit_app(app: App, action: A.QuitApp) -> bool:
 
 
 def power_off(app: App, action: power.PowerOff) -> bool:
-    runner = {"runner": app.power_runner} if app.power_runner else {}
-    return app.perform(power.after(*power.power_off(app.config, **runner)))
+    return app.perform(power.after(*power.power_off(app.config, runner=app.power_runner)))
 
 
 # Each action's handler (App.perform): the action's exact type, to what it does.

@@ -179,7 +179,11 @@ def _hostport(text: str) -> tuple[str, int]:
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help=f"config file (default: {configmod.default_config_path()})")
+    # The default's place is not worked out here: that would import platformdirs at every
+    # start (`companion doctor` prints the place it finds).
+    p.add_argument("--config", help="config file (default: config.toml in the user config "
+                                    "folder, ~/.config/chroma-companion/ on Linux; "
+                                    "`companion doctor` names the one it finds)")
     p.add_argument("--journal", help="journal database (default: from the config, else the "
                                      "platform's state directory)")
 

@@ -9,15 +9,16 @@ the service (SIGTERM -> Quit) and the screen goes dark; then the plug can be pul
 
 from __future__ import annotations
 
-import shlex
-import subprocess
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.inputs import Quit
 from companion.ui import actions as A
 from companion.ui.screen import Confirm, Screen, TextScreen
+
+if TYPE_CHECKING:
+    import subprocess
 
 Runner = Callable[..., Any]  # subprocess.run's shape: runner(argv, ...) -> CompletedProcess
 
@@ -29,6 +30,7 @@ class PowerOff:
 
 def split_command(text: str) -> list[str]:
     """The `[power] command` as an argv; ValueError when it is empty or badly quoted."""
+    import shlex
     argv = shlex.split(text)
     if not argv:
         raise ValueError("is empty")
@@ -43,9 +45,13 @@ def ask(top: Screen) -> Any:
                           detail="Unplug when the screen is dark"))
 
 
-def power_off(config, *, runner: Runner = subprocess.run) -> tuple[bool, str]:
-    """Run the power-off command. Returns (worked, what to tell the player)."""
+def power_off(config, *, runner: Runner | None = None) -> tuple[bool, str]:
+    """Run the power-off command (with `runner`, else subprocess.run). Returns (worked, what
+    to tell the player). subprocess is imported here, not at start-up: it is only ever needed
+    at the end."""
+    import subprocess
     argv = split_command(config["power"]["command"])
+    runner = runner or subprocess.run
     try:
         done = runner(argv, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as e:
@@ -63,6 +69,7 @@ def emulated(post: Callable[[object], None], *, delay: float = 1.5) -> Runner:
     would go dark; the game is kept, as after `q`."""
 
     def run(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
+        import subprocess
         timer = threading.Timer(delay, post, args=(Quit(),))
         timer.daemon = True
         timer.start()
