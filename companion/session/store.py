@@ -31,6 +31,7 @@ from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
 from companion.session.journal import Journal
+from companion.session.startframe import content as _content, open_game
 
 # 2: checksums (games.seed, games.head, events.chain, events.sum); 3: games.sum (the status
 # under a checksum) and one active row per (game_id, seq) (the index events_active_seq).
@@ -599,9 +600,7 @@ class Store:
 
     def open_id(self) -> int | None:
         """The id of the unfinished game, without loading it."""
-        row = self.db.execute("SELECT id FROM games WHERE status='open' "
-                              "ORDER BY id DESC LIMIT 1").fetchone()
-        return None if row is None else row[0]
+        return open_game(self.db)
 
     def stored_lines(self, game_id: int) -> list[str]:
         """A game's header and active events as the rows hold them, not replayed (for
@@ -894,13 +893,6 @@ class _Transaction:
             raise _not_saved(e) from None
         if isinstance(exc, sqlite3.Error):
             raise _not_saved(exc) from None
-
-
-def _content(db: sqlite3.Connection, game_id: int) -> tuple:
-    """What changes whenever a game's header, rows or status do (schema 3): its checksums'
-    head (every row appended), its status sum (every undo, redo and status change)."""
-    return tuple(db.execute("SELECT head, sum, status, CAST(header AS BLOB) FROM games "
-                            "WHERE id=?", (game_id,)).fetchone() or ())
 
 
 def _set_game_status(db: sqlite3.Connection, game_id: int, status: str) -> None:

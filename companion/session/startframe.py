@@ -1,0 +1,182 @@
+"""The start frame: the panel's first frame at the next start, kept beside the journal.
+
+`companion run` shows it before it imports the app, the game's rules and its screens, so the
+table sees its game in about half the time a start takes (docs/performance.md: on a Pi Zero 2
+W the imports are most of a second). Then the app draws its own first frame, which is the same
+picture (the display sends nothing for it), and the buttons come alive.
+
+It is a cache, never a second source of truth: the frame is shown only when everything it was
+drawn from is as it was, else the start is as if there were no file.
+
+- The journal's open game (the one a start resumes): its id and what changes with every
+  append, undo, redo and status change (`content`, the columns the store checksums). The store
+  answers `open_game` and `content` from here, so the two never disagree.
+- The configuration, as checked (`config_digest`): names, house rules, the display's setup.
+- The code that draws: the companion's own modules and the game kind's package, by name, size
+  and modification time (`code_stamp`), and Pillow's version (it draws the text).
+
+The app writes the file a second after the journal last changed (and at exit): the frame of a
+fresh start, drawn as the start draws it (`App.start_image`). It is written beside the journal
+(`journal.db.frame`) as a new file renamed over the old one, with no fsync: after a power cut
+it is the old file, the new one, or an empty one, and only a file whose key matches is used.
+An unfinished game is the only start it keeps: a journal with none starts at the start menu,
+drawn by the app (there is then no file).
+
+File format: one line of JSON (the key, with `format`), then the frame's 1,024 bytes (128x64,
+one bit a pixel, as PIL's `tobytes()` of a mode "1" image).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+SIZE = (128, 64)
+RAW_BYTES = SIZE[0] * SIZE[1] // 8
+MAX_HEADER = 4096  # a key line longer than this is not ours
+
+
+def path_for(journal: Path) -> Path:
+    """Where the start frame of `journal` is kept."""
+    return journal.with_name(journal.name + ".frame")
+
+
+def open_game(db: sqlite3.Connection) -> int | None:
+    """The id of the unfinished game a start resumes (the newest open one), or None."""
+    row = db.execute("SELECT id FROM games WHERE status='open' ORDER BY id DESC LIMIT 1"
+                     ).fetchone()
+    return None if row is None else row[0]
+
+
+def content(db: sqlite3.Connection, game_id: int) -> tuple:
+    """What changes whenever a game's header, rows or status do (schema 3): its checksums'
+    head (every row appended), its status and status sum, its header, and which rows are
+    active (every undo and redo: they change a row's status, not the head)."""
+    game = db.execute("SELECT head, sum, status, CAST(header AS BLOB) FROM games WHERE id=?",
+                      (game_id,)).fetchone()
+    if game is None:
+        return ()
+    active = hashlib.sha256()
+    for row, in db.execute("SELECT row FROM events WHERE game_id=? AND status='active' "
+                           "ORDER BY seq", (game_id,)):
+        active.update(b"%d," % row)
+    return (*game, active.digest())
+
+
+def game_digest(db: sqlite3.Connection) -> dict[str, Any] | None:
+    """The open game's part of the key, or None when no game is open."""
+    gid = open_game(db)
+    if gid is None:
+        return None
+    h = hashlib.sha256()
+    for value in content(db, gid):
+        data = value if isinstance(value, bytes) else str(value).encode()
+        h.update(len(data).to_bytes(4, "big") + data)
+    return {"game": gid, "content": h.hexdigest()}
+
+
+def config_digest(data: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+def code_stamp(dirs: Iterable[str]) -> str | None:
+    """The Python modules under `dirs` by name, size and modification time; None when a
+    folder is gone (an uninstalled house game)."""
+    import PIL
+    h = hashlib.sha256(f"Pillow {PIL.__version__}\n".encode())
+    for top in dirs:
+        if not os.path.isdir(top):
+            return None
+        for where, subdirs, files in os.walk(top):
+            subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    st = os.stat(os.path.join(where, name))
+                    h.update(f"{where}/{name} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def companion_dir() -> str:
+    return str(Path(__file__).resolve().parent.parent)
+
+
+def key(db: sqlite3.Connection, config: dict[str, Any], dirs: list[str]) -> dict[str, Any] | None:
+    """The whole key for the journal `db` as it is now, or None when there is nothing to keep
+    (no open game, or a folder of `dirs` is gone)."""
+    game = game_digest(db)
+    stamp = code_stamp(dirs)
+    if game is None or stamp is None:
+        return None
+    return {"format": FORMAT, **game, "config": config_digest(config), "dirs": dirs,
+            "code": stamp}
+
+
+def write(path: Path, k: dict[str, Any], raw: bytes) -> None:
+    """Keep `raw` (a frame's bytes) under key `k`; a failure is logged, never raised (it is a
+    cache: the next start then draws its first frame itself)."""
+    if len(raw) != RAW_BYTES:
+        raise ValueError(f"a start frame is {RAW_BYTES} bytes, not {len(raw)}")
+    tmp = path.with_name(path.name + ".new")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(json.dumps(k, sort_keys=True).encode() + b"\n" + raw)
+        os.replace(tmp, path)
+    except OSError as e:
+        log.info("start frame not kept: %s", e)
+
+
+def forget(path: Path) -> None:
+    """No start frame: the next start draws its own (no game open, nothing to show early)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as e:
+        log.info("start frame not removed: %s", e)
+
+
+def kept_key(path: Path) -> dict[str, Any] | None:
+    """The key of the frame kept at `path` (None: no file, or not one of ours)."""
+    try:
+        with open(path, "rb") as f:
+            line, _, raw = f.read(MAX_HEADER + RAW_BYTES + 1).partition(b"\n")
+        kept = json.loads(line)
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) and len(raw) == RAW_BYTES else None
+
+
+def read(path: Path, journal: Path, config: dict[str, Any]) -> bytes | None:
+    """The frame kept for `journal` if it is the frame a start would draw now (the key the
+    file holds is the key of the journal, config and code as they are), else None. Never
+    raises: a missing, short, garbled or stale file, or a journal that cannot be read here, is
+    None, and the start goes on as if there were no file."""
+    try:
+        with open(path, "rb") as f:
+            line, _, raw = f.read(MAX_HEADER + RAW_BYTES + 1).partition(b"\n")
+        kept = json.loads(line)
+        if not isinstance(kept, dict) or kept.get("format") != FORMAT or len(raw) != RAW_BYTES:
+            return None
+        dirs = kept.get("dirs")
+        if not isinstance(dirs, list) or not dirs or dirs[0] != companion_dir() \
+                or not all(isinstance(d, str) for d in dirs):
+            return None
+        if not journal.is_file():
+            return None
+        db = sqlite3.connect(f"{journal.resolve().as_uri()}?mode=ro", uri=True, timeout=0.1)
+        try:
+            now = key(db, config, dirs)
+        finally:
+            db.close()
+    except (OSError, ValueError, sqlite3.Error) as e:
+        log.debug("no start frame: %s", e)
+        return None
+    return raw if now == kept else None
