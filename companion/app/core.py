@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
-from companion.app import handlers, rolls
+from companion.app import firstframe, handlers, rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import (
     Button,
@@ -35,6 +35,8 @@ from companion.ui.start import ResumeEntry
 from companion.ui.toast import draw_toast, error_frame
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from companion.session.stats import History, Stats
     from companion.web.server import Web
 
@@ -58,7 +60,8 @@ class App:
 
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
-                 | None = None, buzzer=None, power_runner: power.Runner | None = None) -> None:
+                 | None = None, buzzer=None, power_runner: power.Runner | None = None,
+                 start_frame: Path | None = None) -> None:
         self.config = config
         self.store = store
         self.display = display
@@ -124,6 +127,11 @@ class App:
         self._public_raw = b""
         self.panel_frame: Any = None  # the image the panel itself shows now
         self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
+        # Where the next start's first frame is kept (firstframe.py; None: not kept), what
+        # the app's state was when it was last kept, and whether a keep is scheduled.
+        self.start_frame = start_frame
+        self.frame_token: object = None
+        self.frame_timer = False
         notice = store.notice
         problem = games.panel_problem(self.journal.header.game) if self.journal else ""
         if problem:  # kept open in the journal, as it is: the start menu instead
@@ -162,6 +170,7 @@ class App:
         self.render()
         if self.journal is not None and self.journal.state.over:
             self.post(Tick("redraw"))  # now the end screen's line of history
+        firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         while True:
             item = self.queue.get()
             if isinstance(item, Quit):
@@ -171,9 +180,11 @@ class App:
             if self.queue.empty():
                 self.render()
                 self.flush_snapshot()
+                firstframe.due(self)
 
     def close(self) -> None:
         self.timers.close()
+        firstframe.at_exit(self)
 
     def handle(self, item: object) -> None:
         """One input from the queue, done by what INPUTS has for its type (an unknown item is

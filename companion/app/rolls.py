@@ -94,7 +94,10 @@ def start_roll(app: App, roll: A.Roll) -> None:
 
 
 def on_tick(app: App, tick: Tick) -> None:
-    if tick.token == "toast":
+    if tick.token == "startframe":
+        from companion.app import firstframe
+        firstframe.keep(app)
+    elif tick.token == "toast":
         if app.toast and app.clock() >= app.toast[1] - 0.01:
             app.toast = None
     elif tick.token == "tumble":

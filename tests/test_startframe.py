@@ -1,0 +1,269 @@
+"""The start frame (companion/session/startframe.py): the frame the last run kept for the next
+start is exactly the app's own first frame at that start, and is used only while the journal,
+the config and the code are as they were when it was kept."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import games
+from companion.app import firstframe
+from companion.config import Config, check
+from companion.gallery.sample import play, sampled
+from companion.inputs import Button
+from companion.rules.game import Header
+from companion.session import startframe
+from companion.session.store import Store
+from companion.testing import FakeClock, choose, close, drain, make_app, press
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = sampled()
+
+
+def app_config() -> dict:
+    """The config data of an app made by make_app (its dice animation is 0)."""
+    data = Config(check({})).data
+    data["dice"]["animation"] = 0.0
+    return data
+
+
+def journal_with(tmp_path: Path, kind: str, *, events: int, finish: bool, seed: int = 7) -> Path:
+    rng = random.Random(seed)
+    g = games.game(kind)
+    players = ("Ann", "Ben", "Cy", "Dee", "Eve")[:max(g.min_players, min(4, g.max_players))]
+    path = tmp_path / "journal.db"
+    with Store(path) as store:
+        play(store.new_game(Header(kind, players, 0, {})), rng, events=events, finish=finish)
+    return path
+
+
+def app_on(path: Path, **kw):
+    return make_app(path.parent, journal=path.name, **kw)
+
+
+def keep(path: Path, **kw) -> bytes:
+    """Start an app on the journal, let it keep its start frame, close it: the bytes kept."""
+    app = app_on(path, **kw)
+    app.start_frame = startframe.path_for(path)
+    try:
+        firstframe.keep(app)
+    finally:
+        close(app)
+    raw = startframe.read(startframe.path_for(path), path, app_config())
+    assert raw is not None, "nothing kept, or not readable at once"
+    return raw
+
+
+def first_frame(path: Path) -> bytes:
+    """What a start on the journal draws first (App.__init__ then its first render)."""
+    app = app_on(path)
+    try:
+        return app.frame().tobytes()
+    finally:
+        close(app)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("finish", [False, True], ids=["in-play", "over"])
+def test_the_kept_frame_is_the_next_starts_first_frame(tmp_path, kind, finish):
+    path = journal_with(tmp_path, kind, events=25, finish=finish)
+    assert keep(path) == first_frame(path)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_kept_frame_is_a_fresh_starts_after_play_on_other_screens(tmp_path, kind):
+    """An app that rolled dice (its dice note), opened a menu and a toast keeps the frame a
+    fresh start draws, not its own screen."""
+    path = journal_with(tmp_path, kind, events=10, finish=False)
+    app = app_on(path)
+    app.start_frame = startframe.path_for(path)
+    try:
+        press(app, Button.ROLL, Button.OK, Button.OK)
+        press(app, Button.OK, hold=True)  # the game's menu on top
+        app.show_toast("Hello", 30)
+        firstframe.keep(app)
+    finally:
+        close(app)
+    kept = startframe.read(startframe.path_for(path), path, app_config())
+    assert kept == first_frame(path)
+
+
+def test_a_change_to_the_game_makes_the_kept_frame_stale_until_kept_again(tmp_path):
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    frame_path = startframe.path_for(path)
+    cfg = app_config()
+    before = keep(path)
+    app = app_on(path)
+    try:
+        press(app, Button.NEXT)  # a commit: the open game's rows changed
+        assert startframe.read(frame_path, path, cfg) is None
+        app.start_frame = frame_path
+        firstframe.keep(app)
+        after = startframe.read(frame_path, path, cfg)
+        assert after is not None and after != before  # the turn moved on
+        press(app, Button.BACK, hold=True)  # undo: the rows' statuses changed
+        assert startframe.read(frame_path, path, cfg) is None
+        firstframe.keep(app)
+        assert startframe.read(frame_path, path, cfg) == before
+    finally:
+        close(app)
+
+
+def test_the_app_keeps_it_a_second_after_the_last_change_and_at_exit(tmp_path):
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    frame_path = startframe.path_for(path)
+    clock = FakeClock()
+    app = app_on(path, clock=clock)
+    app.start_frame = frame_path
+    try:
+        firstframe.due(app)  # as App.run does once its queue is empty
+        clock.advance(0.9)
+        drain(app)
+        assert not frame_path.exists()
+        clock.advance(0.2)
+        drain(app)
+        assert frame_path.exists()
+        kept = frame_path.read_bytes()
+        firstframe.due(app)  # nothing changed since: nothing scheduled
+        assert clock.pending == []
+        press(app, Button.NEXT)
+        firstframe.due(app)
+        assert clock.pending and frame_path.read_bytes() == kept
+    finally:
+        close(app)  # at exit, without waiting for the second
+    assert frame_path.read_bytes() != kept
+    assert startframe.read(frame_path, path, app_config()) == first_frame(path)
+    assert not frame_path.with_name(frame_path.name + ".new").exists()
+
+
+def test_no_open_game_keeps_no_frame(tmp_path):
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    keep(path)
+    app = app_on(path)
+    app.start_frame = startframe.path_for(path)
+    try:
+        press(app, Button.OK, hold=True)
+        choose(app, "Leave to start")
+        firstframe.keep(app)  # left, still open: the next start resumes it
+        assert startframe.path_for(path).exists()
+        other_app = make_app(tmp_path, journal="other.db")  # a journal with no game at all
+        other_app.start_frame = startframe.path_for(tmp_path / "other.db")
+        startframe.path_for(tmp_path / "other.db").write_bytes(b"old")
+        try:
+            firstframe.keep(other_app)
+        finally:
+            close(other_app)
+        assert not startframe.path_for(tmp_path / "other.db").exists()
+    finally:
+        close(app)
+
+
+def test_another_config_or_journal_is_not_shown_the_frame(tmp_path):
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    keep(path)
+    frame_path = startframe.path_for(path)
+    other_names = {**app_config(), "players": {"names": ["Zed"]}}
+    assert startframe.read(frame_path, path, other_names) is None
+    assert startframe.read(frame_path, tmp_path / "missing.db", app_config()) is None
+    elsewhere = tmp_path / "copy"
+    elsewhere.mkdir()
+    (elsewhere / "journal.db").write_bytes(b"")  # not a database: no key
+    assert startframe.read(frame_path, elsewhere / "journal.db", app_config()) is None
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbage", "short", "long", "format", "dirs",
+                                    "not json", "no newline"])
+def test_a_damaged_file_is_not_shown(tmp_path, damage):
+    """After a power cut the file may be empty or cut; a file that is not exactly ours is
+    never shown (and never raises)."""
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    raw = keep(path)
+    frame_path = startframe.path_for(path)
+    line, _, _ = frame_path.read_bytes().partition(b"\n")
+    k = json.loads(line)
+    bad = {
+        "empty": b"",
+        "garbage": os.urandom(2000),
+        "short": line + b"\n" + raw[:-1],
+        "long": line + b"\n" + raw + b"\0",
+        "format": json.dumps({**k, "format": 99}).encode() + b"\n" + raw,
+        "dirs": json.dumps({**k, "dirs": ["/elsewhere"]}).encode() + b"\n" + raw,
+        "not json": b"{" + line + b"\n" + raw,
+        "no newline": line + raw,
+    }[damage]
+    frame_path.write_bytes(bad)
+    assert startframe.read(frame_path, path, app_config()) is None
+    assert startframe.kept_key(frame_path) != k  # so the app keeps it again
+
+
+def test_the_code_stamp_follows_the_modules(tmp_path):
+    pkg = tmp_path / "house"
+    pkg.mkdir()
+    (pkg / "panel.py").write_text("A = 1\n")
+    (pkg / "__pycache__").mkdir()
+    first = startframe.code_stamp([str(pkg)])
+    (pkg / "__pycache__" / "panel.cpython-311.pyc").write_bytes(b"x")
+    assert startframe.code_stamp([str(pkg)]) == first  # bytecode is not the code
+    st = (pkg / "panel.py").stat()
+    os.utime(pkg / "panel.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert startframe.code_stamp([str(pkg)]) != first
+    (pkg / "rules.py").write_text("")
+    assert startframe.code_stamp([str(pkg)]) is not None
+    assert startframe.code_stamp([str(tmp_path / "gone")]) is None  # an uninstalled game
+
+
+def test_a_write_that_fails_is_logged_not_raised(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="companion.session.startframe")
+    frame_path = tmp_path / "no-such-dir" / "journal.db.frame"
+    startframe.write(frame_path, {"format": 1}, bytes(startframe.RAW_BYTES))
+    assert "start frame not kept" in caplog.text
+    with pytest.raises(ValueError):
+        startframe.write(tmp_path / "f", {}, b"too short")
+
+
+# `companion run` itself: the second start shows the kept frame first, and the app's own first
+# frame after it is the same picture (the display sends nothing for it).
+CHILD = """
+import hashlib, os, sys
+from companion.drivers import display
+shown = display.Display.show
+def show(self, image):
+    sent = shown(self, image)
+    os.write(1, b"SHOW %s %d\\n" % (hashlib.sha256(image.tobytes()).hexdigest()[:16].encode(),
+                                   sent))
+    return sent
+display.Display.show = show
+from companion import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def run_twice_shows(tmp_path: Path, journal: Path) -> list[list[str]]:
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    runs = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", CHILD, "run", "--no-web", "--display",
+                              "dummy", "--input", "stdin", "--journal", str(journal)],
+                             input="", capture_output=True, text=True, cwd=ROOT, env=env,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        runs.append([line for line in out.stdout.splitlines() if line.startswith("SHOW")])
+    return runs
+
+
+def test_companion_run_shows_the_kept_frame_first_then_its_own_identical_frame(tmp_path):
+    path = journal_with(tmp_path, "penny-badger", events=12, finish=False)
+    first, second = run_twice_shows(tmp_path, path)
+    assert first[0].endswith(" 1")  # no kept frame yet: the app's own frame is the first
+    assert startframe.path_for(path).exists()  # kept at exit
+    assert second[0] == first[0]  # the kept frame, shown before the app was imported
+    assert second[1:] and all(s.endswith(" 0") for s in second[1:])  # same picture: not sent
