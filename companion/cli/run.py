@@ -17,7 +17,6 @@ from companion.cli import load_config, open_store
 def run(args) -> int:
     import random
 
-    from companion.app import App
     from companion.drivers import display as displaymod
 
     cfg = load_config(args)
@@ -43,14 +42,26 @@ def run(args) -> int:
         else:
             display = displaymod.dummy()
         stack.enter_context(display)
+        # The frame the last run kept for this start, if the journal, the config and the code
+        # are as they were then: shown before the app, the game's rules and its screens are
+        # imported (most of a start on a Pi Zero 2 W). The app's own first frame below is the
+        # same picture, so the display sends nothing for it.
+        from companion.session import startframe
+        frame_path = startframe.path_for(cfg.journal_path())
+        kept = startframe.read(frame_path, cfg.journal_path(), cfg.data)
+        if kept is not None:
+            from PIL import Image
+            display.show(Image.frombytes("1", startframe.SIZE, kept))
         store = stack.enter_context(open_store(cfg, full_ok=True))
+        from companion.app import App
 
         def on_commit(what: str, count: int, event) -> None:
             if args.ack:
                 print(f"ack {what} {count} {json.dumps(event)}", flush=True)
 
         rng = random.Random(args.seed) if args.seed is not None else None
-        app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng)
+        app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
+                  start_frame=frame_path)
         stack.callback(app.close)
         # The first frame now: the dice roller, the pins and the web are set up after it
         # (nothing reaches the app before app.run(), so nothing is missed in between).
