@@ -298,15 +298,19 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
 
 # --- processes ---------------------------------------------------------------------------------
 
+# Prints a line for each of the first two frames the display is asked to show, with a digest
+# of the picture. With a kept start frame (companion/session/startframe.py) the first is that
+# frame and the second the app's own first frame; without one, both are the app's. The two
+# must be the same picture (startup_once checks): the early frame is the game as it is.
 STARTUP_CHILD = """
-import sys, os
+import sys, os, hashlib
 from companion.drivers import display
 shown = display.Display.show
-def show(self, image, _first=[True]):
+def show(self, image, _seen=[0]):
     r = shown(self, image)
-    if _first[0]:
-        _first[0] = False
-        os.write(1, b"FRAME\\n")
+    if _seen[0] < 2:
+        _seen[0] += 1
+        os.write(1, b"FRAME " + hashlib.sha256(image.tobytes()).hexdigest().encode() + b"\\n")
     return r
 display.Display.show = show
 from companion import cli
@@ -352,36 +356,57 @@ def startup_once(tmp: Path, journal: Path, env: dict[str, str],
                  ) -> float:
     """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup).
     `child`: the program run (FLOOR_CHILD for the floor)."""
+    # Started as the service starts it: its config file names the journal (hardware/pi).
+    config = tmp / "service.toml"
+    config.write_text(f"[storage]\npath = {json.dumps(str(journal))}\n", encoding="utf-8")
     t0 = time.perf_counter()
     p = subprocess.Popen([sys.executable, "-c", child, "run", "--no-web", "--display", "dummy",
-                          "--input", "stdin", "--journal", str(journal)],
+                          "--input", "stdin", "--config", str(config)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, cwd=ROOT, env=env, preexec_fn=preexec_fn)
     line = p.stdout.readline()
     t1 = time.perf_counter()
+    # The companion's second frame: the app's own first frame, the same picture as the first.
+    second = p.stdout.readline() if child is STARTUP_CHILD else line
     p.stdin.close()
     p.wait(30)
-    if line.strip() != b"FRAME":
+    if not line.startswith(b"FRAME"):
         raise RuntimeError("the app showed no frame")
+    if second != line:
+        raise RuntimeError("the first frame shown is not the app's own first frame")
     return (t1 - t0) * 1000
 
 
 def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
-                  ) -> tuple[list[float], list[float]]:
-    """Start-up times in ms, warm and cold. Warm: bytecode cached (as on an installed box after
-    its first start; the cache goes to a temporary PYTHONPYCACHEPREFIX, the first run fills it
-    and is not counted). Cold: PYTHONDONTWRITEBYTECODE=1 and no prefix, so the companion's own
-    modules are compiled at each start (the stdlib's and the venv's `__pycache__`, written when
-    they were installed, are still read)."""
+                  ) -> dict[str, list[float]]:
+    """Start-up times in ms to the first frame, resuming a 200-event game, as the service
+    starts it (`companion run --config FILE`, the journal named there):
+
+    - "warm": bytecode cached (as on an installed box after its first start; the cache goes to
+      a temporary PYTHONPYCACHEPREFIX, the first run fills it and is not counted), and the
+      start frame the last run kept (companion/session/startframe.py): a box's usual start.
+    - "cold": PYTHONDONTWRITEBYTECODE=1 and no prefix, so the companion's own modules are
+      compiled at each start (the stdlib's and the venv's `__pycache__`, written when they
+      were installed, are still read); the kept start frame as for "warm".
+    - "uncached": bytecode cached, no kept start frame (removed before each run): the first
+      start after an install or a config change, or after a power cut within a second of a
+      move. It is also about when the app's own first frame comes in the other two."""
     journal = resumable_journal(tmp, 200)
+    frame = journal.with_name(journal.name + ".frame")
     warm = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
     warm["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    startup_once(tmp, journal, warm, preexec_fn)
-    warm_times = [startup_once(tmp, journal, warm, preexec_fn) for _ in range(runs)]
+    startup_once(tmp, journal, warm, preexec_fn)  # fills the cache, keeps the start frame
+    times: dict[str, list[float]] = {"warm": [], "cold": [], "uncached": []}
+    for _ in range(runs):
+        times["warm"].append(startup_once(tmp, journal, warm, preexec_fn))
     cold = {**env_for(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
     cold.pop("PYTHONPYCACHEPREFIX", None)
-    cold_times = [startup_once(tmp, journal, cold, preexec_fn) for _ in range(runs)]
-    return warm_times, cold_times
+    for _ in range(runs):
+        times["cold"].append(startup_once(tmp, journal, cold, preexec_fn))
+    for _ in range(runs):
+        frame.unlink(missing_ok=True)
+        times["uncached"].append(startup_once(tmp, journal, warm, preexec_fn))
+    return times
 
 
 def floor_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
@@ -396,11 +421,13 @@ def floor_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None =
 
 
 def bench_startup(tmp: Path, *, runs: int) -> None:
-    warm, cold = startup_times(tmp, runs=runs)
-    figure("startup_ms", statistics.median(warm), "ms", 400.0,
-           f"median of {runs}, resuming a 200-event game, bytecode cached")
-    figure("startup_cold_ms", statistics.median(cold), "ms", None,
-           f"median of {runs}, no bytecode cache")
+    times = startup_times(tmp, runs=runs)
+    figure("startup_ms", statistics.median(times["warm"]), "ms", 400.0,
+           f"median of {runs}, resuming a 200-event game, bytecode cached, kept start frame")
+    figure("startup_cold_ms", statistics.median(times["cold"]), "ms", None,
+           f"median of {runs}, no bytecode cache, kept start frame")
+    figure("startup_uncached_ms", statistics.median(times["uncached"]), "ms", None,
+           f"median of {runs}, bytecode cached, no kept start frame")
     figure("startup_floor_ms", statistics.median(floor_times(tmp, runs=runs)), "ms", None,
            f"median of {runs}: Python, Pillow and luma showing one frame, no companion")
 
