@@ -252,7 +252,7 @@ def startup_once(journal: Path, env: dict[str, str]) -> tuple[float, float]:
         line = p.stdout.readline()
         if not line:
             break
-        if line.strip() == b"FRAME" and frame is None:
+        if line.startswith(b"FRAME") and frame is None:
             frame = time.perf_counter()
         elif line.startswith(b"web ") and listening is None:
             listening = time.perf_counter()
