@@ -267,3 +267,55 @@ def test_companion_run_shows_the_kept_frame_first_then_its_own_identical_frame(t
     assert startframe.path_for(path).exists()  # kept at exit
     assert second[0] == first[0]  # the kept frame, shown before the app was imported
     assert second[1:] and all(s.endswith(" 0") for s in second[1:])  # same picture: not sent
+
+
+def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_path, monkeypatch):
+    """With the kept frame on the panel, the buttons are live before the app is: a press then
+    waits in the app's queue and is handled when the app runs, never lost (gpiozero's mock
+    pins; App.run returns once its queue is empty)."""
+    import time
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import cli
+    from companion.app import core
+    from companion.cli import run as runmod
+
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\npath = "{path}"\n[roller]\nport = "none"\n')
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    handled: list[object] = []
+
+    def run_until_idle(self) -> None:
+        self.render()
+        while not self.queue.empty():
+            item = self.queue.get()
+            handled.append(item)
+            self.handle(item)
+        self.render()
+
+    monkeypatch.setattr(core.App, "run", run_until_idle)
+    argv = ["run", "--no-web", "--display", "dummy", "--input", "buttons", "--config",
+            str(config)]
+    assert cli.main(argv) == 0  # no kept frame yet: it is kept at exit
+    assert startframe.path_for(path).exists()
+    real_open = runmod.open_store
+
+    def press_then_open(*args, **kwargs):  # the kept frame is up; the app is not made yet
+        pin = factory.pin(17)  # NEXT
+        pin.drive_low()
+        time.sleep(0.06)
+        pin.drive_high()
+        time.sleep(0.1)
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(runmod, "open_store", press_then_open)
+    assert cli.main(argv) == 0
+    assert [type(i).__name__ for i in handled] == ["ButtonInput"]
+    with Store(path) as store:
+        journal = store.resume()
+        assert journal is not None and len(journal.events) == 6
+        assert journal.events[-1]["type"] == "next"

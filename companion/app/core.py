@@ -61,7 +61,8 @@ class App:
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
                  | None = None, buzzer=None, power_runner: power.Runner | None = None,
-                 start_frame: Path | None = None) -> None:
+                 start_frame: Path | None = None, inbox: queue.SimpleQueue | None = None
+                 ) -> None:
         self.config = config
         self.store = store
         self.display = display
@@ -69,7 +70,9 @@ class App:
         self.rng = rng or random.Random()
         # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
         # which queue.Queue's non-reentrant lock does not allow.
-        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        # `inbox`: a queue made before the app, that inputs already post to (companion run,
+        # when the kept start frame is up before the app is).
+        self.queue: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
         self.timers: rolls.Scheduler = rolls.Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import signal
 import sys
 from contextlib import ExitStack
@@ -49,9 +50,13 @@ def run(args) -> int:
         from companion.session import startframe
         frame_path = startframe.path_for(cfg.journal_path())
         kept = startframe.read(frame_path, cfg.journal_path(), cfg.data)
+        inbox: queue.SimpleQueue = queue.SimpleQueue()  # the app's input queue, made here
         if kept is not None:
             from PIL import Image
             display.show(Image.frombytes("1", startframe.SIZE, kept))
+            # The table sees its game: its presses count from now on. They wait in the app's
+            # queue until the app is up, a few tenths of a second later on a Pi Zero 2 W.
+            _inputs(stack, cfg, input_kind, inbox.put)
         store = stack.enter_context(open_store(cfg, full_ok=True))
         from companion.app import App
 
@@ -61,41 +66,21 @@ def run(args) -> int:
 
         rng = random.Random(args.seed) if args.seed is not None else None
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
-                  start_frame=frame_path)
+                  start_frame=frame_path, inbox=inbox)
         stack.callback(app.close)
-        # The first frame now: the dice roller, the pins and the web are set up after it
-        # (nothing reaches the app before app.run(), so nothing is missed in between).
+        # The first frame now (unless the kept one is up): the dice roller, the pins and the
+        # web are set up after it (nothing reaches the app before app.run(), so nothing is
+        # missed in between).
         app.render()
         app.dice = stack.enter_context(_dice(cfg, app.post, rng))
         if input_kind == "keyboard":
-            from companion.drivers.keyboard import Keyboard
             from companion.ui import power
             app.power_runner = power.emulated(app.post)  # `p`: never this computer's poweroff
-            stack.enter_context(Keyboard(post=app.post))
-        elif input_kind == "stdin":
-            from companion.drivers.keyboard import ScriptInput
-            stack.enter_context(ScriptInput(sys.stdin, post=app.post))
-        else:
-            from gpiozero import Device
-
-            from companion.drivers.buttons import ButtonPanel
-            from companion.drivers.pins import choose
-            if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
-                choice = choose(cfg["gpio"]["pin_factory"])
-                logging.getLogger("companion").info("pin library: %s", choice.line())
-                Device.pin_factory = choice.factory  # shared by every pin; closed at exit
-            b = cfg["buttons"]
-            stack.enter_context(ButtonPanel(cfg.pins(), post=app.post, debounce=b["debounce"],
-                                            hold_time=b["hold_time"]))
-            enc = cfg["encoder"]
-            if enc["enabled"]:
-                from companion.drivers.encoder import Encoder
-                stack.enter_context(Encoder(a=enc["a"], b=enc["b"], push=enc["push"],
-                                            post=app.post, debounce=b["debounce"],
-                                            hold_time=b["hold_time"]))
-            if cfg["buzzer"]["enabled"]:
-                from companion.drivers.buzzer import Buzzer
-                app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
+        if kept is None:
+            _inputs(stack, cfg, input_kind, app.post)
+        if input_kind == "buttons" and cfg["buzzer"]["enabled"]:  # on the buttons' pin library
+            from companion.drivers.buzzer import Buzzer
+            app.buzzer = stack.enter_context(Buzzer(cfg["buzzer"]["pin"]))
         # Last: a failure above (no display, no pins) never leaves a port bound.
         web_url = _web(args, cfg, app, stack)
         if web_url and display_kind == "terminal":
@@ -114,6 +99,34 @@ def run(args) -> int:
             print("ready", flush=True)
         app.run()
     return 0
+
+
+def _inputs(stack: ExitStack, cfg, input_kind: str, post) -> None:
+    """The buttons (and the encoder), the keyboard or stdin, posting to `post`."""
+    if input_kind == "keyboard":
+        from companion.drivers.keyboard import Keyboard
+        stack.enter_context(Keyboard(post=post))
+    elif input_kind == "stdin":
+        from companion.drivers.keyboard import ScriptInput
+        stack.enter_context(ScriptInput(sys.stdin, post=post))
+    else:
+        from gpiozero import Device
+
+        from companion.drivers.buttons import ButtonPanel
+        from companion.drivers.pins import choose
+        if Device.pin_factory is None:  # the environment, the config, or gpiozero's order
+            choice = choose(cfg["gpio"]["pin_factory"])
+            logging.getLogger("companion").info("pin library: %s", choice.line())
+            Device.pin_factory = choice.factory  # shared by every pin; closed at exit
+        b = cfg["buttons"]
+        stack.enter_context(ButtonPanel(cfg.pins(), post=post, debounce=b["debounce"],
+                                        hold_time=b["hold_time"]))
+        enc = cfg["encoder"]
+        if enc["enabled"]:
+            from companion.drivers.encoder import Encoder
+            stack.enter_context(Encoder(a=enc["a"], b=enc["b"], push=enc["push"],
+                                        post=post, debounce=b["debounce"],
+                                        hold_time=b["hold_time"]))
 
 
 def _web(args, cfg, app, stack) -> str:
