@@ -57,27 +57,24 @@ def open_game(db: sqlite3.Connection) -> int | None:
 
 
 def content(db: sqlite3.Connection, game_id: int) -> tuple:
-    """What changes whenever a game's header, rows or status do (schema 3): its checksums'
-    head (every row appended), its status and status sum, its header, and which rows are
-    active (every undo and redo: they change a row's status, not the head)."""
-    game = db.execute("SELECT head, sum, status, CAST(header AS BLOB) FROM games WHERE id=?",
-                      (game_id,)).fetchone()
-    if game is None:
-        return ()
-    active = hashlib.sha256()
-    for row, in db.execute("SELECT row FROM events WHERE game_id=? AND status='active' "
-                           "ORDER BY seq", (game_id,)):
-        active.update(b"%d," % row)
-    return (*game, active.digest())
+    """What changes with every row appended to a game and every change of its header or
+    status (schema 3): its checksums' head, its status and status sum, its header. Not an undo
+    or a redo, which change a row's status only (`game_digest` adds those); the store's
+    start-up check needs no more (it holds the journal's lock from check to resume)."""
+    return tuple(db.execute("SELECT head, sum, status, CAST(header AS BLOB) FROM games "
+                            "WHERE id=?", (game_id,)).fetchone() or ())
 
 
 def game_digest(db: sqlite3.Connection) -> dict[str, Any] | None:
-    """The open game's part of the key, or None when no game is open."""
+    """The open game's part of the key (None when no game is open): its `content` and which
+    of its rows are active, so every append, undo, redo and status change is a new key."""
     gid = open_game(db)
     if gid is None:
         return None
+    active, = db.execute("SELECT group_concat(row, ',') FROM (SELECT row FROM events "
+                         "WHERE game_id=? AND status='active' ORDER BY seq)", (gid,)).fetchone()
     h = hashlib.sha256()
-    for value in content(db, gid):
+    for value in (*content(db, gid), active or ""):
         data = value if isinstance(value, bytes) else str(value).encode()
         h.update(len(data).to_bytes(4, "big") + data)
     return {"game": gid, "content": h.hexdigest()}
