@@ -319,3 +319,15 @@ def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_pa
         journal = store.resume()
         assert journal is not None and len(journal.events) == 6
         assert journal.events[-1]["type"] == "next"
+
+
+def test_the_stamp_in_a_key_is_the_code_the_process_started_with(tmp_path):
+    """A package upgraded under a running companion must not stamp the frames its old code
+    draws with the new code's stamp: code_stamp_once answers the first stamp for good."""
+    pkg = tmp_path / "house"
+    pkg.mkdir()
+    (pkg / "panel.py").write_text("A = 1\n")
+    first = startframe.code_stamp_once([str(pkg)])
+    (pkg / "panel.py").write_text("A = 22\n")
+    assert startframe.code_stamp_once([str(pkg)]) == first
+    assert startframe.code_stamp([str(pkg)]) != first

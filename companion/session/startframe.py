@@ -101,6 +101,19 @@ def code_stamp(dirs: Iterable[str]) -> str | None:
     return h.hexdigest()
 
 
+_STAMPS: dict[tuple[str, ...], str | None] = {}
+
+
+def code_stamp_once(dirs: Iterable[str]) -> str | None:
+    """`code_stamp`, worked out once a process for the same folders: the stamp of the code it
+    started with. (A package upgraded under a running companion is not stamped onto frames
+    its old code draws; and a keep does not stat every module again.)"""
+    t = tuple(dirs)
+    if t not in _STAMPS:
+        _STAMPS[t] = code_stamp(t)
+    return _STAMPS[t]
+
+
 def companion_dir() -> str:
     return str(Path(__file__).resolve().parent.parent)
 
@@ -109,7 +122,7 @@ def key(db: sqlite3.Connection, config: dict[str, Any], dirs: list[str]) -> dict
     """The whole key for the journal `db` as it is now, or None when there is nothing to keep
     (no open game, or a folder of `dirs` is gone)."""
     game = game_digest(db)
-    stamp = code_stamp(dirs)
+    stamp = code_stamp_once(dirs)
     if game is None or stamp is None:
         return None
     return {"format": FORMAT, **game, "config": config_digest(config), "dirs": dirs,
