@@ -12,6 +12,7 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from companion.app import firstframe
 from companion.inputs import RollResult, Tick
 from companion.rules import dice as dicemod
 from companion.ui import actions as A
@@ -95,7 +96,6 @@ def start_roll(app: App, roll: A.Roll) -> None:
 
 def on_tick(app: App, tick: Tick) -> None:
     if tick.token == "startframe":
-        from companion.app import firstframe
         firstframe.keep(app)
     elif tick.token == "toast":
         if app.toast and app.clock() >= app.toast[1] - 0.01:

@@ -1,26 +1,28 @@
 """The start frame: the panel's first frame at the next start, kept beside the journal.
 
 `companion run` shows it before it imports the app, the game's rules and its screens, so the
-table sees its game in about half the time a start takes (docs/performance.md: on a Pi Zero 2
-W the imports are most of a second). Then the app draws its own first frame, which is the same
-picture (the display sends nothing for it), and the buttons come alive.
+table sees its game some tenths of a second sooner on a Pi Zero 2 W (docs/performance.md,
+"The kept start frame"). Then the app draws its own first frame, which is the same picture
+(the display sends nothing for it).
 
 It is a cache, never a second source of truth: the frame is shown only when everything it was
-drawn from is as it was, else the start is as if there were no file.
+drawn from is as it was, else the start is as if there were no file. The key:
 
-- The journal's open game (the one a start resumes): its id and what changes with every
-  append, undo, redo and status change (`content`, the columns the store checksums). The store
-  answers `open_game` and `content` from here, so the two never disagree.
+- The journal's open game (the one a start resumes): its id, `content` (the games row: the
+  checksums' head, the status and its checksum, the header) and which of its rows are active
+  (`game_digest`): every append, undo, redo and status change makes a new key. The store asks
+  `open_game` and `content` from here too, so the two never disagree on which game that is.
 - The configuration, as checked (`config_digest`): names, house rules, the display's setup.
-- The code that draws: the companion's own modules and the game kind's package, by name, size
-  and modification time (`code_stamp`), and Pillow's version (it draws the text).
+- The code that draws: the companion's own modules and a house game's package, by name, size
+  and modification time, and Pillow's version (`code_stamp`), as they were when the process
+  started (`code_stamp_once`).
 
-The app writes the file a second after the journal last changed (and at exit): the frame of a
-fresh start, drawn as the start draws it (`App.start_image`). It is written beside the journal
-(`journal.db.frame`) as a new file renamed over the old one, with no fsync: after a power cut
-it is the old file, the new one, or an empty one, and only a file whose key matches is used.
-An unfinished game is the only start it keeps: a journal with none starts at the start menu,
-drawn by the app (there is then no file).
+The app writes the file (companion/app/firstframe.py) a second after the journal last changed
+and at exit: the frame of a fresh start, drawn as the start draws it. It is written beside the
+journal (`journal.db.frame`) as a new file renamed over the old one, with no fsync: after a
+power cut it is the old file, the new one, or an empty one, and only a file whose key matches
+is used. An unfinished game is the only start it keeps: a journal with none starts at the
+start menu, drawn by the app (there is then no file).
 
 File format: one line of JSON (the key, with `format`), then the frame's 1,024 bytes (128x64,
 one bit a pixel, as PIL's `tobytes()` of a mode "1" image).
