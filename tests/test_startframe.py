@@ -331,3 +331,39 @@ def test_the_stamp_in_a_key_is_the_code_the_process_started_with(tmp_path):
     (pkg / "panel.py").write_text("A = 22\n")
     assert startframe.code_stamp_once([str(pkg)]) == first
     assert startframe.code_stamp([str(pkg)]) != first
+
+
+def test_a_house_games_own_package_is_in_the_key(tmp_path, monkeypatch):
+    """A house game's screens live outside the companion: its package's folder is stamped
+    too, and a start after it changed or was uninstalled draws its own first frame."""
+    from companion.games import GameKind
+    from companion.rules.game import Game, State
+
+    pkg = tmp_path / "house_game_x"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("def panel():\n    from companion.ui.modes import Mode\n"
+                                     "    return Mode()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import house_game_x  # type: ignore[import-not-found]
+
+    monkeypatch.setattr(games, "_KINDS", {**games.kinds(), "house-x": GameKind(
+        rules=Game[State](), panel=house_game_x.panel)})
+    dirs = firstframe.code_dirs("house-x")
+    assert dirs == [startframe.companion_dir(), str(pkg.resolve())]
+    assert firstframe.code_dirs("table") == [startframe.companion_dir()]
+
+    path = journal_with(tmp_path, "table", events=3, finish=False)
+    frame_path = startframe.path_for(path)
+    with Store(path) as store:
+        k = startframe.key(store.db, app_config(), dirs)
+    assert k is not None
+    startframe.write(frame_path, k, bytes(startframe.RAW_BYTES))
+    assert startframe.read(frame_path, path, app_config()) == bytes(startframe.RAW_BYTES)
+    monkeypatch.setattr(startframe, "_STAMPS", {})  # the next start: a new process
+    (pkg / "__init__.py").write_text("def panel():\n    raise ImportError('gone')\n")
+    os.utime(pkg / "__init__.py", ns=(1, 1))
+    assert startframe.read(frame_path, path, app_config()) is None
+    monkeypatch.setattr(startframe, "_STAMPS", {})
+    (pkg / "__init__.py").unlink()
+    pkg.rmdir()
+    assert startframe.read(frame_path, path, app_config()) is None
