@@ -52,7 +52,7 @@ def app_on(path: Path, **kw):
 def keep(path: Path, **kw) -> bytes:
     """Start an app on the journal, let it keep its start frame, close it: the bytes kept."""
     app = app_on(path, **kw)
-    app.start_frame = startframe.path_for(path)
+    app.keeper = firstframe.Keeper(startframe.path_for(path))
     try:
         firstframe.keep(app)
     finally:
@@ -84,7 +84,7 @@ def test_the_kept_frame_is_a_fresh_starts_after_play_on_other_screens(tmp_path, 
     fresh start draws, not its own screen."""
     path = journal_with(tmp_path, kind, events=10, finish=False)
     app = app_on(path)
-    app.start_frame = startframe.path_for(path)
+    app.keeper = firstframe.Keeper(startframe.path_for(path))
     try:
         press(app, Button.ROLL, Button.OK, Button.OK)
         press(app, Button.OK, hold=True)  # the game's menu on top
@@ -105,7 +105,7 @@ def test_a_change_to_the_game_makes_the_kept_frame_stale_until_kept_again(tmp_pa
     try:
         press(app, Button.NEXT)  # a commit: the open game's rows changed
         assert startframe.read(frame_path, path, cfg) is None
-        app.start_frame = frame_path
+        app.keeper = firstframe.Keeper(frame_path)
         firstframe.keep(app)
         after = startframe.read(frame_path, path, cfg)
         assert after is not None and after != before  # the turn moved on
@@ -122,7 +122,7 @@ def test_the_app_keeps_it_a_second_after_the_last_change_and_at_exit(tmp_path):
     frame_path = startframe.path_for(path)
     clock = FakeClock()
     app = app_on(path, clock=clock)
-    app.start_frame = frame_path
+    app.keeper = firstframe.Keeper(frame_path)
     try:
         firstframe.due(app)  # as App.run does once its queue is empty
         clock.advance(0.9)
@@ -148,14 +148,14 @@ def test_no_open_game_keeps_no_frame(tmp_path):
     path = journal_with(tmp_path, "table", events=5, finish=False)
     keep(path)
     app = app_on(path)
-    app.start_frame = startframe.path_for(path)
+    app.keeper = firstframe.Keeper(startframe.path_for(path))
     try:
         press(app, Button.OK, hold=True)
         choose(app, "Leave to start")
         firstframe.keep(app)  # left, still open: the next start resumes it
         assert startframe.path_for(path).exists()
         other_app = make_app(tmp_path, journal="other.db")  # a journal with no game at all
-        other_app.start_frame = startframe.path_for(tmp_path / "other.db")
+        other_app.keeper = firstframe.Keeper(startframe.path_for(tmp_path / "other.db"))
         startframe.path_for(tmp_path / "other.db").write_bytes(b"old")
         try:
             firstframe.keep(other_app)
@@ -237,8 +237,9 @@ from companion.drivers import display
 shown = display.Display.show
 def show(self, image):
     sent = shown(self, image)
-    os.write(1, b"SHOW %s %d\\n" % (hashlib.sha256(image.tobytes()).hexdigest()[:16].encode(),
-                                   sent))
+    when = b"app" if "companion.app.core" in sys.modules else b"early"
+    os.write(1, b"SHOW %s %d %s\\n" % (hashlib.sha256(image.tobytes()).hexdigest()[:16].encode(),
+                                      sent, when))
     return sent
 display.Display.show = show
 from companion import cli
@@ -263,10 +264,13 @@ def run_twice_shows(tmp_path: Path, journal: Path) -> list[list[str]]:
 def test_companion_run_shows_the_kept_frame_first_then_its_own_identical_frame(tmp_path):
     path = journal_with(tmp_path, "penny-badger", events=12, finish=False)
     first, second = run_twice_shows(tmp_path, path)
-    assert first[0].endswith(" 1")  # no kept frame yet: the app's own frame is the first
+    assert first[0].endswith(" 1 app")  # no kept frame yet: the app's own frame is the first
     assert startframe.path_for(path).exists()  # kept at exit
-    assert second[0] == first[0]  # the kept frame, shown before the app was imported
-    assert second[1:] and all(s.endswith(" 0") for s in second[1:])  # same picture: not sent
+    picture = first[0].split()[1]
+    # The kept frame, sent before the app was imported; then the app's own, the same picture,
+    # is not sent again.
+    assert second[0] == f"SHOW {picture} 1 early"
+    assert second[1:] and all(s == f"SHOW {picture} 0 app" for s in second[1:])
 
 
 def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_path, monkeypatch):
@@ -348,6 +352,7 @@ def test_a_house_games_own_package_is_in_the_key(tmp_path, monkeypatch):
 
     monkeypatch.setattr(games, "_KINDS", {**games.kinds(), "house-x": GameKind(
         rules=Game[State](), panel=house_game_x.panel)})
+    monkeypatch.setitem(games._SOURCES, "house-x", "house_game_x")  # as its entry point says
     dirs = firstframe.code_dirs("house-x")
     assert dirs == [startframe.companion_dir(), str(pkg.resolve())]
     assert firstframe.code_dirs("table") == [startframe.companion_dir()]
@@ -367,3 +372,142 @@ def test_a_house_games_own_package_is_in_the_key(tmp_path, monkeypatch):
     (pkg / "__init__.py").unlink()
     pkg.rmdir()
     assert startframe.read(frame_path, path, app_config()) is None
+
+
+def test_keeping_waits_for_a_second_with_no_change(tmp_path):
+    """Quick play does not keep a frame between two presses: the keep waits until nothing
+    has changed for KEEP_AFTER."""
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    frame_path = startframe.path_for(path)
+    clock = FakeClock()
+    app = app_on(path, clock=clock)
+    app.keeper = firstframe.Keeper(frame_path)
+    try:
+        for _ in range(5):  # a press every 0.9 s: never a second's pause
+            press(app, Button.NEXT)
+            firstframe.due(app)
+            clock.advance(0.9)
+            drain(app)
+            assert not frame_path.exists()
+        clock.advance(0.2)
+        drain(app)
+        assert startframe.read(frame_path, path, app_config()) == firstframe.image(
+            app, app.journal).tobytes()
+    finally:
+        close(app)
+
+
+def test_a_start_that_raised_a_notice_keeps_no_frame(tmp_path):
+    """A notice at start (here: a parked game of a kind that is not installed) is the next
+    start's first frame too: the game's frame is not kept."""
+    path = tmp_path / "journal.db"
+    with Store(path) as store:
+        store.new_game(Header("table", ("Ann", "Ben"), 0, {}))
+        store.db.execute("UPDATE games SET header=replace(header, '\"table\"', '\"gone-kind\"')")
+        store.db.commit()
+        play(store.new_game(Header("table", ("Ann", "Ben"), 0, {}), park=True),
+             random.Random(1), events=3, finish=False)
+    startframe.path_for(path).write_bytes(b"an old frame")
+    app = app_on(path)
+    app.keeper = firstframe.Keeper(startframe.path_for(path))
+    try:
+        assert "not installed" in app.store.notice
+        firstframe.keep(app)
+    finally:
+        close(app)
+    assert not startframe.path_for(path).exists()
+
+
+@pytest.mark.parametrize("what", ["nested", "fifo", "directory"])
+def test_no_file_there_can_stop_or_stall_a_start(tmp_path, what):
+    path = journal_with(tmp_path, "table", events=3, finish=False)
+    frame_path = startframe.path_for(path)
+    if what == "nested":
+        frame_path.write_bytes(b"[" * 5000 + b"\n" + bytes(startframe.RAW_BYTES))
+    elif what == "fifo":
+        os.mkfifo(frame_path)  # nobody writes: a blocking open would wait for ever
+    else:
+        frame_path.mkdir()
+    assert startframe.read(frame_path, path, app_config()) is None
+    assert startframe.kept_key(frame_path) is None
+
+
+def test_a_write_that_fails_leaves_no_new_file(tmp_path):
+    frame_path = tmp_path / "journal.db.frame"
+    frame_path.mkdir()  # os.replace cannot put a file there
+    startframe.write(frame_path, {"format": 1}, bytes(startframe.RAW_BYTES))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db.frame"]
+
+
+def test_presses_on_a_kept_frame_the_app_does_not_confirm_are_dropped(tmp_path, monkeypatch):
+    """The kept frame shows the game, but the journal's checks then raise a notice (here: a
+    parked game edited by hand since, found broken): the app's first frame is the notice,
+    and a press made on the game's picture is not handled on it. Nothing else is dropped."""
+    import time
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import cli
+    from companion.app import core
+    from companion.cli import run as runmod
+
+    path = tmp_path / "journal.db"
+    with Store(path) as store:
+        play(store.new_game(Header("table", ("Ann", "Ben"), 0, {})), random.Random(1),
+             events=3, finish=False)
+        play(store.new_game(Header("table", ("Ann", "Ben", "Cy"), 0, {}), park=True),
+             random.Random(2), events=4, finish=False)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\npath = "{path}"\n[roller]\nport = "none"\n')
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    handled: list[object] = []
+
+    def run_until_idle(self) -> None:
+        self.render()
+        while not self.queue.empty():
+            item = self.queue.get()
+            handled.append(item)
+            self.handle(item)
+        self.render()
+
+    monkeypatch.setattr(core.App, "run", run_until_idle)
+    argv = ["run", "--no-web", "--display", "dummy", "--input", "buttons", "--config",
+            str(config)]
+    assert cli.main(argv) == 0
+    assert startframe.path_for(path).exists()
+    with Store(path) as store:  # game 1, parked: one of its rows edited by hand
+        store.db.execute("UPDATE events SET body=body || ' ' WHERE game_id=1 AND seq=0")
+        store.db.commit()
+    real_open = runmod.open_store
+
+    def press_then_open(*args, **kwargs):
+        pin = factory.pin(17)  # NEXT, on the game's picture
+        pin.drive_low()
+        time.sleep(0.06)
+        pin.drive_high()
+        time.sleep(0.1)
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(runmod, "open_store", press_then_open)
+    assert cli.main(argv) == 0
+    assert handled == []
+    with Store(path) as store:
+        journal = store.resume()
+        assert journal is not None and len(journal.events) == 4  # no 'next' recorded
+    assert not startframe.path_for(path).exists()  # a start with a notice keeps none
+
+
+def test_drop_presses_keeps_everything_else_in_order():
+    import queue
+
+    from companion.cli.run import _drop_presses
+    from companion.inputs import ButtonInput, Gesture, Quit, Tick
+
+    q: queue.SimpleQueue = queue.SimpleQueue()
+    for item in (ButtonInput(Button.NEXT, Gesture.PRESS), Tick("x"),
+                 ButtonInput(Button.OK, Gesture.HOLD), Quit()):
+        q.put(item)
+    _drop_presses(q)
+    assert [q.get_nowait() for _ in range(2)] == [Tick("x"), Quit()] and q.empty()

@@ -130,11 +130,8 @@ class App:
         self._public_raw = b""
         self.panel_frame: Any = None  # the image the panel itself shows now
         self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
-        # Where the next start's first frame is kept (firstframe.py; None: not kept), what
-        # the app's state was when it was last kept, and whether a keep is scheduled.
-        self.start_frame = start_frame
-        self.frame_token: object = None
-        self.frame_timer = False
+        # The next start's first frame, kept at `start_frame` (firstframe.py; None: not kept).
+        self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None
         notice = store.notice
         problem = games.panel_problem(self.journal.header.game) if self.journal else ""
         if problem:  # kept open in the journal, as it is: the start menu instead

@@ -1,6 +1,6 @@
 """The next start's first frame (companion/session/startframe.py): the app keeps the frame a
-start would draw now, a second after the journal last changed and at exit, so that the next
-`companion run` can show it before it imports the app.
+start would draw now, once the journal has not changed for a second, and at exit, so that the
+next `companion run` can show it before it imports the app.
 
 Every function here runs on the app thread, on the App it is given.
 """
@@ -23,9 +23,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Kept this long after the journal last changed: once the table pauses, not between two
-# quick presses (each keep draws a frame and writes a file).
+# Kept once nothing has changed for this long: when the table pauses, not between two quick
+# presses (each keep draws a frame and writes a file).
 KEEP_AFTER = 1.0
+
+
+class Keeper:
+    """Where the frame is kept, and what the app's state was when last kept and last seen."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.kept: object = None  # `state` when the frame was last kept (or found kept)
+        self.seen: object = None  # `state` when last looked at
+        self.changed_at = 0.0  # when `seen` last changed (the app's clock)
+        self.pending = False  # a keep is scheduled
 
 
 def state(app: App) -> object:
@@ -35,55 +46,91 @@ def state(app: App) -> object:
 
 
 def due(app: App) -> None:
-    """After a change, once the queue is empty (App.run): keep the frame a second later."""
-    if app.start_frame is None or app.frame_timer or app.frame_token == state(app):
+    """Once the queue is empty (App.run): after a change, keep the frame when nothing has
+    changed for KEEP_AFTER."""
+    k = app.keeper
+    if k is None:
         return
-    app.frame_timer = True
-    app.timers.after(KEEP_AFTER, Tick("startframe"))
+    now = state(app)
+    if now != k.seen:
+        k.seen, k.changed_at = now, app.clock()
+    if now != k.kept and not k.pending:
+        k.pending = True
+        app.timers.after(KEEP_AFTER, Tick("startframe"))
+
+
+def on_tick(app: App) -> None:
+    """The scheduled keep: now if nothing changed for KEEP_AFTER, else once the last change
+    is that old."""
+    k = app.keeper
+    if k is None:
+        return
+    k.pending = False
+    now = state(app)
+    if now != k.seen:  # changed by an input handled in this same burst
+        k.seen, k.changed_at = now, app.clock()
+    wait = k.changed_at + KEEP_AFTER - app.clock()
+    if wait > 0.01:
+        k.pending = True
+        app.timers.after(wait, Tick("startframe"))
+    else:
+        keep(app)
 
 
 def at_exit(app: App) -> None:
     """At exit (the service stopped, `q`, Quit): now, not a second later."""
-    if app.start_frame is not None and (app.frame_timer or app.frame_token != state(app)):
+    k = app.keeper
+    if k is not None and (k.pending or k.kept != state(app)):
         keep(app)
 
 
 def keep(app: App) -> None:
-    """Keep the frame a start would draw now (none when no game is open), unless the file
-    already holds it. A failure is logged: it is a cache, and the game is not in it."""
-    app.frame_timer = False
-    app.frame_token = state(app)
-    path = app.start_frame
-    if path is None or app.store.read_only or app.store.unwritable:
+    """Keep the frame a start would draw now, unless the file already holds it; none when no
+    game is open, or when this start raised a notice (the next start may well raise it again,
+    and then draws the notice, not the game). A failure is logged: it is a cache, and the game
+    is not in it."""
+    k = app.keeper
+    if k is None:
+        return
+    k.pending = False
+    k.kept = state(app)
+    store = app.store
+    if store.read_only or store.unwritable:
         return
     journal = app.journal if app.journal is not None else app.left
     try:
-        if journal is None or getattr(journal.sink, "game_id", None) \
-                != startframe.open_game(app.store.db):
-            startframe.forget(path)
+        if journal is None or store.notice or getattr(journal.sink, "game_id", None) \
+                != startframe.open_game(store.db):
+            startframe.forget(k.path)
             return
-        key = startframe.key(app.store.db, app.config.data, code_dirs(journal.header.game))
+        dirs = code_dirs(journal.header.game)
+        key = None if dirs is None else startframe.key(store.db, app.config.data, dirs)
         if key is None:
-            startframe.forget(path)
-        elif key != startframe.kept_key(path):
-            startframe.write(path, key, image(app, journal).tobytes())
+            startframe.forget(k.path)
+        elif key != startframe.kept_key(k.path):
+            startframe.write(k.path, key, image(app, journal).tobytes())
     except Exception:  # never the game's problem: the next start draws its own frame
         if app.strict:
             raise
         log.exception("start frame not kept")
 
 
-def code_dirs(kind: str) -> list[str]:
-    """The folders whose modules draw a game of `kind`: the companion's, and a house game's
-    own package (a built-in kind's is inside the companion's)."""
-    dirs = [startframe.companion_dir()]
-    package = sys.modules.get(games.get(kind).panel.__module__)
-    where = getattr(package, "__file__", None)
-    if where:
-        folder = str(Path(where).resolve().parent)
-        if not (folder + "/").startswith(dirs[0] + "/"):
-            dirs.append(folder)
-    return dirs
+def code_dirs(kind: str) -> list[str] | None:
+    """The code that draws a game of `kind`: the companion's folder, and for a house game the
+    folder of its top-level package (or its one module) as declared by its entry point. None
+    when that cannot be told (then nothing is kept for it)."""
+    home = startframe.companion_dir()
+    module = games.source(kind)
+    if module is None:
+        return None
+    top = module.partition(".")[0]
+    if top == "companion":
+        return [home]
+    where = getattr(sys.modules.get(top), "__file__", None)
+    if not where:  # not imported, or a namespace package: no one folder holds its code
+        return None
+    path = Path(where).resolve()
+    return [home, str(path.parent if path.name == "__init__.py" else path)]
 
 
 def image(app: App, journal: Journal) -> Any:

@@ -96,7 +96,7 @@ def start_roll(app: App, roll: A.Roll) -> None:
 
 def on_tick(app: App, tick: Tick) -> None:
     if tick.token == "startframe":
-        firstframe.keep(app)
+        firstframe.on_tick(app)
     elif tick.token == "toast":
         if app.toast and app.clock() >= app.toast[1] - 0.01:
             app.toast = None

@@ -126,6 +126,7 @@ def _mode(k: GameKind) -> Mode:
 
 
 _FAILED: dict[str, str] = {}  # house kinds that could not be loaded: name -> why (logged once)
+_SOURCES: dict[str, str] = {}  # each loaded kind's declaring module (`source`)
 
 
 def _builtin(ep: Any) -> bool:
@@ -154,6 +155,7 @@ def _import_builtin(kind: str) -> GameKind | None:
     k = getattr(import_module(module), "KIND", None)
     if not isinstance(k, GameKind) or k.kind != kind:
         raise KindBroken(f"{module} does not declare a GameKind named {kind!r}")
+    _SOURCES[kind] = module
     return k
 
 
@@ -176,6 +178,7 @@ def _checked(ep: Any) -> GameKind | None:
         _FAILED[ep.name] = str(e) or type(e).__name__
         log.error("game kind %s (%s) could not be loaded: %s", ep.name, ep.value, e)
         return None
+    _SOURCES[k.kind] = str(ep.value).partition(":")[0].strip()
     return k
 
 
@@ -241,6 +244,13 @@ def get(kind: str) -> GameKind:
 def names() -> list[str]:
     """The installed kinds' names, read from the entry points without importing a kind."""
     return list(dict.fromkeys(ep.name for ep in entry_points()))
+
+
+def source(kind: str) -> str | None:
+    """The module that declares `kind` (its entry point's module: "companion.games.chaos",
+    a house game's own "house_dice"), once the kind is loaded; None for one that was not loaded
+    through the registry (a test's)."""
+    return _SOURCES.get(kind)
 
 
 def find(kind: str) -> GameKind | None:
