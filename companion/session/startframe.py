@@ -35,6 +35,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -87,11 +88,15 @@ def config_digest(data: dict[str, Any]) -> str:
 
 
 def code_stamp(dirs: Iterable[str]) -> str | None:
-    """The Python modules under `dirs` by name, size and modification time; None when a
-    folder is gone (an uninstalled house game)."""
+    """The Python modules under `dirs` (folders, or single modules) by name, size and
+    modification time; None when one is gone (an uninstalled house game)."""
     import PIL
     h = hashlib.sha256(f"Pillow {PIL.__version__}\n".encode())
     for top in dirs:
+        if os.path.isfile(top) and top.endswith(".py"):
+            st = os.stat(top)
+            h.update(f"{top} {st.st_size} {st.st_mtime_ns}\n".encode())
+            continue
         if not os.path.isdir(top):
             return None
         for where, subdirs, files in os.walk(top):
@@ -143,6 +148,10 @@ def write(path: Path, k: dict[str, Any], raw: bytes) -> None:
         os.replace(tmp, path)
     except OSError as e:
         log.info("start frame not kept: %s", e)
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
 
 
 def forget(path: Path) -> None:
@@ -155,15 +164,30 @@ def forget(path: Path) -> None:
         log.info("start frame not removed: %s", e)
 
 
+def _load(path: Path) -> tuple[dict[str, Any], bytes] | None:
+    """The key and the frame's bytes of the file at `path`, or None when it is not a regular
+    file of ours (read without blocking: a FIFO or a device there never stalls a start)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        blob = os.read(fd, MAX_HEADER + RAW_BYTES + 1)
+    finally:
+        os.close(fd)
+    line, _, raw = blob.partition(b"\n")
+    if not line.startswith(b"{") or len(raw) != RAW_BYTES:
+        return None
+    kept = json.loads(line)
+    return (kept, raw) if isinstance(kept, dict) else None
+
+
 def kept_key(path: Path) -> dict[str, Any] | None:
     """The key of the frame kept at `path` (None: no file, or not one of ours)."""
     try:
-        with open(path, "rb") as f:
-            line, _, raw = f.read(MAX_HEADER + RAW_BYTES + 1).partition(b"\n")
-        kept = json.loads(line)
-    except (OSError, ValueError):
+        found = _load(path)
+    except Exception:  # a cache: whatever is there (garbled, nested too deep) is no key
         return None
-    return kept if isinstance(kept, dict) and len(raw) == RAW_BYTES else None
+    return None if found is None else found[0]
 
 
 def read(path: Path, journal: Path, config: dict[str, Any]) -> bytes | None:
@@ -172,14 +196,13 @@ def read(path: Path, journal: Path, config: dict[str, Any]) -> bytes | None:
     raises: a missing, short, garbled or stale file, or a journal that cannot be read here, is
     None, and the start goes on as if there were no file."""
     try:
-        with open(path, "rb") as f:
-            line, _, raw = f.read(MAX_HEADER + RAW_BYTES + 1).partition(b"\n")
-        kept = json.loads(line)
-        if not isinstance(kept, dict) or kept.get("format") != FORMAT or len(raw) != RAW_BYTES:
+        found = _load(path)
+        if found is None:
             return None
+        kept, raw = found
         dirs = kept.get("dirs")
-        if not isinstance(dirs, list) or not dirs or dirs[0] != companion_dir() \
-                or not all(isinstance(d, str) for d in dirs):
+        if kept.get("format") != FORMAT or not isinstance(dirs, list) or not dirs \
+                or dirs[0] != companion_dir() or not all(isinstance(d, str) for d in dirs):
             return None
         if not journal.is_file():
             return None
@@ -188,7 +211,7 @@ def read(path: Path, journal: Path, config: dict[str, Any]) -> bytes | None:
             now = key(db, config, dirs)
         finally:
             db.close()
-    except (OSError, ValueError, sqlite3.Error) as e:
+    except Exception as e:  # a cache: nothing found there may stop a start
         log.debug("no start frame: %s", e)
         return None
     return raw if now == kept else None
