@@ -299,9 +299,10 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
 # --- processes ---------------------------------------------------------------------------------
 
 # Prints a line for each of the first two frames the display is asked to show, with a digest
-# of the picture. With a kept start frame (companion/session/startframe.py) the first is that
-# frame and the second the app's own first frame; without one, both are the app's. The two
-# must be the same picture (startup_once checks): the early frame is the game as it is.
+# of the picture and whether the app was imported yet ("app") or not ("early"). With a kept
+# start frame (companion/session/startframe.py) the first is that frame, shown early, and the
+# second the app's own first frame; without one, both are the app's. The two must be the same
+# picture (startup_once checks): the early frame is the game as it is.
 STARTUP_CHILD = """
 import sys, os, hashlib
 from companion.drivers import display
@@ -310,7 +311,9 @@ def show(self, image, _seen=[0]):
     r = shown(self, image)
     if _seen[0] < 2:
         _seen[0] += 1
-        os.write(1, b"FRAME " + hashlib.sha256(image.tobytes()).hexdigest().encode() + b"\\n")
+        when = b"app" if "companion.app.core" in sys.modules else b"early"
+        os.write(1, b"FRAME " + hashlib.sha256(image.tobytes()).hexdigest().encode() + b" "
+                 + when + b"\\n")
     return r
 display.Display.show = show
 from companion import cli
@@ -352,10 +355,12 @@ def resumable_journal(tmp: Path, events: int) -> Path:
 
 
 def startup_once(tmp: Path, journal: Path, env: dict[str, str],
-                 preexec_fn: Callable[[], None] | None = None, *, child: str = STARTUP_CHILD
-                 ) -> float:
+                 preexec_fn: Callable[[], None] | None = None, *, child: str = STARTUP_CHILD,
+                 first: str | None = None) -> float:
     """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup).
-    `child`: the program run (FLOOR_CHILD for the floor)."""
+    `child`: the program run (FLOOR_CHILD for the floor). `first`: "early" when the first
+    frame must be the kept start frame, shown before the app was imported; "app" when it must
+    be the app's own."""
     # Started as the service starts it: its config file names the journal (hardware/pi).
     config = tmp / "service.toml"
     config.write_text(f"[storage]\npath = {json.dumps(str(journal))}\n", encoding="utf-8")
@@ -372,8 +377,10 @@ def startup_once(tmp: Path, journal: Path, env: dict[str, str],
     p.wait(30)
     if not line.startswith(b"FRAME"):
         raise RuntimeError("the app showed no frame")
-    if second != line:
+    if second.split()[:2] != line.split()[:2]:
         raise RuntimeError("the first frame shown is not the app's own first frame")
+    if first is not None and line.split()[2:] != [first.encode()]:
+        raise RuntimeError(f"the first frame was not the {first} one: {line!r}")
     return (t1 - t0) * 1000
 
 
@@ -398,14 +405,14 @@ def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None
     startup_once(tmp, journal, warm, preexec_fn)  # fills the cache, keeps the start frame
     times: dict[str, list[float]] = {"warm": [], "cold": [], "uncached": []}
     for _ in range(runs):
-        times["warm"].append(startup_once(tmp, journal, warm, preexec_fn))
+        times["warm"].append(startup_once(tmp, journal, warm, preexec_fn, first="early"))
     cold = {**env_for(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
     cold.pop("PYTHONPYCACHEPREFIX", None)
     for _ in range(runs):
-        times["cold"].append(startup_once(tmp, journal, cold, preexec_fn))
+        times["cold"].append(startup_once(tmp, journal, cold, preexec_fn, first="early"))
     for _ in range(runs):
         frame.unlink(missing_ok=True)
-        times["uncached"].append(startup_once(tmp, journal, warm, preexec_fn))
+        times["uncached"].append(startup_once(tmp, journal, warm, preexec_fn, first="app"))
     return times
 
 
