@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +88,31 @@ _PIN_KEYS = [("buttons", k) for k in ("next", "roll", "up", "down", "ok", "back"
 _ENCODER_PINS = [("encoder", k) for k in ("a", "b", "push")]
 
 
-@dataclass(frozen=True)
 class Config:
+    """The checked config: `data` (section -> key -> value, every key present) and the file it
+    was read from (`path`; None: the defaults). Read-only once made. A plain class rather than
+    a frozen dataclass: `companion run` makes one before it shows the kept start frame, and
+    the dataclass machinery (dataclasses, inspect, ast) was a twentieth of that start on a Pi
+    Zero 2 W class CPU (docs/performance.md)."""
+
+    __slots__ = ("data", "path")
     data: dict[str, Any]
-    path: Path | None = None
+    path: Path | None
+
+    def __init__(self, data: dict[str, Any], path: Path | None = None) -> None:
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "path", path)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Config is read-only: {name} cannot be set")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Config) and (self.data, self.path) == (other.data, other.path)
+
+    __hash__ = None  # type: ignore[assignment]  # it holds dicts, as the dataclass did
+
+    def __repr__(self) -> str:
+        return f"Config(data={self.data!r}, path={self.path!r})"
 
     def __getitem__(self, section: str) -> dict[str, Any]:
         return self.data[section]

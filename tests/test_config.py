@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.cli import main
-from companion.config import DEFAULTS, load
+from companion.config import DEFAULTS, Config, check, load
 from companion.errors import ConfigError
 
 
@@ -135,3 +135,16 @@ def test_doctor_reports_a_deeply_nested_config_as_its_config_check(tmp_path):
     assert status == 1
     assert f"FAIL  config: {cfg} is nested too deeply (tables or lists inside one another " \
            "hundreds of levels deep); the checks below use the defaults" in lines
+
+
+def test_a_config_is_read_only_and_compares_by_its_contents(tmp_path):
+    """Config is a plain class (not a frozen dataclass: docs/performance.md, the kept start
+    frame) that keeps what the dataclass gave: equality by data and path, no assignment, no
+    hash (it holds dicts), and a repr naming both."""
+    a, b = Config(check({})), Config(check({}))
+    assert a == b and a != Config(check({}), tmp_path) and a != object()
+    with pytest.raises(AttributeError):
+        a.path = tmp_path  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(a)
+    assert repr(Config({}, None)) == "Config(data={}, path=None)"
