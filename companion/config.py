@@ -106,8 +106,16 @@ class Config:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Config is read-only: {name} cannot be set")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Config is read-only: {name} cannot be deleted")
+
+    def __reduce__(self) -> tuple[type[Config], tuple[dict[str, Any], Path | None]]:
+        return Config, (self.data, self.path)  # copy, deepcopy and pickle make a new one
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Config) and (self.data, self.path) == (other.data, other.path)
+        if not isinstance(other, Config):
+            return NotImplemented
+        return (self.data, self.path) == (other.data, other.path)
 
     __hash__ = None  # type: ignore[assignment]  # it holds dicts, as the dataclass did
 

@@ -141,10 +141,19 @@ def test_a_config_is_read_only_and_compares_by_its_contents(tmp_path):
     """Config is a plain class (not a frozen dataclass: docs/performance.md, the kept start
     frame) that keeps what the dataclass gave: equality by data and path, no assignment, no
     hash (it holds dicts), and a repr naming both."""
+    import copy
+    import pickle
+    from unittest import mock
+
     a, b = Config(check({})), Config(check({}))
-    assert a == b and a != Config(check({}), tmp_path) and a != object()
+    assert a == b and a != Config(check({}), tmp_path) and a != object() and a == mock.ANY
     with pytest.raises(AttributeError):
         a.path = tmp_path  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del a.path
     with pytest.raises(TypeError):
         hash(a)
     assert repr(Config({}, None)) == "Config(data={}, path=None)"
+    deep = copy.deepcopy(a)
+    assert deep == a and deep.data is not a.data
+    assert copy.copy(a) == a and pickle.loads(pickle.dumps(a)) == a

@@ -33,7 +33,9 @@ class Keeper:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.kept: object = None  # `state` when the frame was last kept (or found kept)
+        # `state` when the frame was last kept (None at start: the first keep checks the
+        # file, and writes only when it does not hold the frame already)
+        self.kept: object = None
         self.seen: object = None  # `state` when last looked at
         self.changed_at = 0.0  # when `seen` last changed (the app's clock)
         self.pending = False  # a keep is scheduled
