@@ -17,8 +17,9 @@ drawn from is as it was, else the start is as if there were no file. The key:
   and modification time, and Pillow's version (`code_stamp`), as they were when the process
   started (`code_stamp_once`).
 
-The app writes the file (companion/app/firstframe.py) a second after the journal last changed
-and at exit: the frame of a fresh start, drawn as the start draws it. It is written beside the
+The app writes the file (companion/app/firstframe.py) once nothing has changed for a second,
+and at exit: the frame of a fresh start, drawn as the start draws it (none after a start that
+raised a notice, which the next start would likely draw instead). It is written beside the
 journal (`journal.db.frame`) as a new file renamed over the old one, with no fsync: after a
 power cut it is the old file, the new one, or an empty one, and only a file whose key matches
 is used. An unfinished game is the only start it keeps: a journal with none starts at the
