@@ -273,10 +273,11 @@ def test_companion_run_shows_the_kept_frame_first_then_its_own_identical_frame(t
     assert second[1:] and all(s == f"SHOW {picture} 0 app" for s in second[1:])
 
 
-def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_path, monkeypatch):
-    """With the kept frame on the panel, the buttons are live before the app is: a press then
-    waits in the app's queue and is handled when the app runs, never lost (gpiozero's mock
-    pins; App.run returns once its queue is empty)."""
+def run_on_mock_pins(tmp_path: Path, monkeypatch, journal: Path):
+    """`companion run` in this process on gpiozero's mock pins (the journal named by its
+    config, no roller), with App.run returning once its queue is empty. Returns `start`, which
+    runs it once (with `press`: NEXT pressed after the kept frame shows, before the app is
+    made), and the list of the items the app handled."""
     import time
 
     from gpiozero import Device
@@ -286,9 +287,8 @@ def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_pa
     from companion.app import core
     from companion.cli import run as runmod
 
-    path = journal_with(tmp_path, "table", events=5, finish=False)
     config = tmp_path / "config.toml"
-    config.write_text(f'[storage]\npath = "{path}"\n[roller]\nport = "none"\n')
+    config.write_text(f'[storage]\npath = "{journal}"\n[roller]\nport = "none"\n')
     factory = MockFactory()
     monkeypatch.setattr(Device, "pin_factory", factory)
     handled: list[object] = []
@@ -302,10 +302,6 @@ def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_pa
         self.render()
 
     monkeypatch.setattr(core.App, "run", run_until_idle)
-    argv = ["run", "--no-web", "--display", "dummy", "--input", "buttons", "--config",
-            str(config)]
-    assert cli.main(argv) == 0  # no kept frame yet: it is kept at exit
-    assert startframe.path_for(path).exists()
     real_open = runmod.open_store
 
     def press_then_open(*args, **kwargs):  # the kept frame is up; the app is not made yet
@@ -316,8 +312,25 @@ def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_pa
         time.sleep(0.1)
         return real_open(*args, **kwargs)
 
-    monkeypatch.setattr(runmod, "open_store", press_then_open)
-    assert cli.main(argv) == 0
+    def start(*, press: bool = False) -> None:
+        with monkeypatch.context() as m:
+            if press:
+                m.setattr(runmod, "open_store", press_then_open)
+            assert cli.main(["run", "--no-web", "--display", "dummy", "--input", "buttons",
+                             "--config", str(config)]) == 0
+
+    return start, handled
+
+
+def test_a_press_while_the_kept_frame_shows_is_handled_once_the_app_is_up(tmp_path, monkeypatch):
+    """With the kept frame on the panel, the buttons are live before the app is: a press then
+    waits in the app's queue and is handled when the app runs, never lost (gpiozero's mock
+    pins; App.run returns once its queue is empty)."""
+    path = journal_with(tmp_path, "table", events=5, finish=False)
+    start, handled = run_on_mock_pins(tmp_path, monkeypatch, path)
+    start()  # no kept frame yet: it is kept at exit
+    assert startframe.path_for(path).exists()
+    start(press=True)
     assert [type(i).__name__ for i in handled] == ["ButtonInput"]
     with Store(path) as store:
         journal = store.resume()
@@ -444,55 +457,19 @@ def test_presses_on_a_kept_frame_the_app_does_not_confirm_are_dropped(tmp_path, 
     """The kept frame shows the game, but the journal's checks then raise a notice (here: a
     parked game edited by hand since, found broken): the app's first frame is the notice,
     and a press made on the game's picture is not handled on it. Nothing else is dropped."""
-    import time
-
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    from companion import cli
-    from companion.app import core
-    from companion.cli import run as runmod
-
     path = tmp_path / "journal.db"
     with Store(path) as store:
         play(store.new_game(Header("table", ("Ann", "Ben"), 0, {})), random.Random(1),
              events=3, finish=False)
         play(store.new_game(Header("table", ("Ann", "Ben", "Cy"), 0, {}), park=True),
              random.Random(2), events=4, finish=False)
-    config = tmp_path / "config.toml"
-    config.write_text(f'[storage]\npath = "{path}"\n[roller]\nport = "none"\n')
-    factory = MockFactory()
-    monkeypatch.setattr(Device, "pin_factory", factory)
-    handled: list[object] = []
-
-    def run_until_idle(self) -> None:
-        self.render()
-        while not self.queue.empty():
-            item = self.queue.get()
-            handled.append(item)
-            self.handle(item)
-        self.render()
-
-    monkeypatch.setattr(core.App, "run", run_until_idle)
-    argv = ["run", "--no-web", "--display", "dummy", "--input", "buttons", "--config",
-            str(config)]
-    assert cli.main(argv) == 0
+    start, handled = run_on_mock_pins(tmp_path, monkeypatch, path)
+    start()
     assert startframe.path_for(path).exists()
     with Store(path) as store:  # game 1, parked: one of its rows edited by hand
         store.db.execute("UPDATE events SET body=body || ' ' WHERE game_id=1 AND seq=0")
         store.db.commit()
-    real_open = runmod.open_store
-
-    def press_then_open(*args, **kwargs):
-        pin = factory.pin(17)  # NEXT, on the game's picture
-        pin.drive_low()
-        time.sleep(0.06)
-        pin.drive_high()
-        time.sleep(0.1)
-        return real_open(*args, **kwargs)
-
-    monkeypatch.setattr(runmod, "open_store", press_then_open)
-    assert cli.main(argv) == 0
+    start(press=True)
     assert handled == []
     with Store(path) as store:
         journal = store.resume()
