@@ -398,8 +398,10 @@ def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None
     - "uncached": bytecode cached, no kept start frame (removed before each run): the first
       start after an install or a config change, or after a power cut within a second of a
       move. It is also about when the app's own first frame comes in the other two."""
+    from companion.session.startframe import path_for
+
     journal = resumable_journal(tmp, 200)
-    frame = journal.with_name(journal.name + ".frame")
+    frame = path_for(journal)
     warm = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
     warm["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     startup_once(tmp, journal, warm, preexec_fn)  # fills the cache, keeps the start frame
