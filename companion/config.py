@@ -235,17 +235,19 @@ def _check_value(dotted: str, value: Any, default: Any) -> Any:
 
 
 def _check_semantics(data: dict[str, Any]) -> None:
-    names = data["players"]["names"]
-    for i, n in enumerate(names):
-        if not isinstance(n, str) or not n.strip():
-            raise ConfigError(f"players.names[{i}]", f"must be a non-empty name, not {n!r}")
-        if not n.isprintable() or not any(c.isalnum() for c in n):
-            raise ConfigError(f"players.names[{i}]", f"{n!r} has characters the panel cannot "
-                              "show (use letters and digits)")
-        if len(n) > 12:
-            raise ConfigError(f"players.names[{i}]", f"{n!r} is longer than 12 characters")
-    if len(set(names)) != len(names):
-        raise ConfigError("players.names", "the same name appears twice")
+    from companion import names as player_names  # the one rule for names, as the web's
+    tidied = []
+    for i, n in enumerate(data["players"]["names"]):
+        n = player_names.tidy(n) if isinstance(n, str) else n
+        why = player_names.problem(n)
+        if why:
+            raise ConfigError(f"players.names[{i}]", why)
+        tidied.append(n)
+    twice = player_names.duplicate(tidied)
+    if twice:
+        raise ConfigError("players.names", f"the same name appears twice: {twice!r} (names "
+                          "are told apart ignoring case)")
+    data["players"]["names"] = tidied
 
     pin_keys = list(_PIN_KEYS)
     if data["encoder"]["enabled"]:

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "companion"
 
 # What each part may import from the companion (besides itself, companion.errors,
-# companion.inputs and companion.config, which every layer may read). docs/architecture.md.
+# companion.inputs, companion.config and companion.names, which every layer may read).
+# docs/architecture.md.
 ALLOWED: dict[str, set[str]] = {
     "rules": set(),
     "games": {"rules"},  # the registry (companion/games/__init__.py)
@@ -31,7 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "gallery": {"rules", "games", "session", "ui", "drivers", "web", "app"},
     "testing": {"rules", "games", "session", "ui", "drivers", "app"},
 }
-EVERYONE = {"errors", "inputs", "config", "__init__", "__version__"}
+EVERYONE = {"errors", "inputs", "config", "names", "__init__", "__version__"}
 
 
 def part(path: Path) -> str:

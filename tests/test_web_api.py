@@ -373,9 +373,10 @@ def test_bad_bodies_are_4xx_with_one_line_and_change_nothing(served):
         status, data, _ = served.request("POST", "/api/press", raw=raw)
         assert status == status_wanted and words in data["error"], (raw[:20], data)
         assert "\n" not in data["error"] and "Traceback" not in data["error"]
-    for body, words in [({"names": ["Ann", "ann"]}, "twice"), ({"names": [""]}, "1-16"),
-                        ({"names": ["x" * 17]}, "1-16"), ({"names": "Ann"}, "list"),
-                        ({"names": ["A\x07"]}, "cannot be shown"),
+    for body, words in [({"names": ["Ann", "ann"]}, "twice"),
+                        ({"names": [""]}, "must be a non-empty name"),
+                        ({"names": ["x" * 17]}, "longer than 16"), ({"names": "Ann"}, "list"),
+                        ({"names": ["A\x07"]}, "cannot show '\\x07'"),
                         ({"names": ["\u674e\u5c0f\u9f99"]}, "cannot show '\u674e'"),
                         ({"names": ["\u05e9\u05e8\u05d4"]}, "cannot show"),
                         ({"names": ["a\u0301", "\u00e1"]}, "twice")]:
@@ -735,3 +736,35 @@ def test_web_off_from_the_phone_answers_then_stops(served):
     assert status == 200 and data["ok"] is True
     served.web.thread is None or served.web.thread.join(5)
     assert not served.web.running
+
+
+def test_a_deck_owner_without_a_seat_is_refused_at_new_game_and_nothing_is_logged(
+        tmp_path, clock, caplog):
+    """Issue 29, item 8: `[rules.table] deck_owner = 5` loads (a Table game may have 16
+    players), but a game of 4 has no sixth seat. /api/kinds still offers the kind's forms and
+    logs nothing; the phone's New game of 4 is a 422 saying what to do, and changes nothing."""
+    import logging
+
+    from companion.config import Config, check
+
+    config = Config(check({"rules": {"table": {"deck_owner": 5}}}))
+    s = Served(tmp_path, config, clock)
+    try:
+        s.pair()
+        with caplog.at_level(logging.WARNING):
+            for _ in range(3):
+                kinds = {k["kind"]: k for k in s.get("/api/kinds")}
+        from companion import games
+        from companion.web.kinds import fresh
+        assert kinds["table"]["rules"]["deck_owner"] == 5
+        assert kinds["table"]["actions"] == fresh(games.kinds()["table"])  # as without it
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+        before = state_of(s)
+        status, data = s.post("/api/new-game", {"game": "table",
+                                                "players": ["Ann", "Ben", "Cy", "Dee"]})
+        assert status == 422 and "seat 6 the deck owner" in data["error"], data
+        assert "6 players or more" in data["error"] and state_of(s) == before
+        s.new_game("table", ["Ann", "Ben", "Cy", "Dee", "Eve", "Finn"])
+        assert s.app.journal.header.rules["deck_owner"] == 5
+    finally:
+        s.close()

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion import names
+
 WIDTH, HEIGHT = 128, 64
-FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
-FONTS = Path(__file__).with_name("fonts")
+FONT_PATH = names.FONT_PATH  # one spelling of the face's file (the name rule reads it too)
 
 SMALL = 10  # the smallest size we use: hints, labels
 BODY = 13  # menu items, lines of text
@@ -62,7 +62,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     # A file beside this module: the companion is installed as files (a wheel or a checkout),
     # never run from a zip, so importlib.resources (and the zipfile module it imports: ~4 ms
     # of a start-up's CPU here, ~50 ms on a Pi Zero 2 W) has nothing to add.
-    return ImageFont.truetype(str(FONTS / FONT_FILE), size)
+    return ImageFont.truetype(str(FONT_PATH), size)
 
 
 @lru_cache(maxsize=4096)
@@ -74,29 +74,6 @@ def text_size(text: str, size: int) -> tuple[int, int]:
     """
     left, top, right, bottom = font(size).getbbox(text)
     return int(right), int(bottom - top)  # whole pixels (Pillow's stubs say float)
-
-
-@lru_cache(maxsize=4096)  # every letter and digit below U+3000 (~2,600), once each
-def _glyph(ch: str) -> bytes:
-    img = Image.new("1", (24, 24))
-    ImageDraw.Draw(img).text((4, 4), ch, font=font(SMALL), fill=1)
-    return img.tobytes()
-
-
-def undrawable(s: str) -> str:
-    """The first character of `s` the panel cannot show, or "": one the font has no glyph
-    for (it would be drawn as the font's empty box), or one written right to left (the
-    panel's layout, name beside number, is left to right, and whether Pillow shapes such
-    text depends on how it was built)."""
-    import unicodedata
-    for ch in s:
-        if ch.isspace():
-            continue
-        if unicodedata.bidirectional(ch) in ("R", "AL"):
-            return ch
-        if _glyph(ch) == _glyph("\U0010fffd"):  # a private-use code point: the empty box
-            return ch
-    return ""
 
 
 @lru_cache(maxsize=4096)

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import json
 import socket
-import unicodedata
 from typing import Any, Iterable
 
-from companion.ui.draw import undrawable
+from companion import names as player_names
 
 MAX_BODY = 4096  # bytes: the largest request (a new game of 16 named players) is ~1 KiB
 
@@ -157,27 +156,22 @@ async def read_json(request, *, limit: int = MAX_BODY) -> dict[str, Any]:
 
 
 def check_names(names: Any, *, field: str = "names", lo: int = 0, hi: int = 64) -> list[str]:
-    """Player names: a list of 1-16 printable characters each, unique ignoring case."""
+    """Player names: each one the panel can show (companion/names.py, the rule the config
+    file's names follow too), unique ignoring case."""
     if not isinstance(names, list):
         raise Refused(400, f"{field} must be a list of names")
     if not lo <= len(names) <= hi:
         raise Refused(400, f"{field} must hold {lo}-{hi} names, not {len(names)}")
     out: list[str] = []
-    seen: set[str] = set()
     for n in names:
         if not isinstance(n, str):
             raise Refused(400, f"{field}: {n!r} is not text")
-        # One spelling per look: "a" + combining acute and "á" are the same name.
-        n = unicodedata.normalize("NFC", " ".join(n.split()))
-        if not 1 <= len(n) <= 16:
-            raise Refused(400, f"{field}: {n!r} must be 1-16 characters")
-        if not n.isprintable() or not any(c.isalnum() for c in n):
-            raise Refused(400, f"{field}: {n!r} has characters that cannot be shown")
-        bad = undrawable(n)
-        if bad:
-            raise Refused(400, f"{field}: the box's screen cannot show {bad!r} in {n!r}")
-        if n.casefold() in seen:
-            raise Refused(400, f"{field}: {n!r} appears twice")
-        seen.add(n.casefold())
+        n = player_names.tidy(n)
+        why = player_names.problem(n)
+        if why:
+            raise Refused(400, f"{field}: {why}")
         out.append(n)
+    twice = player_names.duplicate(out)
+    if twice:
+        raise Refused(400, f"{field}: {twice!r} appears twice")
     return out
