@@ -5,6 +5,17 @@ As in gpiozero, each error also subclasses the matching built-in, so a caller th
 """
 
 
+def shown(text: str) -> str:
+    """`text` safe to print on one line of a terminal or a log: every control, format or
+    otherwise invisible character (ESC, a line break, a right-to-left override, a lone
+    surrogate) written as its Python escape, so a config key or a file name from a user can
+    neither move the cursor, recolour the terminal nor hide what it says."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 class CompanionError(Exception):
     """Base of every error the companion raises on purpose."""
 
@@ -16,9 +27,9 @@ class ConfigError(CompanionError, ValueError):
     """
 
     def __init__(self, key: str, problem: str) -> None:
-        self.key = key
-        self.problem = problem
-        super().__init__(f"{key}: {problem}" if key else problem)
+        self.key = shown(key)
+        self.problem = shown(problem)
+        super().__init__(f"{self.key}: {self.problem}" if key else self.problem)
 
 
 class RuleError(CompanionError, ValueError):
@@ -39,8 +50,8 @@ class LogFormatError(CompanionError, ValueError):
 
     def __init__(self, line: int, problem: str) -> None:
         self.line = line
-        self.problem = problem
-        super().__init__(f"line {line}: {problem}")
+        self.problem = shown(problem)
+        super().__init__(f"line {line}: {self.problem}")
 
 
 class JournalError(CompanionError, OSError):

@@ -157,3 +157,58 @@ def test_a_config_is_read_only_and_compares_by_its_contents(tmp_path):
     deep = copy.deepcopy(a)
     assert deep == a and deep.data is not a.data
     assert copy.copy(a) == a and pickle.loads(pickle.dumps(a)) == a
+
+
+def test_a_deck_owner_no_game_can_seat_is_refused_at_load(tmp_path):
+    """Issue 29, item 8: a seat beyond any game of the kind is refused when the config loads
+    (before, New game could then never start that kind, and every /api/kinds logged an
+    ERROR). Each kind's range is its own most players."""
+    from companion import games
+
+    for kind, k in games.kinds().items():
+        most = k.rules.max_players
+        p = tmp_path / f"{kind}.toml"
+        p.write_text(f"[rules.{kind}]\ndeck_owner = {most}\n")
+        with pytest.raises(ConfigError) as e:
+            load(p)
+        assert e.value.key == f"rules.{kind}" and "deck_owner" in e.value.problem
+        assert f"0-{most - 1}" in e.value.problem and f"at most {most} players" in e.value.problem
+        p.write_text(f"[rules.{kind}]\ndeck_owner = {most - 1}\n")
+        assert load(p).house_rules(kind)["deck_owner"] == most - 1
+
+
+def test_the_panels_new_game_with_no_seat_for_the_deck_owner_says_so(tmp_path, caplog):
+    import logging
+
+    from companion.inputs import Button
+    from companion.testing import choose, close, make_app, press
+
+    app = make_app(tmp_path, config={"rules": {"table": {"deck_owner": 5}}})
+    try:
+        choose(app, "New game")
+        choose(app, "Table")
+        assert app.top.value == 4
+        with caplog.at_level(logging.WARNING):
+            press(app, Button.OK)
+        assert app.toast and app.toast[0] == "Seat 6 owns the deck: 6+ players"
+        assert app.journal is None and caplog.records == []
+        for _ in range(2):
+            press(app, Button.UP)
+        press(app, Button.OK)
+        assert app.journal is not None and len(app.journal.header.players) == 6
+    finally:
+        close(app)
+
+
+@pytest.mark.parametrize("text", [
+    '[buttons]\n"next\\u001b[2J\\u001b[31m" = 5\n',  # a key that clears and reddens a terminal
+    '[display]\nkind = "x\\u001b]0;owned\\u0007"\n',  # a value that retitles the window
+    '["\\u001b[5m"]\nx = 1\n',
+])
+def test_control_characters_in_a_config_are_escaped_in_the_message(tmp_path, capsys, text):
+    p = tmp_path / "c.toml"
+    p.write_text(text)
+    assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b" in err
+    assert err.count("\n") == 1 and err.startswith("companion: config: ")

@@ -11,7 +11,14 @@ import logging
 import sys
 
 from companion import __version__, config as configmod
-from companion.errors import CompanionError, ConfigError, DeviceError, JournalError, LogFormatError
+from companion.errors import (
+    CompanionError,
+    ConfigError,
+    DeviceError,
+    JournalError,
+    LogFormatError,
+    shown,
+)
 
 EXIT_USAGE = 2
 
@@ -35,16 +42,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except ConfigError as e:
-        print(f"companion: config: {e}", file=sys.stderr)
+        print(shown(f"companion: config: {e}"), file=sys.stderr)
         return EXIT_USAGE
     except DeviceError as e:
-        print(f"companion: {e}", file=sys.stderr)
+        print(shown(f"companion: {e}"), file=sys.stderr)
         return EXIT_USAGE
     except LogFormatError as e:
-        print(f"companion: {getattr(args, 'file', '')}: {e}", file=sys.stderr)
+        print(shown(f"companion: {getattr(args, 'file', '')}: {e}"), file=sys.stderr)
         return 1
     except CompanionError as e:
-        print(f"companion: {e}", file=sys.stderr)
+        print(shown(f"companion: {e}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from companion import config as configmod
 from companion.drivers.wiring import header_pin
-from companion.errors import CompanionError, ConfigError, DisplayMissing
+from companion.errors import CompanionError, ConfigError, DisplayMissing, shown
 
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None, *, out=None, **doubles: Any) -> int:
     out = out or sys.stdout
     failed = 0
     for check in run(sys.argv[1:] if argv is None else argv, **doubles):
-        print(check.line(), file=out, flush=True)
+        print(shown(check.line()), file=out, flush=True)
         failed += not check.passed
     print("all checks passed" if not failed else
           f"{failed} check{'s' * (failed != 1)} failed", file=out)

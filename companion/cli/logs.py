@@ -6,7 +6,7 @@ import json
 import sys
 
 from companion.cli import load_config, open_store
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 
 
 def export(args) -> int:
@@ -75,7 +75,9 @@ def replay(args) -> int:
     if args.json:
         print(json.dumps(journal.summary()))
     else:
-        print(journal.game.text(journal.state, journal.header))
+        # A log's names are anybody's text: each line shown escaped, as errors are.
+        print("\n".join(shown(line) for line in
+                        journal.game.text(journal.state, journal.header).split("\n")))
     return 0
 
 
@@ -92,7 +94,7 @@ def import_log(args) -> int:
         try:
             gid = store.import_game(journal, digest)
         except AlreadyImported as e:
-            print(f"{args.file}: {e}")
+            print(shown(f"{args.file}: {e}"))
             return 0
         from companion.session.stats import History
         History(store, save=True).records()  # its statistics record, saved like the box's

@@ -13,6 +13,7 @@ import sys
 from contextlib import ExitStack
 
 from companion.cli import load_config, open_store
+from companion.errors import shown
 
 
 def run(args) -> int:
@@ -163,7 +164,7 @@ def _web(args, cfg, app, stack) -> str:
         return ""
     problem = web.start()
     if problem:
-        print(f"companion: {problem}", file=sys.stderr, flush=True)
+        print(shown(f"companion: {problem}"), file=sys.stderr, flush=True)
         app.show_toast("Web off: " + problem.split("(")[-1].split(")")[0], 4.0)
         return ""
     if args.ack:

@@ -95,9 +95,11 @@ class Game(Generic[S]):
         for key, value in rules.items():
             if key == "deck_owner":  # every kind: the seat whose vote counts 2 on a tied rule vote
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                          or value < 0):
-                    raise IllegalEvent(f"house rule deck_owner must be a seat number, "
-                                       f"not {value!r}")
+                                          or not 0 <= value < self.max_players):
+                    # Seats count from 0; the most a game can have is known without its players.
+                    raise IllegalEvent(f"house rule deck_owner must be a seat number 0-"
+                                       f"{self.max_players - 1} ({self.title} takes at most "
+                                       f"{self.max_players} players), not {value!r}")
                 out[key] = value
                 continue
             if key not in self.default_rules:
@@ -127,7 +129,8 @@ class Game(Generic[S]):
         rules = self.check_rules(header.rules)
         owner = rules.get("deck_owner")
         if owner is not None and owner >= n:
-            raise IllegalEvent(f"house rule deck_owner must be a seat 0-{n - 1}, not {owner}")
+            raise IllegalEvent(f"the house rules make seat {owner + 1} the deck owner "
+                               f"(deck_owner = {owner}): start with {owner + 1} players or more")
         return replace(header, players=tuple(header.players), rules=rules)
 
     def initial(self, header: Header) -> S:

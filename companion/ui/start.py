@@ -8,7 +8,7 @@ from companion import games
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.ui import draw
-from companion.ui.actions import NewGame, Pop, Push, ResumeGame
+from companion.ui.actions import NewGame, Pop, Push, ResumeGame, Toast
 from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen, ScrollList
 
 
@@ -125,8 +125,11 @@ def choose_players(ctx: Context, kind: str) -> NumberEntry:
     start = min(max(4, g.min_players), g.max_players)
 
     def done(n: int):
-        header = Header(kind, default_names(ctx.names, n), 0, ctx.config.house_rules(kind))
-        return NewGame(header)
+        rules = ctx.config.house_rules(kind)
+        owner = rules.get("deck_owner")
+        if isinstance(owner, int) and owner >= n:  # the config's deck owner has no seat yet
+            return Toast(f"Seat {owner + 1} owns the deck: {owner + 1}+ players", seconds=3)
+        return NewGame(Header(kind, default_names(ctx.names, n), 0, rules))
 
     return NumberEntry(f"{g.title}: players", value=start, lo=g.min_players, hi=g.max_players,
                        done=done, describe=lambda n: ", ".join(default_names(ctx.names, n)))

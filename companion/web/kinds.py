@@ -513,10 +513,14 @@ def render(kind: GameKind | None, seen: Seen) -> tuple[Any, list[Any]]:
 
 
 def new_game(game: Game, rules: Mapping[str, Any] | None = None) -> Seen:
-    """A new game of `game` with its fewest players (P1, P2, ... as the panel names them)."""
+    """A new game of `game` with its fewest players (P1, P2, ... as the panel names them), or
+    as many as a house rule's deck owner needs to have a seat (seats 0-15 pass the config)."""
     from companion.rules.game import Header
-    header = game.check_header(Header(game.kind, tuple(f"P{i + 1}" for i in range(
-        game.min_players)), 0, dict(rules if rules is not None else game.default_rules)))
+    rules = dict(rules if rules is not None else game.default_rules)
+    owner = rules.get("deck_owner")
+    seats = max(game.min_players, owner + 1 if isinstance(owner, int) else 0)
+    header = game.check_header(Header(game.kind, tuple(f"P{i + 1}" for i in range(seats)), 0,
+                                      rules))
     state = to_json(game.summary(game.initial(header)))
     return Seen(state, header.players, to_json(dict(header.rules)))
 
