@@ -29,7 +29,8 @@ from companion import cli
 from companion.errors import JournalError
 from companion.rules.game import Header
 from companion.session import checksum
-from companion.session.store import SCHEMA_VERSION, NotSaved, Store, _GameSink
+from companion.session.rows import GameSink
+from companion.session.store import SCHEMA_VERSION, NotSaved, Store
 
 HEADER = Header("table", ("Ann", "Ben", "Cy", "Dee"))
 
@@ -268,7 +269,7 @@ def second_writer(path, game_id: int, seq: int, event: dict) -> None:
     place that already has an active row."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN IMMEDIATE")
-    _GameSink(types.SimpleNamespace(clock=lambda: 5000.0), game_id).insert(db, seq, event)
+    GameSink(types.SimpleNamespace(clock=lambda: 5000.0), game_id).insert(db, seq, event)
     db.execute("COMMIT")
     db.close()
 
