@@ -212,6 +212,24 @@ def test_a_journal_made_after_the_lock_is_locked_by_the_file_too(tmp_path):
                 JournalLock(tmp_path / "hard.db").acquire()
 
 
+@needs_file_locks
+def test_a_journal_path_that_is_no_file_is_left_to_the_store_to_refuse(tmp_path, cfg_file):
+    """Opening the journal to lock it never hangs on a FIFO, nor locks a directory: the
+    start stops with the store's own line."""
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        p = launch(path, cfg_file)
+        try:
+            out, err = p.communicate(timeout=30)
+        finally:
+            if p.poll() is None:  # hung on the FIFO: not left behind
+                p.kill()
+                p.wait(10)
+        assert p.returncode == 1 and err.splitlines() == [
+            f"companion: the journal path {path} is not a file"], err
+
+
 def test_the_holder_of_a_file_lock_is_read_from_the_kernels_table(tmp_path):
     from companion.session.lock import flock_holder
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import sys
 import time
 from pathlib import Path
@@ -98,13 +99,16 @@ class JournalLock:
         and made a new one). JournalInUse when another companion holds it by any name."""
         if not FILE_LOCKS:
             return
-        try:
-            fd = os.open(self.journal, os.O_RDONLY | os.O_CLOEXEC)
+        try:  # (O_NONBLOCK: a FIFO at the path must not hang the start; the store refuses it)
+            fd = os.open(self.journal, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
         except FileNotFoundError:
             return  # not made yet: the name's lock covers it until then
         except OSError as e:
             raise JournalError(f"journal: cannot open {self.journal}: {e.strerror or e}"
                                ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)  # not a file: the store says so, in its words
+            return
         if self.file_fd is not None and os.path.samestat(os.fstat(fd), os.fstat(self.file_fd)):
             os.close(fd)  # the file already held
             return
