@@ -34,8 +34,8 @@ CREATE TABLE IF NOT EXISTS imports (
 
 
 # Each finished game's statistics record (companion/session/stats.py), saved by the app thread
-# when it first computes it, keyed by what identifies the game's content: a cache, so that statistics
-# over a thousand games do not replay them all. Created on the first save.
+# when it first computes it, keyed by what identifies the game's content: a cache, so that
+# statistics over a thousand games do not replay them all. Created on the first save.
 SUMMARIES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS game_stats (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),

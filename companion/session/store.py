@@ -230,7 +230,6 @@ class Store:
                 "Waiting for a game kind that is not installed: " + ", ".join(missing)
                 + ". Kept as it is: install the game again to go on with it.")]))
 
-
     def backup_to(self, target: Path | str, *, db: sqlite3.Connection | None = None) -> None:
         """A consistent copy of the journal at `target`, made with SQLite's online backup
         (never a file copy: the live database is spread over the file and its WAL)."""
@@ -364,7 +363,6 @@ class Store:
     def _kind_of(db: sqlite3.Connection, game_id: int) -> str | None:
         return rows.kind_of(db, game_id)
 
-
     def integrity(self) -> str:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
@@ -372,33 +370,6 @@ class Store:
         """The id of a game this store loaded or started."""
         sink = journal.sink
         return sink.game_id if isinstance(sink, GameSink) else None
-
-    # --- history: statistics and imports (companion/session/history.py) ------------------------
-
-    def history_rows(self) -> list[HistoryRow]:
-        return history.history_rows(self)
-
-    def active_events(self, game_id: int) -> list[bytes]:
-        return history.active_events(self, game_id)
-
-    def summaries(self) -> dict[int, tuple[str, bytes]]:
-        return history.summaries(self)
-
-    def save_summaries(self, items: list[tuple[int, str, str]]) -> None:
-        history.save_summaries(self, items)
-
-    def _imported_ids(self) -> dict[int, str]:
-        return history.imported_ids(self)
-
-    def import_game(self, journal: Journal, digest: str) -> int:
-        return history.import_game(self, journal, digest)
-
-    def replay(self, row: HistoryRow) -> tuple[Header, list, Any] | None:
-        return history.replay(self, row)
-
-    def unfinished(self) -> list[Unfinished]:
-        return history.unfinished(self)
-
 
     def reopen(self, game_id: int, *, park: bool = False) -> Journal:
         """Resume game `game_id`: it becomes the open game (the one resumed at start), with
@@ -427,7 +398,33 @@ class Store:
         journal.sink = GameSink(self, game_id)
         return journal
 
-    # --- events -------------------------------------------------------------------------------
+    # --- history: statistics and imports (companion/session/history.py) ------------------------
+
+    def history_rows(self) -> list[HistoryRow]:
+        return history.history_rows(self)
+
+    def active_events(self, game_id: int) -> list[bytes]:
+        return history.active_events(self, game_id)
+
+    def summaries(self) -> dict[int, tuple[str, bytes]]:
+        return history.summaries(self)
+
+    def save_summaries(self, items: list[tuple[int, str, str]]) -> None:
+        history.save_summaries(self, items)
+
+    def _imported_ids(self) -> dict[int, str]:
+        return history.imported_ids(self)
+
+    def import_game(self, journal: Journal, digest: str) -> int:
+        return history.import_game(self, journal, digest)
+
+    def replay(self, row: HistoryRow) -> tuple[Header, list, Any] | None:
+        return history.replay(self, row)
+
+    def unfinished(self) -> list[Unfinished]:
+        return history.unfinished(self)
+
+    # --- writes (companion/session/rows.py) --------------------------------------------------
 
     def _tx(self) -> Transaction:
         if self.unwritable:
