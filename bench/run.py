@@ -556,7 +556,7 @@ def long_journal(tmp: Path, events: int) -> Path:
             j = st.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
             with st._tx() as db:
                 for i, e in enumerate(table_events(events, random.Random(11))):
-                    j.sink.insert(db, i, e)  # type: ignore[attr-defined]  # the store's _GameSink
+                    j.sink.insert(db, i, e)  # type: ignore[attr-defined]  # the store's GameSink
     return path
 
 

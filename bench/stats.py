@@ -28,7 +28,8 @@ def build(path: Path, *, games: int, events: int) -> None:
     from companion.gallery import sample
     from companion.rules.game import Header
     from companion.session.journal import Journal
-    from companion.session.store import Store, _GameSink
+    from companion.session.rows import GameSink
+    from companion.session.store import Store
 
     rng = random.Random(13)
     # The built-in kinds only: the figure must not move when a group installs a house game
@@ -47,7 +48,7 @@ def build(path: Path, *, games: int, events: int) -> None:
                 header = Header(j.header.game, tuple(rng.sample(sample.NAMES, n)), 0,
                                 dict(j.header.rules))
                 gid = st._insert_game(db, header, "closed")
-                sink = _GameSink(st, gid)
+                sink = GameSink(st, gid)
                 for seq, e in enumerate(j.events):
                     sink.insert(db, seq, e)
 

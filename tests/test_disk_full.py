@@ -1,5 +1,6 @@
-"""A full disk (issue 20 part 5): every toast that says so is whole, and start-up on a full
-disk shows the game read-only ("Disk full: nothing can be saved") instead of exiting 1.
+"""A full disk (issue 20 part 5, issue 29 item 6): every toast that says so is whole, a phone is
+answered in the same words (503 "Not saved: disk full"), and start-up on a full disk shows the
+game read-only ("Disk full: nothing can be saved") instead of exiting 1.
 
 The start-up test fills a real (small) tmpfs, mounted in a private mount namespace with
 `unshare -rm` (no root needed where user namespaces are allowed; skipped where they are not).
@@ -118,3 +119,51 @@ def test_start_up_on_a_full_disk_shows_the_game_read_only(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and p.stdout.splitlines()[-1] == "OK", p.stdout + p.stderr
     assert "writable open: DiskFull" in p.stdout
+
+
+# --- a full disk seen from a phone (issue 29 item 6) ----------------------------------------
+
+def _fill(served) -> None:
+    """SQLite's own SQLITE_FULL from now on: no page beyond those the journal has (set while
+    the app thread waits for its next input)."""
+    db = served.store.db
+    db.execute(f"PRAGMA max_page_count={db.execute('PRAGMA page_count').fetchone()[0]}")
+
+
+def _read_only_start(served) -> None:
+    """As `companion run` opens a journal on a disk already full (cli.open_store)."""
+    served.store.unwritable = "the disk is full"
+
+
+@pytest.mark.parametrize("make_full", [_fill, _read_only_start], ids=["full", "read-only"])
+def test_a_phone_is_told_not_saved_disk_full_like_the_panel(tmp_path, config, clock,
+                                                             make_full):
+    """Through the real web: a press, a form's action and undo that meet a full disk answer
+    503 in the panel's words, "Not saved: disk full" (not 200 "changed": false, which the
+    phone shows as "Nothing to do here"), and nothing is recorded."""
+    from tests.test_web_api import Served
+
+    served = Served(tmp_path, config, clock)
+    try:
+        served.pair()
+        served.new_game("table", ["Ann", "Ben", "Cy"])
+        assert served.post("/api/press", {"button": "NEXT"})[0] == 200
+        make_full(served)
+        events = len(served.app.journal.events)
+        answers = []
+        for _ in range(300):  # until the journal has no room left for the next row
+            answers.append(served.post("/api/press", {"button": "NEXT"}))
+            if answers[-1][0] != 200:
+                break
+        assert answers[-1] == (503, {"error": "Not saved: disk full"}), answers[-3:]
+        full = len(served.app.journal.events)  # the presses that still fitted, if any
+        assert full == events + len(answers) - 1
+        assert served.post("/api/action", {"event": {"type": "next"}}) == (
+            503, {"error": "Not saved: disk full"})
+        assert len(served.app.journal.events) == full  # nothing recorded by the refused ones
+        if make_full is _read_only_start:  # (on a page limit, undo fits: it adds no row)
+            assert served.post("/api/undo") == (503, {"error": "Not saved: disk full"})
+            assert len(served.app.journal.events) == full
+        assert served.app.toast[0] == "Not saved: disk full"  # the panel says the same
+    finally:
+        served.close()

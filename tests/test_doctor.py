@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from companion import cli
 from companion.cli import doctor
 from companion.drivers.display import dummy
+from companion.rules.game import Header
 from companion.session.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "mpy"))
@@ -147,6 +148,28 @@ def test_journal_integrity(tmp_path):
     assert "is damaged (file is not a database)" in lines["journal"]
     # A check never moves or changes the journal: `companion run` sets it aside, not doctor.
     assert sorted(p.name for p in db.parent.iterdir()) == ["j.db"]
+
+
+def test_a_journal_with_more_than_one_name_fails_naming_them(tmp_path):
+    """Issue 29 item 5: a hard link is another name SQLite keeps a separate write-ahead log
+    for; the doctor says so instead of OK, naming the names it can see."""
+    db = tmp_path / "state" / "j.db"
+    db.parent.mkdir()
+    with Store(db) as s:
+        s.new_game(Header("table", ("Ann", "Ben")))
+    os.link(db, db.parent / "hard.db")
+    os.link(db, tmp_path / "far.db")
+    status, lines, _ = run(tmp_path)
+    assert status == 1
+    assert lines["journal"] == (
+        f"FAIL  journal: {db}: integrity ok, checksums ok, but the file has 3 names (hard "
+        f"links; also {db.parent / 'hard.db'}, 1 elsewhere on this file system): SQLite keeps "
+        "its write-ahead log by name, so events saved through another name can be lost; keep "
+        "one name (remove the others with rm: the file stays under this one)")
+    (db.parent / "hard.db").unlink()
+    (tmp_path / "far.db").unlink()
+    status, lines, _ = run(tmp_path)
+    assert status == 0 and lines["journal"].startswith(f"OK    journal: {db}: integrity ok")
 
 
 def test_state_directory_not_writable_fails(tmp_path):

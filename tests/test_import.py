@@ -159,9 +159,9 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     app.store.close()
     with Store(db) as s:  # resumed once: it is the open game; start with none open instead
         assert s.resume().header.game == "penny-badger"
-        from companion.session.store import _set_game_status
+        from companion.session.rows import set_game_status
         with s._tx() as tx:  # the store's own way (a hand edit is caught by the checksums)
-            _set_game_status(tx, s.open_id(), "parked")
+            set_game_status(tx, s.open_id(), "parked")
     app = make_app(path=db)
     assert app.journal is None
     choose(app, "Resume Penny Badger (3)")

@@ -2,7 +2,9 @@
 
 - `companion run` holds an exclusive lock on `<journal>.lock` for its life: a second `run` on
   the same journal exits 1 with one line naming the holder's pid; a SIGKILL leaves no stale
-  lock; export, stats and doctor still read the journal meanwhile.
+  lock; export, stats and doctor still read the journal meanwhile. The lock belongs to the
+  file (issue 29 item 5): on Linux the journal file itself is locked too, so every name of it
+  (a hard link, `..`) is refused with the same line.
 - The schema keeps one active row per (game_id, seq); the sink re-reads the game's last seq
   inside its write transaction, so a stale count in memory never records a duplicate.
 - A game's status is under a checksum (`games.sum`): a finished game set back to open by hand
@@ -29,7 +31,8 @@ from companion import cli
 from companion.errors import JournalError
 from companion.rules.game import Header
 from companion.session import checksum
-from companion.session.store import SCHEMA_VERSION, NotSaved, Store, _GameSink
+from companion.session.rows import GameSink
+from companion.session.store import SCHEMA_VERSION, NotSaved, Store
 
 HEADER = Header("table", ("Ann", "Ben", "Cy", "Dee"))
 
@@ -162,6 +165,119 @@ def test_a_symlink_or_relative_path_to_the_journal_is_the_same_lock(tmp_path, mo
                 JournalLock(other).acquire()
 
 
+needs_file_locks = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                      reason="the journal file itself is locked on Linux only")
+
+
+@needs_file_locks
+def test_every_name_of_the_journal_file_is_the_same_lock(tmp_path):
+    """Issue 29 item 5: the lock belongs to the file (device and inode), not to one name: a
+    hard link beside it or in another directory, and a path through `..`, are all in use while
+    one companion holds it, and each says so with the holder's pid."""
+    from companion.session.lock import JournalInUse, JournalLock, lock_path
+
+    d, elsewhere = tmp_path / "d", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    journal = d / "j.db"
+    with Store(journal) as s:
+        s.new_game(HEADER)
+    os.link(journal, d / "hard.db")
+    os.link(journal, elsewhere / "hard.db")
+    with JournalLock(journal):
+        for other in (d / "hard.db", elsewhere / "hard.db", d / ".." / "d" / "j.db"):
+            with pytest.raises(JournalInUse) as e:
+                JournalLock(other).acquire()
+            assert str(e.value) == (f"journal: {other} is in use by another companion "
+                                    f"(pid {os.getpid()})")
+            assert not lock_path(other).exists() or other.name == "j.db"  # none left behind
+    with JournalLock(d / "hard.db"):  # released: any name takes it, and holds every name
+        with pytest.raises(JournalInUse):
+            JournalLock(journal).acquire()
+
+
+@needs_file_locks
+def test_a_journal_made_after_the_lock_is_locked_by_the_file_too(tmp_path):
+    """A first start: no journal when the lock is taken; once the store has made it,
+    `hold_file` locks the file, and a hard link made then is refused."""
+    from companion.session.lock import JournalInUse, JournalLock
+
+    journal = tmp_path / "journal.db"
+    with JournalLock(journal) as lock:
+        with Store(journal) as s:
+            lock.hold_file()
+            s.new_game(HEADER).append({"type": "next"})  # SQLite writes under the flock
+            lock.hold_file()  # the same file: nothing changes
+            os.link(journal, tmp_path / "hard.db")
+            with pytest.raises(JournalInUse, match=f"pid {os.getpid()}"):
+                JournalLock(tmp_path / "hard.db").acquire()
+
+
+@needs_file_locks
+def test_a_journal_path_that_is_no_file_is_left_to_the_store_to_refuse(tmp_path, cfg_file):
+    """Opening the journal to lock it never hangs on a FIFO, nor locks a directory: the
+    start stops with the store's own line."""
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        p = launch(path, cfg_file)
+        try:
+            out, err = p.communicate(timeout=30)
+        finally:
+            if p.poll() is None:  # hung on the FIFO: not left behind
+                p.kill()
+                p.wait(10)
+        assert p.returncode == 1 and err.splitlines() == [
+            f"companion: the journal path {path} is not a file"], err
+
+
+def test_the_holder_of_a_file_lock_is_read_from_the_kernels_table(tmp_path):
+    from companion.session.lock import flock_holder
+
+    st = os.stat(tmp_path)
+    dev = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}"
+    table = tmp_path / "locks"
+    table.write_text(f"1: POSIX  ADVISORY  WRITE 11 {dev}:{st.st_ino} 1073741824 1073741824\n"
+                     f"2: FLOCK  ADVISORY  WRITE 812 {dev}:{st.st_ino} 0 EOF\n"
+                     f"2: -> FLOCK  ADVISORY  WRITE 900 {dev}:{st.st_ino} 0 EOF\n"
+                     f"3: FLOCK  ADVISORY  WRITE 77 {dev}:{st.st_ino + 1} 0 EOF\n")
+    assert flock_holder(st, table=table) == 812
+    table.write_text(f"3: FLOCK  ADVISORY  WRITE 77 {dev}:{st.st_ino + 1} 0 EOF\n")
+    assert flock_holder(st, table=table) is None
+    assert flock_holder(st, table=tmp_path / "none") is None
+
+
+@pytest.mark.slow
+@needs_file_locks
+def test_a_companion_started_on_a_hard_link_stops_naming_the_first(tmp_path, cfg_file):
+    """The issue's steps: a companion on d/j.db, `ln d/j.db d/hard.db`, a second companion on
+    d/hard.db: it stops with the one line, and nothing it could have acked is lost."""
+    d = tmp_path / "d"
+    d.mkdir()
+    journal, hard = d / "j.db", d / "hard.db"
+    first = launch(journal, cfg_file)
+    try:
+        acks = wait_ready(first)
+        for key in ("OK", "OK", "OK", "OK", "OK", "NEXT"):  # a table game, one event
+            first.stdin.write(key + "\n")
+            first.stdin.flush()
+        deadline = time.monotonic() + 20
+        while not any(a.startswith("ack append 1") for a in acks):
+            assert time.monotonic() < deadline and first.poll() is None, acks
+            time.sleep(0.01)
+        os.link(journal, hard)
+        second = launch(hard, cfg_file)
+        out, err = second.communicate("NEXT\nNEXT\n", timeout=30)
+        assert second.returncode == 1 and "ready" not in out and "ack" not in out
+        assert err.splitlines() == [f"companion: journal: {hard} is in use by another "
+                                    f"companion (pid {first.pid})"]
+        assert not (d / "hard.db-wal").exists()  # SQLite never opened it by that name
+    finally:
+        first.stdin.close()
+        first.wait(30)
+    with Store(journal) as s:
+        assert [e["type"] for e in s.resume().events] == ["first", "next"]  # as acked
+
+
 # --- one active row per place -----------------------------------------------------------------
 
 def test_the_schema_refuses_a_second_active_row_at_one_place(tmp_path):
@@ -268,7 +384,7 @@ def second_writer(path, game_id: int, seq: int, event: dict) -> None:
     place that already has an active row."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN IMMEDIATE")
-    _GameSink(types.SimpleNamespace(clock=lambda: 5000.0), game_id).insert(db, seq, event)
+    GameSink(types.SimpleNamespace(clock=lambda: 5000.0), game_id).insert(db, seq, event)
     db.execute("COMMIT")
     db.close()
 

@@ -45,13 +45,14 @@ def on_web(app: App, req: WebRequest) -> None:
     if req.reply is not None and not req.reply.set_running_or_notify_cancel():
         return  # the browser was told "nothing changed" (Web.ask gave up waiting)
     app.answering = True
+    app.save_failed = ""
     try:
         result = web_request(app, req.kind, req.payload)
     except IllegalEvent as e:
         result = {"ok": False, "error": str(e), "status": 422}
     except JournalError as e:
         app.not_saved(e)
-        result = {"ok": False, "error": str(e), "status": 503}
+        result = refused(503, not_saved_words(app))
     except Exception as e:  # the last resort: see App.strict
         log.exception("error handling %r", req)
         result = {"ok": False, "error": f"internal error ({type(e).__name__}); the game "
@@ -107,8 +108,9 @@ def refused(status: int, error: str) -> dict:
 
 
 def not_saved_words(app: App) -> str:
-    """Why a change was not saved: the toast it put up (App.emit, App.not_saved)."""
-    return app.toast[0] if app.toast else "error"
+    """Why a change was not saved, in the words of the panel's toast ("Not saved: disk
+    full", App.not_saved): a phone says the same as the box."""
+    return app.save_failed or "Not saved"
 
 
 # --- a phone's changes: the panel's own actions, after the checks only a phone needs ----------
@@ -170,9 +172,9 @@ def play_again(app: App, p: dict) -> dict:
     if not j.state.over:
         return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
                 "or start a new game"}
-    if not app.perform(A.PlayAgain()):
-        return {"ok": False, "status": 503, "error": "the new game was not saved: "
-                + not_saved_words(app)}
+    if not app.perform(A.PlayAgain()):  # (a failed save raises: on_web answers it)
+        return refused(503, "the new game was not started: "
+                       + (app.toast[0] if app.toast else "error"))
     app.perform(A.Home())  # one tap: straight to the game, past "who goes first"
     assert app.journal is not None
     return {"ok": True, "seq": app.web_seq, "game_id": getattr(app.journal.sink,
@@ -192,7 +194,7 @@ def game_action(app: App, p: dict) -> dict:
         kind = games.get(j.header.game)  # its own words first
         return {**refused(422, plain(str(e), event, j.header.players, kind)), "engine": str(e)}
     if not app.perform(A.Emit(event)):
-        return refused(503, "not saved: " + not_saved_words(app))
+        return refused(503, not_saved_words(app))
     app.perform(A.Home())  # back to the game's home (or end) screen
     if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
         app.perform(app.mode.after_web_action(event, app.ctx()))
@@ -253,6 +255,8 @@ def gate(app: App, p: dict, stale: str) -> dict:
         return {"ok": False, "error": "the game moved on: " + stale, "status": 409}
     finally:
         app.stale_press = ""
+    if app.save_failed:  # the press met a full disk (the panel's toast says so): not "nothing"
+        return refused(503, not_saved_words(app))
     return {"ok": True, "seq": app.web_seq, "changed": look(app) != before}
 
 

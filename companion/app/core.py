@@ -89,6 +89,9 @@ class App:
         # after its own timeout, so this only guards against a result lost on the way.
         self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
         self.toast: tuple[str, float] | None = None
+        # What the last failed save said ("Not saved: disk full"), for the web's answer to
+        # the request that met it (bridge.on_web clears it first). "" = none.
+        self.save_failed = ""
         self.roll_seq = 0
         self.pending: rolls.PendingRoll | None = None
         self.dice_note = ""
@@ -305,7 +308,8 @@ class App:
         it writes to the store first; say so, and keep the table going."""
         log.error("%s", e)
         short = getattr(e, "short", "")  # what fits the panel whole: "Not saved: disk full"
-        self.show_toast(short or str(e)[:1].upper() + str(e)[1:], 4.0)
+        self.save_failed = short or str(e)[:1].upper() + str(e)[1:]
+        self.show_toast(self.save_failed, 4.0)
 
     # --- the history figures (Records, the end screens) ---------------------------------------
 

@@ -265,8 +265,33 @@ def check_journal(cfg: configmod.Config) -> Check:
         return _fail("journal", f"{path}: {e}")
     if result != "ok":
         return _fail("journal", f"{path}: integrity check says {result}")
+    names = _more_names(path)
+    if names:
+        return _fail("journal", f"{path}: integrity ok, {sums}, but the file has {names}: "
+                                "SQLite keeps its write-ahead log by name, so events saved "
+                                "through another name can be lost; keep one name (remove "
+                                "the others with rm: the file stays under this one)")
     games = len(ids)
     return _ok("journal", f"{path}: integrity ok, {sums}, {games} game{'s' * (games != 1)}")
+
+
+def _more_names(path: Path) -> str:
+    """"" when the journal file has one name; else how many hard links, and which in its own
+    directory (a search of the whole file system is not a doctor's business)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return ""
+    if st.st_nlink < 2:
+        return ""
+    try:
+        beside = sorted(str(p) for p in path.parent.iterdir() if p.name != path.name
+                        and os.path.samestat(p.lstat(), st))
+    except OSError:
+        beside = []
+    rest = st.st_nlink - 1 - len(beside)
+    where = ", ".join(beside + ([f"{rest} elsewhere on this file system"] if rest else []))
+    return f"{st.st_nlink} names (hard links; also {where})"
 
 
 def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:

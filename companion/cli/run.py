@@ -33,7 +33,7 @@ def run(args) -> int:
         # One companion per journal, for the life of this process (companion/session/lock.py):
         # a second `run` stops here with exit 1; export, stats and doctor only read.
         from companion.session.lock import JournalLock
-        stack.enter_context(JournalLock(cfg.journal_path()))
+        lock = stack.enter_context(JournalLock(cfg.journal_path()))
         if display_kind == "oled":
             display = displaymod.oled(cfg)
         elif display_kind == "terminal":
@@ -59,6 +59,7 @@ def run(args) -> int:
             # queue until the app is up, a few tenths of a second later on a Pi Zero 2 W.
             _inputs(stack, cfg, input_kind, inbox.put)
         store = stack.enter_context(open_store(cfg, full_ok=True))
+        lock.hold_file()  # the file the store opened (made now, or new after a damaged one)
         from companion.app import App
 
         def on_commit(what: str, count: int, event) -> None:

@@ -52,7 +52,7 @@ def seed(journal: Path) -> dict[str, int]:
         for kind in (*shown, *sample.sampled(), *shown):
             j = store.new_game(sample.header(rng, kind, names=names))
             sample.play(j, rng, events=rng.randint(30, 80))
-            ids.setdefault(kind, j.sink.game_id)  # type: ignore[attr-defined]  # the store's _GameSink
+            ids.setdefault(kind, j.sink.game_id)  # type: ignore[attr-defined]  # the store's GameSink
         j = store.new_game(sample.header(rng, shown[-1], names=names))
         sample.play(j, rng, events=25, finish=False)  # a game in progress
     return ids

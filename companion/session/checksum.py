@@ -14,7 +14,7 @@ SQLite keeps no checksum of a row, so a flipped bit or a hand edit that leaves a
   off the end is caught too;
 - `games.sum` (schema 3): SHA-256 of the game id, its seed and its status (open | closed |
   parked | broken), so a finished game set back to `open` by hand is not resumed as if it were
-  the unfinished one. Every status change rewrites it (Store._set_game_status).
+  the unfinished one. Every status change rewrites it (rows.set_game_status).
 
 This is tamper-evidence against accidents and hand edits, not a signature: anyone who means to
 can recompute it.

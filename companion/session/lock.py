@@ -1,19 +1,35 @@
-"""One companion per journal: an exclusive lock held for the life of `companion run`.
+"""One companion per journal: exclusive locks held for the life of `companion run`.
 
 SQLite's own locks last one transaction, so two companions on one journal would both write
-(each with its own idea of the game). `companion run` therefore holds `flock(LOCK_EX)` on a
-file beside the journal, `<journal>.lock`, from before the journal is opened until it exits.
-The kernel drops the lock when the process ends in any way (a SIGKILL, a power cut), so a lock
-is never stale. The file holds the holder's pid, for the message a second companion prints; a
-clean exit removes it (one left by a SIGKILL means nothing: nobody holds it). Since the file
-can be removed, a lock is only good when the locked file is still the one at the path. Readers (`export`, `stats`, `doctor`,
-the web's reader) never take it.
+(each with its own idea of the game). Worse, SQLite keeps its write-ahead log by the name the
+journal was opened by (`<name>-wal`): a second companion reaching the same file by another name
+(a hard link) writes a log of its own, and the events it acknowledged are lost. So the lock
+belongs to the file, not to one of its names. `companion run` holds, from before the journal is
+opened until it exits:
+
+- `flock(LOCK_EX)` on a file beside the journal's real path, `<journal>.lock` (symlinks and
+  `..` resolved, so every path to the same name meets there). It holds the holder's pid, for the
+  message a second companion prints, and covers a journal that does not exist yet;
+- once the journal exists (at once, or after the store has made it), `flock(LOCK_EX)` on the
+  journal file itself, on Linux: a lock of the file (its device and inode) that every name of it
+  meets, a hard link in any directory or a bind mount included. On Linux flock and SQLite's own
+  locks (POSIX `fcntl` byte ranges) never interact. On other systems they may (BSD and macOS
+  implement both on one lock list), so there the name's lock is the only one; `companion doctor`
+  warns about a journal with more than one name everywhere. The pid of the holder of a file lock
+  is read from /proc/locks (the kernel's table of locks).
+
+The kernel drops both when the process ends in any way (a SIGKILL, a power cut), so a lock is
+never stale. A clean exit removes the lock file (one left by a SIGKILL means nothing: nobody
+holds it). Since the file can be removed, a lock is only good when the locked file is still the
+one at the path. Readers (`export`, `stats`, `doctor`, the web's reader) never take either.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import stat
+import sys
 import time
 from pathlib import Path
 
@@ -37,6 +53,11 @@ def lock_path(journal: Path | str) -> Path:
     return journal.with_name(journal.name + ".lock")
 
 
+# Where flock and SQLite's POSIX locks are separate (flock(2): "no interaction" since Linux 2.0,
+# on local file systems), so the journal file itself can be locked while SQLite uses it.
+FILE_LOCKS = sys.platform.startswith("linux")
+
+
 class JournalLock:
     """`with JournalLock(path):` holds the journal at `path` or raises JournalInUse."""
 
@@ -44,6 +65,7 @@ class JournalLock:
         self.journal = Path(journal)
         self.path = lock_path(self.journal)
         self.fd: int | None = None
+        self.file_fd: int | None = None  # the lock on the journal file itself (hold_file)
 
     def __enter__(self) -> JournalLock:
         self.acquire()
@@ -65,6 +87,44 @@ class JournalLock:
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         except OSError:
             pass
+        try:
+            self.hold_file()
+        except BaseException:
+            self.release()
+            raise
+
+    def hold_file(self) -> None:
+        """Lock the journal file itself (every name of it), once it exists: at `acquire`, and
+        again after the store has opened it (it may have made it, or set a damaged one aside
+        and made a new one). JournalInUse when another companion holds it by any name."""
+        if not FILE_LOCKS:
+            return
+        try:  # (O_NONBLOCK: a FIFO at the path must not hang the start; the store refuses it)
+            fd = os.open(self.journal, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        except FileNotFoundError:
+            return  # not made yet: the name's lock covers it until then
+        except OSError as e:
+            raise JournalError(f"journal: cannot open {self.journal}: {e.strerror or e}"
+                               ) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)  # not a file: the store says so, in its words
+            return
+        if self.file_fd is not None and os.path.samestat(os.fstat(fd), os.fstat(self.file_fd)):
+            os.close(fd)  # the file already held
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = flock_holder(os.fstat(fd))
+            os.close(fd)
+            raise JournalInUse(self.journal, pid) from None
+        except OSError as e:
+            os.close(fd)
+            raise JournalError(f"journal: cannot lock {self.journal}: {e.strerror or e}"
+                               ) from None
+        if self.file_fd is not None:
+            os.close(self.file_fd)  # a file that is no longer the journal (set aside)
+        self.file_fd = fd
 
     def _lock_once(self) -> int | None:
         """The locked descriptor, or None when the file was removed or replaced meanwhile
@@ -94,6 +154,11 @@ class JournalLock:
         return fd
 
     def release(self) -> None:
+        if self.file_fd is not None:
+            # Only our own descriptor closes: SQLite's locks belong to its own (and flock's
+            # are not POSIX locks, which any close by this process would drop).
+            os.close(self.file_fd)
+            self.file_fd = None
         if self.fd is not None:
             try:  # removed while still held: no one can lock the old file in the meantime
                 self.path.unlink()
@@ -104,22 +169,30 @@ class JournalLock:
 
 
 def running_pid(journal: Path | str) -> int | None:
-    """The pid of the companion holding `journal`, read from its lock file without touching
-    the lock (a reader such as `companion doctor` must never make a starting companion think
-    the journal is taken); None when none runs (no file, or a pid that is gone: a SIGKILL)."""
+    """The pid of the companion holding `journal` by any name, read from its lock file or
+    the kernel's table of locks without touching a lock (a reader such as `companion doctor`
+    must never make a starting companion think the journal is taken); None when none runs (no
+    file, or a pid that is gone: a SIGKILL)."""
     try:
         text = lock_path(journal).read_text("ascii", "replace").strip()
     except OSError:
+        text = ""
+    if text.isdigit() and _alive(int(text)):
+        return int(text)
+    try:  # held by another name of the file (a hard link)?
+        return flock_holder(os.stat(journal)) if FILE_LOCKS else None
+    except OSError:
         return None
-    if not text.isdigit():
-        return None
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.kill(int(text), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
-        return None
+        return False
     except OSError:  # PermissionError: it exists, run by another user
         pass
-    return int(text)
+    return True
 
 
 def _holder(fd: int, *, wait: float = 0.5) -> int | None:
@@ -135,3 +208,29 @@ def _holder(fd: int, *, wait: float = 0.5) -> int | None:
         if time.monotonic() >= deadline:
             return None
         time.sleep(0.01)
+
+
+def flock_holder(st: os.stat_result, *, table: Path = Path("/proc/locks")) -> int | None:
+    """The pid holding an flock on the file `st` describes, from the kernel's table of locks
+    (a line such as `3: FLOCK  ADVISORY  WRITE 812 b3:02:1311 0 EOF`); None when it cannot be
+    told. Matched by inode, and by device too when one line of several has it."""
+    try:
+        lines = table.read_text("ascii", "replace").splitlines()
+    except OSError:
+        return None
+    found: list[tuple[bool, int]] = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or fields[1] != "FLOCK":
+            continue  # not an flock, or a process waiting for one
+        dev_ino = fields[5].split(":")
+        try:
+            major, minor, ino = int(dev_ino[0], 16), int(dev_ino[1], 16), int(dev_ino[2])
+            pid = int(fields[4])
+        except (ValueError, IndexError):
+            continue
+        if ino == st.st_ino and pid > 0:
+            found.append(((major, minor) == (os.major(st.st_dev), os.minor(st.st_dev)), pid))
+    same_dev = [pid for same, pid in found if same]
+    pids = same_dev or [pid for _, pid in found]
+    return pids[0] if len(set(pids)) == 1 else None

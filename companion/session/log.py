@@ -13,7 +13,7 @@ from typing import IO, Iterable
 from companion.errors import CompanionError, IllegalEvent, LogFormatError
 from companion.rules.game import Event
 from companion.session.journal import Journal
-from companion.session.store import header_from_json
+from companion.session.rows import header_from_json
 
 
 def dump(journal: Journal) -> Iterable[str]:

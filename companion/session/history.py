@@ -1,0 +1,212 @@
+"""The games as history: what identifies each game's content (for the statistics and their
+saved records, companion/session/stats.py), the games brought in by `companion import`, and the
+unfinished games the start menu and /games offer to resume.
+
+Functions of the Store (companion/session/store.py), which offers each as a method, and they
+call each other through those methods; the web's read-only Reader (companion/web/history.py)
+borrows the reading ones, so these read nothing else of the store but its `db`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion import games
+from companion.errors import CompanionError, JournalError
+from companion.rules.game import Header
+from companion.session.journal import Journal
+from companion.session.rows import GameSink, header_from_json
+
+if TYPE_CHECKING:
+    from companion.session.store import Store
+
+# Logs brought in by `companion import`: the digest of the normalised log, so that importing
+# the same log twice adds nothing. Created on the first import (older journals lack it).
+IMPORTS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS imports (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    digest TEXT NOT NULL UNIQUE,
+    imported REAL NOT NULL
+)"""
+
+
+# Each finished game's statistics record (companion/session/stats.py), saved by the app thread
+# when it first computes it, keyed by what identifies the game's content: a cache, so that
+# statistics over a thousand games do not replay them all. Created on the first save.
+SUMMARIES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS game_stats (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    key TEXT NOT NULL,
+    record TEXT NOT NULL
+)"""
+
+
+class AlreadyImported(JournalError):
+    """This log is already in the journal (`companion import` of the same log twice)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"this log is already in the journal as game {game_id}; nothing added")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One game as the statistics see it: `events` and `last_row` change whenever its active
+    events do (append, undo, redo), so together with `status` they key a cache."""
+
+    id: int
+    header: bytes
+    created: float
+    status: str
+    events: int
+    last_row: int
+    first_at: float | None
+    last_at: float | None
+    imported: bool
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game that can be resumed (`Store.unfinished`)."""
+
+    id: int
+    header: Header
+    created: float
+    last: float  # when its last event was recorded (`created` when it has none)
+    events: int
+    status: str  # open | parked | closed (closed: by a companion before games were parked)
+
+
+def history_rows(store: Store) -> list[HistoryRow]:
+    """Every game with what identifies its current content (for the statistics cache)."""
+    imported = store._imported_ids()
+    spans = {gid: (n, last, first_at, last_at) for gid, n, last, first_at, last_at in
+             store.db.execute("SELECT game_id, COUNT(*), MAX(row), MIN(at), MAX(at) "
+                              "FROM events WHERE status='active' GROUP BY game_id")}
+    out = []
+    for gid, header, created, status in store.db.execute(
+            "SELECT id, CAST(header AS BLOB), created, status FROM games ORDER BY id"):
+        n, last, first_at, last_at = spans.get(gid, (0, 0, None, None))
+        out.append(HistoryRow(gid, header, created, status, n, last, first_at, last_at,
+                              gid in imported))
+    return out
+
+
+def active_events(store: Store, game_id: int) -> list[bytes]:
+    """The raw bodies of a game's active events, in order (decoded by the caller)."""
+    return [b for b, in store.db.execute(
+        "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='active' "
+        "ORDER BY seq", (game_id,))]
+
+
+def summaries(store: Store) -> dict[int, tuple[str, bytes]]:
+    """The saved statistics records: game id -> (key, record JSON)."""
+    if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='game_stats'").fetchone():
+        return {}
+    return {gid: (key, record) for gid, key, record in store.db.execute(
+        "SELECT game_id, key, CAST(record AS BLOB) FROM game_stats")}
+
+
+def save_summaries(store: Store, items: list[tuple[int, str, str]]) -> None:
+    """Save (game id, key, record JSON) statistics records, in one transaction."""
+    with store._tx() as db:
+        db.execute(SUMMARIES_SCHEMA)
+        db.executemany("INSERT OR REPLACE INTO game_stats(game_id, key, record) "
+                       "VALUES (?, ?, ?)", items)
+
+
+def imported_ids(store: Store) -> dict[int, str]:
+    if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='imports'").fetchone():
+        return {}
+    return dict(store.db.execute("SELECT game_id, digest FROM imports"))
+
+
+def import_game(store: Store, journal: Journal, digest: str) -> int:
+    """Store a replayed log as a new game in one transaction: closed when it is over,
+    else `parked` (the start menu offers to resume it; no open game is touched). The
+    rows are written by the same inserts as play, then the digest that makes a second
+    import of the same log a no-op."""
+    with store._tx() as db:
+        db.execute(IMPORTS_SCHEMA)
+        row = db.execute("SELECT game_id FROM imports WHERE digest=?", (digest,)).fetchone()
+        if row is not None:
+            raise AlreadyImported(row[0])
+        same = same_game(store, db, journal)
+        if same is not None:
+            raise AlreadyImported(same)
+        gid = store._insert_game(db, journal.header,
+                                 "closed" if journal.state.over else "parked")
+        sink = GameSink(store, gid)
+        for seq, event in enumerate(journal.events):
+            sink.insert(db, seq, event)
+        db.execute("INSERT INTO imports(game_id, digest, imported) VALUES (?, ?, ?)",
+                   (gid, digest, store.clock()))
+    return gid
+
+
+def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | None:
+    """A game already here with this log's header and active events (one played on this
+    box and exported, say), compared as JSON values: key order and spacing aside."""
+    header = journal.header.to_json()
+    n = len(journal.events)
+    for gid, text in db.execute("SELECT id, CAST(header AS BLOB) FROM games ORDER BY id"
+                                ).fetchall():
+        try:
+            if json.loads(text) != header:
+                continue
+            bodies = store.active_events(gid)
+            if len(bodies) == n and [json.loads(b) for b in bodies] == journal.events:
+                return gid
+        except ValueError:  # a damaged row is not this game
+            continue
+    return None
+
+
+def replay(store: Store, row: HistoryRow) -> tuple[Header, list, Any] | None:
+    """A game of `history_rows` folded from its active rows: (header, events, state), or
+    None when it no longer replays (export --force still has its rows)."""
+    try:
+        header = header_from_json(json.loads(row.header))
+        game = games.game(header.game)
+        header = game.check_header(header)
+        # One JSON document per game: a quarter of the time of one json.loads per event.
+        events = json.loads(b"[" + b",".join(store.active_events(row.id)) + b"]")
+        return header, events, game.fold(header, events)
+    except (CompanionError, ValueError, KeyError, TypeError):
+        return None
+
+
+def unfinished(store: Store) -> list[Unfinished]:
+    """Every game that is not over and can be resumed (not `broken`, still replays),
+    whatever its status: the open one, parked ones, and unfinished games an older
+    companion closed when a new game started. Newest move first.
+
+    A game with a saved statistics record of its current content is finished (records
+    are saved for finished games only), so only the others are replayed."""
+    from companion.session.stats import summary_key
+    saved = store.summaries()
+    out = []
+    for row in store.history_rows():
+        if row.status == "broken":
+            continue
+        key = summary_key(row)
+        if row.id in saved and saved[row.id][0] == key:
+            continue
+        # A game's verdict is kept for its content (the start menu asks again after each
+        # game): each game is replayed once a run, not at every visit.
+        cached = store._unfinished_seen.get(row.id)
+        if cached is None or cached[0] != key:
+            replayed = store.replay(row)
+            cached = (key, replayed is not None and not replayed[2].over,
+                      replayed[0] if replayed is not None else None)
+            store._unfinished_seen[row.id] = cached
+        _, waiting, header = cached
+        if waiting:
+            assert header is not None  # it replayed
+            out.append(Unfinished(row.id, header, row.created, row.last_at or row.created,
+                                  row.events, row.status))
+    out.sort(key=lambda u: (u.last, u.id), reverse=True)
+    return out
