@@ -144,7 +144,10 @@ def routes(web: Web) -> list[Route]:
                     raise Refused(401, "this phone is no longer paired: pair it again")
                 body = await guard.read_json(request)
                 seq = take_seq(body)
-                payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq}
+                # `phone`: which paired phone asks (its session, whichever tab): a page's
+                # double tap is told apart from another phone's tap by it (bridge.double_tap).
+                payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq,
+                           "phone": digest(token)}
             except Refused as e:
                 return error(e.status, e.reason)
             return await web.ask(kind, payload)

@@ -59,6 +59,7 @@ class Web:
         self.frame = frame  # () -> (frame number, PIL image) | None: App.last_frame, never
         # a secret screen (the app draws a stand-in for the pairing code)
         self.source = source  # what the history pages read (the journal database path)
+        self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/bridge.py)
         self.pairing = Pairing(clock=clock, wall=wall)
         self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
         self.gate = Gate(**self.gate_options)
