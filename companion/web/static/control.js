@@ -66,7 +66,8 @@
     try { data = await res.json(); } catch (e) { /* no JSON body */ }
     if (!res.ok) {
       const why = (data && data.error) || ("HTTP " + res.status);
-      if (res.status === 401) {
+      if (res.status === 409 && /^double tap/.test(why)) showNote(said(why));  // another tab's
+      else if (res.status === 401) {
         setPaired(false);
         showError(/paired/i.test(why) ? why.charAt(0).toUpperCase() + why.slice(1)
                                       : "This phone is not paired: " + why);
@@ -77,21 +78,43 @@
     return data || {};
   }
   const get = (path) => call("GET", path);
+  // A double tap counts once: a control stays disabled this long after its answer (the box
+  // refuses the same tap from this phone within it too: 409 "double tap: ignored"). UP and
+  // DOWN repeat by nature (scrolling a list): they are free again once answered.
+  const DOUBLE_TAP_MS = 700;
+  const REPEATS = new Set(["UP", "DOWN", "HOLD UP", "HOLD DOWN"]);
+  const holds = new Map();  // a request being answered or held -> its controls (disabled)
+  function holdKey(path, body) { return path + " " + JSON.stringify(body || {}); }
+  function said(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   async function post(path, body, control) {
     // `control` (a button or a form) is disabled until the answer, and the snapshot with the
-    // change, are in: a second tap cannot send the same change twice.
+    // change, are in, and for DOUBLE_TAP_MS after the answer: a second tap cannot send the
+    // same change twice. What the tap did (the answer's `did`) is said under the buttons.
     const els = !control ? [] : control.tagName === "FORM"
       ? [...control.querySelectorAll("button, input, select, textarea")].filter((e) => !e.disabled)
       : control.disabled ? null : [control];
     if (els === null) return null;  // already waiting for its answer
     for (const e of els) { e.disabled = true; busy.add(e); }
+    // The snapshot with the change redraws the game's own buttons: the new one of this tap
+    // (quick(), the same request) joins `held` and stays disabled as the one tapped.
+    const key = holdKey(path, body);
+    const held = new Set(els);
+    holds.set(key, held);
+    let hold = 0;
     try {
       const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
+      const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
+      if (r && r.did) showNote(said(r.did));
+      if (r && !(body && REPEATS.has(body.button))) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
-      for (const e of els) { e.disabled = false; busy.delete(e); }
-      if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
+      const release = () => {
+        if (holds.get(key) === held) holds.delete(key);
+        for (const e of held) { e.disabled = false; busy.delete(e); }
+        if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
+      };
+      if (hold > 0) setTimeout(release, hold); else release();
     }
   }
 
@@ -123,6 +146,8 @@
   }
   function quick(label, event) {
     const b = button(label, () => send(event, b));
+    const held = holds.get(holdKey("/api/action", {event}));  // drawn while its tap holds
+    if (held) { b.disabled = true; held.add(b); busy.add(b); }
     return b;
   }
   // A form's own check failed: say what to fix in plain words and put the cursor there.
