@@ -76,7 +76,7 @@ def on_web(app: App, req: WebRequest) -> None:
     if app.web_off_due:  # "Web off" chosen from a phone: it has its answer, now stop
         app.web_off_due = False
         assert app.web is not None
-        app.web.stop()
+        app.web.stop("web-off")
 
 
 def reply(req: WebRequest, result: dict) -> None:
@@ -439,7 +439,7 @@ def web_switch(app: App, on: bool) -> None:
         if app.answering:  # stopping now would wait on the very request being answered
             app.web_off_due = True
         else:
-            app.web.stop()
+            app.web.stop("web-off")  # the open pages are told why
         app.show_toast("Web off")
         return
     problem = app.web.start()

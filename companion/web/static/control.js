@@ -668,7 +668,11 @@
     ev.preventDefault();
     const code = document.getElementById("pair-code").value.trim();
     const r = await call("POST", "/api/pair", {code});
-    if (r) { document.getElementById("pair-code").value = ""; await checkPaired(); }
+    if (r) {
+      document.getElementById("pair-code").value = "";
+      await checkPaired();
+      Table.reconnect();  // this phone's stream now: told if the phone is forgotten
+    }
   });
 
   function setPaired(yes) {
@@ -714,6 +718,15 @@
     if (el) el.hidden = !show;
   }
 
+  Table.onBye((bye) => {
+    // The box ended the stream saying why: the controls go (the page says why).
+    if (bye.why === "forgotten" && paired) {
+      setPaired(false);
+      showError(bye.text || "This phone was forgotten on the box: pair again");
+    } else if (bye.why === "web-off") {
+      document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
+    }
+  });
   Table.onRender(onSnapshot);
   Table.onFrame(showControlFrame);
   // On load and after every reconnect (the box restarted, or forgot its phones): ask again,
