@@ -337,7 +337,9 @@ def publish_snapshot(app: App) -> None:
         return
     from companion.web.snapshot import build
     app.web_seq += 1
-    resume = app.ctx().resume if app.journal is None else ""
+    # On the start menu: the games its Resume offers (as the panel lists them).
+    unfinished = [{"game_id": u.game_id, "title": u.title, "players": list(u.players),
+                   "when": u.when} for u in app.unfinished] if app.journal is None else []
     j = app.journal
     app.seen[app.web_seq] = (None, "", 0, app.commits) if j is None else (
         app.store.game_id(j), j.game.title, len(j.events), app.commits)
@@ -345,7 +347,7 @@ def publish_snapshot(app: App) -> None:
     left = None
     if j is None and app.left is not None and not app.left.state.over:
         left = {"game_id": app.store.game_id(app.left), "title": app.left.game.title}
-    app.publish(build(app.journal, seq=app.web_seq, resume=resume, left=left))
+    app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left))
 
 
 def current_seq(app: App) -> int:

@@ -22,15 +22,17 @@ if TYPE_CHECKING:  # asyncio is the web loop's: imported when the web starts, no
 HISTORY = 30  # events listed in `history`
 
 
-def build(journal, *, seq: int, resume: str = "",
+def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
           left: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
-    `left`: on the start menu, the unfinished game left for it ({"game_id", "title"}), which
-    a new game would set aside."""
+    On the start menu, `unfinished`: the games its Resume offers, newest move first
+    ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
+    ({"game_id", "title"}), which a new game would set aside."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
-        "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
+        "can_undo": False, "can_redo": False, "unfinished": list(unfinished or []),
+        "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}",
     }

@@ -428,12 +428,12 @@
     // the turn, the seats, the question, and the kind's own forms as the box worked them out,
     // but for their defaults (one taken from the state, as the last color, redraws nothing).
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
-                                s.ask, s.actions], (k, v) => (k === "default" ? undefined : v));
+                                s.ask, s.actions, s.unfinished, s.left],
+                               (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
-      box.replaceChildren(h("h2", {text: "Game actions"}),
-                          h("p", {class: "note", text: "No game: start one below."}));
+      box.replaceChildren(...startView(s));
       return;
     }
     if (st.over) {
@@ -444,6 +444,44 @@
     const own = (s.actions || []).map((d) => kindAction(s, d));
     box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
                             own, common(s)].flat(Infinity).filter(Boolean));
+  }
+
+  // --- the start view: no game on the table -------------------------------------------------
+  const RESUME_SHOWN = 8;  // more are on /games
+  function startView(s) {
+    // As the panel's start menu offers them (its Resume list, newest move first): each
+    // unfinished game with a Resume button, as /games has; or a new game, below.
+    const games = s.unfinished || [];
+    if (!games.length) {
+      return [h("h2", {text: "No game on the table"}),
+              h("p", {class: "note", text: "No unfinished games: start a new one below."})];
+    }
+    return [
+      h("h2", {text: "No game on the table"}),
+      h("p", {class: "note", text: games.length === 1 ? "1 unfinished game: resume it, or start a new one below."
+        : games.length + " unfinished games, newest move first: resume one, or start a new one below."}),
+      h("ol", {class: "resume-list"}, games.slice(0, RESUME_SHOWN).map((g) => h("li", {},
+        h("div", {class: "resume-what"}, h("b", {text: g.title + " #" + g.game_id}),
+          h("span", {class: "note", text: " · last move " + g.when})),
+        h("div", {class: "note", text: g.players.join(", ")}),
+        resumeButton(s, g)))),
+      games.length > RESUME_SHOWN
+        ? h("p", {class: "note"}, (games.length - RESUME_SHOWN) + " more on ", h("a", {href: "/games", text: "Games"}))
+        : null,
+    ];
+  }
+  function resumeButton(s, g) {
+    // The game left for the start menu (`left`) is set aside by resuming another: it stays
+    // unfinished and resumable (here, on the box and on /games), so nothing is asked.
+    const b = button("Resume " + g.title + " #" + g.game_id, async () => {
+      const body = {game: g.game_id};
+      const left = Table.snapshot && Table.snapshot.left;
+      if (left && left.game_id !== g.game_id) body.replaces = left.game_id;
+      const r = await post("/api/resume", body, b);
+      if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
+    }, "go resume");
+    b.dataset.game = String(g.game_id);
+    return b;
   }
 
   // --- play again ---------------------------------------------------------------------------
@@ -682,6 +720,7 @@
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
+    if (yes !== was) Table.redraw();  // the start view's words: "or below" once paired
     if (yes && !was) {
       loadKinds();
       loadRoster();

@@ -90,6 +90,21 @@ const Table = (function () {
     }
   }
 
+  function startWords(s) {
+    // The start menu's facts in plain words: the unfinished games its Resume offers, and
+    // where they can be resumed (a paired phone has them below, on its start view).
+    const games = s.unfinished || [];
+    const paired = document.body.dataset.paired === "yes";
+    const where = TV ? "on the box" : paired ? "on the box or below" : "on the box or from a paired phone";
+    if (!games.length) return "Start a game " + where;
+    if (games.length === 1) {
+      const g = games[0];
+      return g.title + " #" + g.game_id + " (" + g.players.join(", ") + ") is unfinished: resume it " +
+             where + ", or start a new game";
+    }
+    return games.length + " unfinished games can be resumed " + where + ", or start a new game";
+  }
+
   function renderTurn(s) {
     const st = s.state || {};
     const who = document.getElementById("who");
@@ -99,9 +114,8 @@ const Table = (function () {
     const turn = document.getElementById("turn");
     turn.dataset.state = !s.game ? "idle" : st.over ? "over" : "playing";
     if (!s.game) {
-      who.textContent = "No game yet";
-      sub.push(h("span", {text: s.resume ? "Resume " + s.resume + " on the box, or start a new game"
-                                          : "Start one on the box" + (TV ? "" : " or from a paired phone")}));
+      who.textContent = "No game on the table";
+      sub.push(h("span", {class: "start-words", text: startWords(s)}));
     } else if (st.over) {
       const w = st.winners || [];
       who.textContent = w.length ? names(s, w) : "Game over";
@@ -376,6 +390,7 @@ const Table = (function () {
     },
     onConnect(fn) { connectListeners.push(fn); },
     onBye(fn) { byeListeners.push(fn); },
+    redraw() { if (snap) render(snap); },  // the page's own state changed (paired or not)
     // A new stream (after pairing, so the box knows it as this phone's and can tell it when
     // the phone is forgotten).
     reconnect() { connect(); },
