@@ -60,6 +60,7 @@ def test_the_start_view_words_the_start_menu_and_resumes_a_game(browser, page, c
     buttons = page.locator("#actions button.resume")
     expect(buttons).to_have_text(["Resume Chaos #2", "Resume Table #1"])  # newest move first
     expect(page.locator("#actions")).to_contain_text("Ann, Ben, Cy, Dee")
+    assert "null" not in page.locator("#actions").inner_text()
     # A guest and the TV are told where it can be done from them.
     for viewport, path, words in (((390, 844), "/", "on the box or from a paired phone"),
                                   ((1920, 1080), "/tv", "on the box")):

@@ -433,7 +433,7 @@
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
-      box.replaceChildren(...startView(s));
+      box.replaceChildren(...startView(s).filter(Boolean));
       return;
     }
     if (st.over) {
