@@ -189,7 +189,9 @@ def test_a_phone_resumes_a_game_and_must_name_the_one_it_sets_aside(tmp_path, co
         snap = served.get("/api/state")
         assert (snap["game"], snap["game_id"], snap["events"]) == ("chaos", chaos, 1)
         assert status_of(served, table["game_id"]) == "parked"
-        # The same tap again: the game moved on (stale), nothing changes.
+        # The same tap again, a second later (within 0.7 s it is a double tap: ignored): the
+        # game moved on (stale), nothing changes.
+        served.web.clock.advance(1)
         status, data = served.post("/api/resume", {"game": chaos, "seq": seq,
                                                    "replaces": table["game_id"]})
         assert status == 409 and data["error"].startswith("the game moved on: Chaos #")

@@ -30,6 +30,7 @@ def test_a_double_posted_pass_is_done_once(served):
     seq = snap(served)["seq"]
     status, first = served.post("/api/action", {"event": {"type": "pass"}, "seq": seq})
     assert status == 200 and first["seq"] > seq
+    served.web.clock.advance(1)  # not a double tap (below): the seq rule alone
     status, second = served.post("/api/action", {"event": {"type": "pass"}, "seq": seq})
     assert status == 409
     assert second["error"] == "the game moved on: Ann passed: Ann paid bank 1; it is Ben's turn"
@@ -54,6 +55,7 @@ def test_the_409_says_what_changed_in_plain_words(served):
     served.post("/api/undo", {"seq": seq})
     status, data = served.post("/api/redo", {"seq": seq})
     assert status == 409 and data["error"] == "the game moved on: 1 move undone; it is Ann's turn"
+    served.web.clock.advance(1)  # not a double tap of Undo
     status, data = served.post("/api/undo", {"seq": 10_000})  # e.g. before a restart
     assert status == 409 and "old state of the game" in data["error"]
     assert len(served.app.journal.events) == 1
@@ -131,6 +133,7 @@ def test_a_stale_press_that_commits_nothing_is_taken_one_that_commits_is_refused
     status, _ = served.post("/api/press", {"button": "OK", "seq": stale})
     assert status == 409 and served.app.pending is None
     fresh = snap(served)["seq"]
+    served.web.clock.advance(1)  # a second later (BACK again: not a double tap)
     assert served.post("/api/press", {"button": "BACK", "seq": fresh})[0] == 200
     assert served.post("/api/press", {"button": "NEXT", "seq": fresh})[0] == 200
     assert served.app.journal.state.table.current == 2
@@ -177,8 +180,10 @@ def test_a_stale_press_cannot_play_again(served):
     served.app.post(ButtonInput(Button.BACK, Gesture.HOLD))  # undo on the box, then redo
     served.post("/api/redo", {"seq": None})  # over again: the end screen
     # OK opens the end screen's menu (that commits nothing); OK on "Play again" would start
-    # a game: refused.
+    # a game: refused. (Each OK a second after the last: not a double tap.)
+    served.web.clock.advance(1)
     assert served.post("/api/press", {"button": "OK", "seq": seq})[0] == 200
+    served.web.clock.advance(1)
     status, data = served.post("/api/press", {"button": "OK", "seq": seq})
     assert status == 409 and data["error"].startswith("the game moved on")
     assert snap(served)["game_id"] == gid
@@ -246,3 +251,80 @@ def test_refusals_spell_values_as_the_page_sent_them(served):
     assert status == 400 and data["error"].endswith('not "7"')
     status, data = served.post("/api/press", {"button": "NEXT", "hue": 1, "seq": None})
     assert status == 400 and data["error"] == 'unknown field "hue" (expected: button, seq)'
+
+
+# --- a double tap (issue 26, item 1): the same control from one phone within 0.7 s -----------
+
+def test_a_double_tap_from_one_phone_counts_once_however_fast_the_page(served):
+    """The page re-enables NEXT as soon as the first answer has rendered (~50 ms on a LAN),
+    so its second tap carries the new seq: the seq rule cannot tell it from a new tap. The
+    same control from the same phone within 0.7 s (the web's clock) counts once."""
+    served.new_game("table", ["Ann", "Ben", "Cy", "Dee"])
+    seq = snap(served)["seq"]
+    status, first = served.post("/api/press", {"button": "NEXT", "seq": seq})
+    assert status == 200 and first["did"] == "Ann's turn ended; it is Ben's turn"
+    served.web.clock.advance(0.35)
+    status, second = served.post("/api/press", {"button": "NEXT", "seq": first["seq"]})
+    assert (status, second) == (409, {"error": "double tap: ignored; the first tap: Ann's "
+                                               "turn ended; it is Ben's turn"})
+    assert served.app.journal.events == [{"type": "next"}]
+    assert snap(served)["seq"] == first["seq"]  # nothing changed, nothing published
+    # A second tab of the same phone (its cookie) is the same phone.
+    served.web.clock.advance(0.3)
+    assert served.post("/api/press", {"button": "NEXT", "seq": first["seq"]})[0] == 409
+    # A deliberate second tap, past 0.7 s after the first, is a new tap.
+    served.web.clock.advance(0.06)
+    status, third = served.post("/api/press", {"button": "NEXT", "seq": first["seq"]})
+    assert status == 200 and third["did"] == "Ben's turn ended; it is Cy's turn"
+    assert len(served.app.journal.events) == 2
+
+
+def test_a_double_tap_holds_for_each_control_of_the_page(served):
+    served.new_game("penny-badger", ["Ann", "Ben", "Cy"])
+    for path, body in (("/api/action", {"event": {"type": "pass"}}), ("/api/undo", {}),
+                       ("/api/redo", {}), ("/api/press", {"button": "HOLD BACK"})):
+        n = len(served.app.journal.events)
+        status, r = served.post(path, {**body, "seq": snap(served)["seq"]})
+        assert status == 200, (path, r)
+        status, r = served.post(path, {**body, "seq": snap(served)["seq"]})
+        assert status == 409 and r["error"].startswith("double tap: ignored"), path
+        assert len(served.app.journal.events) != n  # the first was done, once
+        served.web.clock.advance(1)
+    # Another control within 0.7 s is not the same tap.
+    served.post("/api/action", {"event": {"type": "pass"}, "seq": snap(served)["seq"]})
+    assert served.post("/api/press", {"button": "HOLD BACK", "seq": snap(served)["seq"]})[0] \
+        == 200
+
+
+def test_two_phones_are_two_players_and_a_script_is_never_a_double_tap(served):
+    served.new_game("table", ["Ann", "Ben", "Cy", "Dee"])
+    ann = served.cookie
+    served.pair()  # a second phone
+    ben = served.cookie
+    seq = snap(served)["seq"]
+    served.cookie = ann
+    status, r = served.post("/api/press", {"button": "NEXT", "seq": seq})
+    assert status == 200
+    served.cookie = ben  # the other phone: its own tap, on the snapshot it shows
+    assert served.post("/api/press", {"button": "NEXT", "seq": seq})[1]["error"].startswith(
+        "the game moved on")  # at once, on the old snapshot: the seq rule
+    assert served.post("/api/press", {"button": "NEXT", "seq": r["seq"]})[0] == 200
+    assert snap(served)["state"]["current"] == 2
+    # A script ("seq": null) means every request it sends.
+    for _ in range(3):
+        assert served.post("/api/press", {"button": "NEXT", "seq": None})[0] == 200
+    assert len(served.app.journal.events) == 5
+
+
+def test_up_and_down_repeat_by_nature(served):
+    from companion.ui.screen import Menu
+    served.new_game("table", ["Ann", "Ben", "Cy"])
+    assert served.post("/api/press", {"button": "HOLD OK", "seq": snap(served)["seq"]})[0] == 200
+    menu = served.app.top
+    assert isinstance(menu, Menu)
+    for _ in range(3):
+        assert served.post("/api/press", {"button": "DOWN", "seq": snap(served)["seq"]})[0] == 200
+    assert menu.cursor == 3
+    assert served.post("/api/press", {"button": "UP", "seq": snap(served)["seq"]})[0] == 200
+    assert served.post("/api/press", {"button": "UP", "seq": snap(served)["seq"]})[0] == 200
+    assert menu.cursor == 1

@@ -8,6 +8,7 @@ given (the one thread that changes its state).
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import TYPE_CHECKING, Callable
 
@@ -34,6 +35,13 @@ COMMITS = (A.Emit, A.Undo, A.Redo, A.NewGame, A.PlayAgain, A.ResumeGame, A.Leave
 
 
 NO_GAME = "no game is open on the box: start one first"
+
+# A double tap: the same control tapped twice from one phone within this many seconds counts
+# once (docs/web.md, "One tap is one action"). Measured on the web's clock (injectable).
+TAP_WINDOW = 0.7
+# Presses that repeat by nature (scrolling a list, counting points up and down): never a
+# double tap.
+REPEATS = ("UP", "DOWN")
 
 
 class StaleChange(Exception):
@@ -69,7 +77,7 @@ def on_web(app: App, req: WebRequest) -> None:
     if app.web_off_due:  # "Web off" chosen from a phone: it has its answer, now stop
         app.web_off_due = False
         assert app.web is not None
-        app.web.stop()
+        app.web.stop("web-off")
 
 
 def reply(req: WebRequest, result: dict) -> None:
@@ -85,9 +93,30 @@ def web_request(app: App, kind: str, p: dict) -> dict:
     acted on (None: a script that skips the check). On a stale one it is refused (409,
     what changed, in plain words) and nothing changes, except a press that commits
     nothing (UP/DOWN in a menu, BACK out of a screen): that is never stale (`gate`). Each
-    change (CHANGES) is done by the actions the panel's own buttons perform."""
+    change (CHANGES) is done by the actions the panel's own buttons perform. Before all
+    that, a page's tap done less than TAP_WINDOW ago from the same phone is a double tap
+    (409, nothing changes): the seq rule alone lets a page that has already rendered the
+    first tap's snapshot send the second."""
     if kind == "roster":
         return ok(app, names=app.ctx().names)
+    tap = tap_key(kind, p)
+    if tap is not None:
+        first = app.taps.get(tap)
+        if first is not None and tap_clock(app) - first[0] < TAP_WINDOW:
+            return refused(409, "double tap: ignored" + (f"; the first tap: {first[1]}"
+                                                          if first[1] else ""))
+    current = p.get("seq") == current_seq(app)  # the page showed the game as it was
+    result = checked_request(app, kind, p)
+    if tap is not None and result.get("ok"):
+        did = moved_on(app, p["seq"]) if current else ""  # what this tap did, in words
+        if did:
+            result["did"] = did
+        remember_tap(app, tap, did)
+    return result
+
+
+def checked_request(app: App, kind: str, p: dict) -> dict:
+    """web_request past the double-tap check: the seq check, then the change."""
     stale = moved_on(app, p.get("seq"))
     if kind == "press":
         return gate(app, p, stale)
@@ -97,6 +126,32 @@ def web_request(app: App, kind: str, p: dict) -> dict:
     if change is None:
         return refused(400, f"unknown request {kind!r}")
     return change(app, p)
+
+
+def tap_key(kind: str, p: dict) -> tuple[str, str] | None:
+    """Which control of which phone a page's request comes from: the phone's session, and
+    the request itself (route, button or event, the form's fields). None for a request the
+    double-tap rule leaves alone: a script's (`"seq": null`), and UP/DOWN (REPEATS)."""
+    phone = p.get("phone")
+    if p.get("seq") is None or not phone:
+        return None
+    if kind == "press" and p.get("button") in REPEATS:
+        return None
+    what = {k: v for k, v in p.items() if k not in ("seq", "phone")}
+    return phone, json.dumps([kind, what], sort_keys=True, default=str)
+
+
+def tap_clock(app: App) -> float:
+    """The double-tap rule's clock: the web's (a test's fake one), else the app's."""
+    return app.web.clock() if app.web is not None else app.clock()
+
+
+def remember_tap(app: App, tap: tuple[str, str], did: str) -> None:
+    """A page's tap was done: the same one again within TAP_WINDOW is a double tap."""
+    now = tap_clock(app)
+    for old in [k for k, (t, _) in app.taps.items() if now - t >= TAP_WINDOW]:
+        del app.taps[old]
+    app.taps[tap] = (now, did)
 
 
 def ok(app: App, **more) -> dict:
@@ -286,7 +341,9 @@ def publish_snapshot(app: App) -> None:
         return
     from companion.web.snapshot import build
     app.web_seq += 1
-    resume = app.ctx().resume if app.journal is None else ""
+    # On the start menu: the games its Resume offers (as the panel lists them).
+    unfinished = [{"game_id": u.game_id, "title": u.title, "players": list(u.players),
+                   "when": u.when} for u in app.unfinished] if app.journal is None else []
     j = app.journal
     app.seen[app.web_seq] = (None, "", 0, app.commits) if j is None else (
         app.store.game_id(j), j.game.title, len(j.events), app.commits)
@@ -294,7 +351,7 @@ def publish_snapshot(app: App) -> None:
     left = None
     if j is None and app.left is not None and not app.left.state.over:
         left = {"game_id": app.store.game_id(app.left), "title": app.left.game.title}
-    app.publish(build(app.journal, seq=app.web_seq, resume=resume, left=left))
+    app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left))
 
 
 def current_seq(app: App) -> int:
@@ -388,7 +445,7 @@ def web_switch(app: App, on: bool) -> None:
         if app.answering:  # stopping now would wait on the very request being answered
             app.web_off_due = True
         else:
-            app.web.stop()
+            app.web.stop("web-off")  # the open pages are told why
         app.show_toast("Web off")
         return
     problem = app.web.start()

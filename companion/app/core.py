@@ -106,6 +106,9 @@ class App:
         # plain words what changed since the snapshot a phone acted on (bridge.moved_on).
         self.seen: dict[int, tuple[int | None, str, int, int]] = {}
         self.commits = 0  # appends, undos and redos so far
+        # (phone, request) -> (when, what it did) of the pages' taps done within the last
+        # bridge.TAP_WINDOW: the same tap again from that phone is a double tap.
+        self.taps: dict[tuple[str, str], tuple[float, str]] = {}
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)

@@ -228,6 +228,7 @@ def forget_phones(app: App, action: A.ForgetPhones) -> bool:
     if app.web is not None:
         from companion.session import phones
         n = app.web.pairing.forget_all()
+        app.web.phones_forgotten()  # their open pages are told, and stop showing controls
         try:
             phones.clear(app.store)
         except JournalError as e:  # forgotten now; kept ones come back after a restart

@@ -18,7 +18,7 @@ from companion.inputs import Button
 from companion.web import guard
 from companion.web.guard import Refused
 from companion.web.pairing import digest
-from companion.web.snapshot import Frame
+from companion.web.snapshot import Bye, Frame
 
 if TYPE_CHECKING:
     from companion.web.server import Web
@@ -67,12 +67,14 @@ def routes(web: Web) -> list[Route]:
         gate = web.gate
         # A paired phone's stream has slots a guest cannot take (it counted as paired when it
         # opened, and is given back the same way whatever happens to the session meanwhile).
-        paired = web.pairing.valid(request.cookies.get(COOKIE))
+        token = request.cookies.get(COOKIE)
+        paired = web.pairing.valid(token)
         status, why = gate.stream(address, paired=paired)
         if status:
             await error(status, why, **{"Retry-After": "5"})(scope, receive, send)
             return
-        slot = web.hub.subscribe()
+        # A paired phone's stream keeps its session: told "forgotten" when it no longer is.
+        slot = web.hub.subscribe(token if paired else None)
 
         async def stream():
             if web.hub.latest is None:  # nothing published yet: still one on connect
@@ -81,6 +83,9 @@ def routes(web: Web) -> list[Route]:
             while True:
                 item = await slot.get()
                 if item is None:
+                    return
+                if isinstance(item, Bye):  # the last word: why the stream ends
+                    yield {"event": "bye", "data": json.dumps(item)}
                     return
                 if isinstance(item, Frame):  # the panel changed: no snapshot seq of its own
                     yield {"event": "frame", "data": json.dumps(
@@ -144,7 +149,10 @@ def routes(web: Web) -> list[Route]:
                     raise Refused(401, "this phone is no longer paired: pair it again")
                 body = await guard.read_json(request)
                 seq = take_seq(body)
-                payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq}
+                # `phone`: which paired phone asks (its session, whichever tab): a page's
+                # double tap is told apart from another phone's tap by it (bridge.double_tap).
+                payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq,
+                           "phone": digest(token)}
             except Refused as e:
                 return error(e.status, e.reason)
             return await web.ask(kind, payload)

@@ -135,9 +135,16 @@ def length(g: GameRecord) -> str:
     return f"{events}, {round(g.seconds / 60)} min"
 
 
-def winners(g: GameRecord) -> str:
+def winners(g: GameRecord, on_table: int | None = None) -> str:
+    """Who won, or an unfinished game's state: "playing" only for the game on the table now
+    (`on_table`, the live snapshot's game); one the journal keeps open or parked but that is
+    not on the table (left for the start menu, or set aside by another game, or closed
+    unfinished by an older companion: Resume offers each) is "set aside"; "unfinished"
+    otherwise (a broken one)."""
     if not g.finished:
-        return "playing" if g.status == "open" else "unfinished"
+        if g.status == "open" and g.id == on_table:
+            return "playing"
+        return "set aside" if g.status in ("open", "parked", "closed") else "unfinished"
     return " & ".join(g.players[w] for w in g.winners) or "no winner"
 
 
@@ -327,7 +334,13 @@ def routes(web) -> list:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]), auto_reload=False)
     env.filters["pct"] = pct
-    env.globals.update(title=title, when=when, length=length, winners=winners)
+    def on_table() -> int | None:
+        """The game on the table now (the live snapshot's), None on the start menu."""
+        snapshot = web.initial_snapshot() if hasattr(web, "initial_snapshot") else {}
+        return snapshot.get("game_id") if snapshot.get("game") else None
+
+    env.globals.update(title=title, when=when, length=length,
+                       winners=lambda g: winners(g, on_table()))
     src = Source(web.source) if web.source is not None else None
 
     def page(name: str, status: int = 200, *, headers: dict[str, str] = HEADERS,

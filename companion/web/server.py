@@ -59,6 +59,7 @@ class Web:
         self.frame = frame  # () -> (frame number, PIL image) | None: App.last_frame, never
         # a secret screen (the app draws a stand-in for the pairing code)
         self.source = source  # what the history pages read (the journal database path)
+        self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/bridge.py)
         self.pairing = Pairing(clock=clock, wall=wall)
         self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
         self.gate = Gate(**self.gate_options)
@@ -145,13 +146,15 @@ class Web:
             return f"web: the server on {self.host}:{self.port} did not start; running without the web"
         return ""
 
-    def stop(self) -> None:
+    def stop(self, why: str = "") -> None:
+        """Stop serving. `why` ("web-off": snapshot.BYES) is told to every open page first,
+        so it says so instead of reconnecting forever."""
         loop = self.loop
         if loop is not None:
             # End the event streams first: they never end by themselves, and uvicorn waits
             # for open responses before it exits.
             try:
-                loop.call_soon_threadsafe(self.hub.close)
+                loop.call_soon_threadsafe(self.hub.close, why)
             except RuntimeError:  # the loop has just closed
                 pass
         if self.server is not None:
@@ -179,6 +182,11 @@ class Web:
     def publish(self, snapshot: dict[str, Any]) -> None:
         self._snapshot = snapshot
         self._on_loop(self.hub.set, snapshot)
+
+    def phones_forgotten(self) -> None:
+        """Forget all phones (the app thread, after Pairing.forget_all): the streams of the
+        phones forgotten are told so and end."""
+        self._on_loop(self.hub.forget, self.pairing.valid)
 
     def frame_changed(self, n: int) -> None:
         """The app drew a changed frame `n` (App.render): push it to the event streams."""

@@ -11,7 +11,7 @@ queueing old ones.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
 from companion.web.kinds import Seen, render
@@ -22,15 +22,17 @@ if TYPE_CHECKING:  # asyncio is the web loop's: imported when the web starts, no
 HISTORY = 30  # events listed in `history`
 
 
-def build(journal, *, seq: int, resume: str = "",
+def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
           left: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
-    `left`: on the start menu, the unfinished game left for it ({"game_id", "title"}), which
-    a new game would set aside."""
+    On the start menu, `unfinished`: the games its Resume offers, newest move first
+    ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
+    ({"game_id", "title"}), which a new game would set aside."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
-        "can_undo": False, "can_redo": False, "resume": resume or None, "ask": None,
+        "can_undo": False, "can_redo": False, "unfinished": list(unfinished or []),
+        "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}",
     }
@@ -100,14 +102,28 @@ class Frame(int):
     """A slot's item for "the panel's frame changed": its frame number."""
 
 
+# What an open page is told before the box ends its event stream (an SSE `bye` event; the
+# pages say `text`): why -> text.
+BYES = {
+    "web-off": "The web was switched off on the box",
+    "forgotten": "This phone was forgotten on the box: pair again",
+}
+
+
+class Bye(dict):
+    """A slot's last item: {"why", "text"}, sent as the `bye` event before the stream ends."""
+
+
 class Slot:
     """One SSE client's mailbox: holds only the newest snapshot not yet sent, and the newest
     frame number not yet sent (a slow phone skips to the newest of each)."""
 
-    def __init__(self) -> None:
+    def __init__(self, token: str | None = None) -> None:
         self.item: tuple[int, str] | None = None
         self.frame: int | None = None
         self.closed = False
+        self.bye: Bye | None = None
+        self.token = token  # the session it was opened with (paired), else None
         import asyncio
         self.ready = asyncio.Event()
 
@@ -118,14 +134,23 @@ class Slot:
             self.item = item
         self.ready.set()
 
+    def put_bye(self, why: str) -> None:
+        """Tell the page why its stream ends (BYES), then end it."""
+        self.bye = Bye(why=why, text=BYES[why])
+        self.closed = True
+        self.ready.set()
+
     def put_frame(self, n: int) -> None:
         self.frame = n
         self.ready.set()
 
-    async def get(self) -> tuple[int, str] | Frame | None:
-        """The newest snapshot, else the newest frame number (a `Frame`); None once the hub
-        closed."""
+    async def get(self) -> tuple[int, str] | Frame | Bye | None:
+        """The newest snapshot, else the newest frame number (a `Frame`); once the hub
+        closed, its `Bye` if it said why, then None."""
         while True:
+            if self.bye is not None:
+                bye, self.bye = self.bye, None
+                return bye
             if self.closed:
                 return None
             if self.item is not None:
@@ -145,6 +170,7 @@ class Hub:
         self.latest: tuple[int, str] | None = None  # (seq, JSON text)
         self.slots: set[Slot] = set()
         self.closed = False
+        self.why = ""  # why it closed (BYES), for a stream that opens while it closes
         self.frame_n = 0  # the newest frame number (0: none drawn yet)
         self.frame_every = frame_every
         self._frame_due: asyncio.TimerHandle | None = None
@@ -180,9 +206,12 @@ class Hub:
         for slot in self.slots:
             slot.put_frame(self.frame_n)
 
-    def subscribe(self) -> Slot:
-        slot = Slot()
+    def subscribe(self, token: str | None = None) -> Slot:
+        """A new stream's mailbox; `token`: the session of a paired phone's stream."""
+        slot = Slot(token)
         if self.closed:  # stopping: the stream ends at once
+            if self.why:
+                slot.put_bye(self.why)
             slot.put(None)
             return slot
         self.slots.add(slot)
@@ -195,10 +224,23 @@ class Hub:
     def unsubscribe(self, slot: Slot) -> None:
         self.slots.discard(slot)
 
-    def close(self) -> None:
+    def close(self, why: str = "") -> None:
+        """End every stream; `why` (BYES: "web-off") is told to each page first."""
         self.closed = True
+        self.why = why
         if self._frame_due is not None:
             self._frame_due.cancel()
             self._frame_due = None
         for slot in self.slots:
+            if why:
+                slot.put_bye(why)
             slot.put(None)
+
+    def forget(self, valid: Callable[[str | None], bool]) -> None:
+        """The phones were forgotten (Forget all phones): each stream a phone opened with a
+        session that is no longer `valid` is told so, and ends (the page opens a new one,
+        as the guest it now is)."""
+        for slot in list(self.slots):
+            if slot.token is not None and not valid(slot.token):
+                slot.put_bye("forgotten")
+                self.slots.discard(slot)

@@ -335,7 +335,7 @@ def test_hold_back_from_the_phone_undoes(page, companion):
 def test_roster_and_a_new_game_with_house_rules_from_the_phone(page, companion):
     c = companion()  # no game yet: the start menu
     page.goto(c.url + "/")
-    expect(page.locator("#who")).to_have_text("No game yet")
+    expect(page.locator("#who")).to_have_text("No game on the table")
     pair(page, c)
     page.click("#roster summary")
     page.fill("#roster-text", "Zoe\nYan\nzoe")

@@ -104,3 +104,62 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
         assert guest.locator("script").count() == 0
     finally:
         guest.context.close()
+
+
+def tap(page, selector: str) -> None:
+    """A finger's tap where the control is (a disabled button under it takes nothing)."""
+    page.locator(selector).evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the bar
+    box = page.locator(selector).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_double_tap_60_to_350_ms_apart_moves_one_turn(page, companion):
+    """Issue 26, item 1: the page re-enabled NEXT once the first answer rendered (~50 ms), so
+    a double tap moved two turns. The control stays disabled 0.7 s after its answer, the
+    page says what the one tap did, and a tap after that is a new one."""
+    c = companion("table", NAMES)
+    pair(page, c)
+    expect(page.locator("#who")).to_have_text("Ann")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    next_pad = "button.press[data-button=NEXT]"
+    next_form = "#actions button:text-is('Next player')"
+    turns = ["Ann", "Ben", "Cy", "Dee", "Ann"]
+    for i, (selector, gap) in enumerate(((next_pad, 60), (next_pad, 350),
+                                          (next_form, 200), (next_form, 350))):
+        expect(page.locator(selector)).to_be_enabled()
+        tap(page, selector)
+        page.wait_for_timeout(gap)
+        tap(page, selector)
+        expect(page.locator("#who")).to_have_text(turns[i + 1])
+        expect(page.locator("#error")).to_have_text(
+            f"{turns[i]}'s turn ended; it is {turns[i + 1]}'s turn")
+        assert len(posts) == i + 1  # the second tap sent nothing
+    time.sleep(0.3)  # a second request, had one been sent, is answered by now
+    assert c.app.journal.events == [{"type": "next"}] * 4 and len(posts) == 4
+    # A deliberate second tap, once the first's 0.7 s are over, is a new tap.
+    expect(page.locator(next_pad)).to_be_enabled()
+    tap(page, next_pad)
+    expect(page.locator("#who")).to_have_text("Ben")
+
+
+def test_a_second_tab_of_the_same_phone_cannot_get_round_it(page, companion):
+    """The box refuses the same tap from the same phone (its cookie, in any tab) within 0.7 s
+    of the first, on the web's clock (frozen here: no race with a slow machine)."""
+    c = companion("table", NAMES)
+    pair(page, c)
+    other = page.context.new_page()  # a second tab: the same cookie
+    other.goto(c.url + "/control")
+    expect(other.locator("#control-box")).to_be_visible()
+    c.web.clock = lambda: 1000.0  # the 0.7 s never pass
+    page.click("button.press[data-button=NEXT]")
+    expect(other.locator("#who")).to_have_text("Ben")  # the other tab has rendered it
+    other.click("button.press[data-button=NEXT]")
+    expect(other.locator("#error")).to_have_text(
+        "Double tap: ignored; the first tap: Ann's turn ended; it is Ben's turn")
+    expect(other.locator("#error")).to_have_class("error info")
+    assert c.app.journal.events == [{"type": "next"}]
+    c.web.clock = lambda: 1001.0  # a second later: a new tap
+    other.click("button.press[data-button=NEXT]")
+    expect(other.locator("#who")).to_have_text("Cy")
+    assert len(c.app.journal.events) == 2

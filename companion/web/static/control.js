@@ -66,7 +66,8 @@
     try { data = await res.json(); } catch (e) { /* no JSON body */ }
     if (!res.ok) {
       const why = (data && data.error) || ("HTTP " + res.status);
-      if (res.status === 401) {
+      if (res.status === 409 && /^double tap/.test(why)) showNote(said(why));  // another tab's
+      else if (res.status === 401) {
         setPaired(false);
         showError(/paired/i.test(why) ? why.charAt(0).toUpperCase() + why.slice(1)
                                       : "This phone is not paired: " + why);
@@ -77,21 +78,43 @@
     return data || {};
   }
   const get = (path) => call("GET", path);
+  // A double tap counts once: a control stays disabled this long after its answer (the box
+  // refuses the same tap from this phone within it too: 409 "double tap: ignored"). UP and
+  // DOWN repeat by nature (scrolling a list): they are free again once answered.
+  const DOUBLE_TAP_MS = 700;
+  const REPEATS = new Set(["UP", "DOWN", "HOLD UP", "HOLD DOWN"]);
+  const holds = new Map();  // a request being answered or held -> its controls (disabled)
+  function holdKey(path, body) { return path + " " + JSON.stringify(body || {}); }
+  function said(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   async function post(path, body, control) {
     // `control` (a button or a form) is disabled until the answer, and the snapshot with the
-    // change, are in: a second tap cannot send the same change twice.
+    // change, are in, and for DOUBLE_TAP_MS after the answer: a second tap cannot send the
+    // same change twice. What the tap did (the answer's `did`) is said under the buttons.
     const els = !control ? [] : control.tagName === "FORM"
       ? [...control.querySelectorAll("button, input, select, textarea")].filter((e) => !e.disabled)
       : control.disabled ? null : [control];
     if (els === null) return null;  // already waiting for its answer
     for (const e of els) { e.disabled = true; busy.add(e); }
+    // The snapshot with the change redraws the game's own buttons: the new one of this tap
+    // (quick(), the same request) joins `held` and stays disabled as the one tapped.
+    const key = holdKey(path, body);
+    const held = new Set(els);
+    holds.set(key, held);
+    let hold = 0;
     try {
       const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
+      const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
+      if (r && r.did) showNote(said(r.did));
+      if (r && !(body && REPEATS.has(body.button))) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
-      for (const e of els) { e.disabled = false; busy.delete(e); }
-      if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
+      const release = () => {
+        if (holds.get(key) === held) holds.delete(key);
+        for (const e of held) { e.disabled = false; busy.delete(e); }
+        if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
+      };
+      if (hold > 0) setTimeout(release, hold); else release();
     }
   }
 
@@ -123,6 +146,8 @@
   }
   function quick(label, event) {
     const b = button(label, () => send(event, b));
+    const held = holds.get(holdKey("/api/action", {event}));  // drawn while its tap holds
+    if (held) { b.disabled = true; held.add(b); busy.add(b); }
     return b;
   }
   // A form's own check failed: say what to fix in plain words and put the cursor there.
@@ -403,12 +428,12 @@
     // the turn, the seats, the question, and the kind's own forms as the box worked them out,
     // but for their defaults (one taken from the state, as the last color, redraws nothing).
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
-                                s.ask, s.actions], (k, v) => (k === "default" ? undefined : v));
+                                s.ask, s.actions, s.unfinished, s.left],
+                               (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
     if (!s.game) {
-      box.replaceChildren(h("h2", {text: "Game actions"}),
-                          h("p", {class: "note", text: "No game: start one below."}));
+      box.replaceChildren(...startView(s).filter(Boolean));
       return;
     }
     if (st.over) {
@@ -419,6 +444,44 @@
     const own = (s.actions || []).map((d) => kindAction(s, d));
     box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
                             own, common(s)].flat(Infinity).filter(Boolean));
+  }
+
+  // --- the start view: no game on the table -------------------------------------------------
+  const RESUME_SHOWN = 8;  // more are on /games
+  function startView(s) {
+    // As the panel's start menu offers them (its Resume list, newest move first): each
+    // unfinished game with a Resume button, as /games has; or a new game, below.
+    const games = s.unfinished || [];
+    if (!games.length) {
+      return [h("h2", {text: "No game on the table"}),
+              h("p", {class: "note", text: "No unfinished games: start a new one below."})];
+    }
+    return [
+      h("h2", {text: "No game on the table"}),
+      h("p", {class: "note", text: games.length === 1 ? "1 unfinished game: resume it, or start a new one below."
+        : games.length + " unfinished games, newest move first: resume one, or start a new one below."}),
+      h("ol", {class: "resume-list"}, games.slice(0, RESUME_SHOWN).map((g) => h("li", {},
+        h("div", {class: "resume-what"}, h("b", {text: g.title + " #" + g.game_id}),
+          h("span", {class: "note", text: " · last move " + g.when})),
+        h("div", {class: "note", text: g.players.join(", ")}),
+        resumeButton(s, g)))),
+      games.length > RESUME_SHOWN
+        ? h("p", {class: "note"}, (games.length - RESUME_SHOWN) + " more on ", h("a", {href: "/games", text: "Games"}))
+        : null,
+    ];
+  }
+  function resumeButton(s, g) {
+    // The game left for the start menu (`left`) is set aside by resuming another: it stays
+    // unfinished and resumable (here, on the box and on /games), so nothing is asked.
+    const b = button("Resume " + g.title + " #" + g.game_id, async () => {
+      const body = {game: g.game_id};
+      const left = Table.snapshot && Table.snapshot.left;
+      if (left && left.game_id !== g.game_id) body.replaces = left.game_id;
+      const r = await post("/api/resume", body, b);
+      if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
+    }, "go resume");
+    b.dataset.game = String(g.game_id);
+    return b;
   }
 
   // --- play again ---------------------------------------------------------------------------
@@ -643,7 +706,11 @@
     ev.preventDefault();
     const code = document.getElementById("pair-code").value.trim();
     const r = await call("POST", "/api/pair", {code});
-    if (r) { document.getElementById("pair-code").value = ""; await checkPaired(); }
+    if (r) {
+      document.getElementById("pair-code").value = "";
+      await checkPaired();
+      Table.reconnect();  // this phone's stream now: told if the phone is forgotten
+    }
   });
 
   function setPaired(yes) {
@@ -653,6 +720,7 @@
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
+    if (yes !== was) Table.redraw();  // the start view's words: "or below" once paired
     if (yes && !was) {
       loadKinds();
       loadRoster();
@@ -689,6 +757,15 @@
     if (el) el.hidden = !show;
   }
 
+  Table.onBye((bye) => {
+    // The box ended the stream saying why: the controls go (the page says why).
+    if (bye.why === "forgotten" && paired) {
+      setPaired(false);
+      showError(bye.text || "This phone was forgotten on the box: pair again");
+    } else if (bye.why === "web-off") {
+      document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
+    }
+  });
   Table.onRender(onSnapshot);
   Table.onFrame(showControlFrame);
   // On load and after every reconnect (the box restarted, or forgot its phones): ask again,

@@ -19,6 +19,11 @@
   function inProgress() {
     return snap && snap.game && !(snap.state || {}).over ? snap.game_id : null;
   }
+  function leftAside() {
+    // The unfinished game left for the start menu: resuming another sets it aside (it stays
+    // resumable, so nothing is asked), but the box wants it named ("replaces").
+    return snap && !snap.game && snap.left ? snap.left.game_id : null;
+  }
   function disarm() {
     clearTimeout(armTimer);
     if (armed) { armed[0].textContent = label(armed[0]); armed[0].classList.remove("danger"); }
@@ -48,6 +53,8 @@
         return;
       }
       body.replaces = playing;
+    } else if (leftAside() !== null && String(leftAside()) !== b.dataset.game) {
+      body.replaces = leftAside();
     }
     disarm();
     b.disabled = true;

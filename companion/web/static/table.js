@@ -8,6 +8,8 @@ const Table = (function () {
   const listeners = [];
   const frameListeners = [];  // fn(src) for every frame the box pushes
   const connectListeners = [];  // fn() on every (re)connect of the event stream
+  const byeListeners = [];  // fn({why, text}) when the box ends the stream saying why
+  let off = false;  // the box said its web was switched off: say so, and look back quietly
   let frameN = 0;  // the newest frame pushed ("frame" events); 0: none yet
   let snap = null;
   let source = null;
@@ -88,6 +90,21 @@ const Table = (function () {
     }
   }
 
+  function startWords(s) {
+    // The start menu's facts in plain words: the unfinished games its Resume offers, and
+    // where they can be resumed (a paired phone has them below, on its start view).
+    const games = s.unfinished || [];
+    const paired = document.body.dataset.paired === "yes";
+    const where = TV ? "on the box" : paired ? "on the box or below" : "on the box or from a paired phone";
+    if (!games.length) return "Start a game " + where;
+    if (games.length === 1) {
+      const g = games[0];
+      return g.title + " #" + g.game_id + " (" + g.players.join(", ") + ") is unfinished: resume it " +
+             where + ", or start a new game";
+    }
+    return games.length + " unfinished games can be resumed " + where + ", or start a new game";
+  }
+
   function renderTurn(s) {
     const st = s.state || {};
     const who = document.getElementById("who");
@@ -97,9 +114,8 @@ const Table = (function () {
     const turn = document.getElementById("turn");
     turn.dataset.state = !s.game ? "idle" : st.over ? "over" : "playing";
     if (!s.game) {
-      who.textContent = "No game yet";
-      sub.push(h("span", {text: s.resume ? "Resume " + s.resume + " on the box, or start a new game"
-                                          : "Start one on the box" + (TV ? "" : " or from a paired phone")}));
+      who.textContent = "No game on the table";
+      sub.push(h("span", {class: "start-words", text: startWords(s)}));
     } else if (st.over) {
       const w = st.winners || [];
       who.textContent = w.length ? names(s, w) : "Game over";
@@ -282,14 +298,42 @@ const Table = (function () {
     el.textContent = text;
   }
 
+  function boxNote(text) {
+    // A line over the page saying what the box said (it stays until the box is back).
+    const el = document.getElementById("box-note");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
   function connect() {
     if (source) source.close();
     source = new EventSource("/api/events");
     source.onopen = () => {
       retry = 500;
+      if (off) { off = false; boxNote(""); }
       setConn("live", "live");
       for (const fn of connectListeners) fn();
     };
+    source.addEventListener("bye", (ev) => {
+      // The box ends this stream and says why: "The web was switched off on the box" (the
+      // page says so, instead of "reconnecting…" forever, and looks every 5 s whether it is
+      // back), or "This phone was forgotten on the box" (control.js; the page reconnects
+      // at once as the guest it now is).
+      let bye = {};
+      try { bye = JSON.parse(ev.data) || {}; } catch (e) { /* a bye all the same */ }
+      source.close();
+      for (const fn of byeListeners) fn(bye);
+      if (bye.why === "web-off") {
+        off = true;
+        setConn("off", "web off");
+        boxNote((bye.text || "The web was switched off on the box") +
+                ". This page comes back by itself when the web is on again.");
+        setTimeout(connect, 5000);
+      } else {
+        connect();
+      }
+    });
     source.addEventListener("frame", (ev) => {
       try { showFrame(JSON.parse(ev.data)); } catch (e) { /* the next one comes */ }
     });
@@ -302,6 +346,11 @@ const Table = (function () {
       render(s);
     };
     source.onerror = () => {
+      if (off) {  // the web is off: the page said so; look again every 5 s, quietly
+        source.close();
+        setTimeout(connect, 5000);
+        return;
+      }
       setConn("down", "reconnecting…");
       if (source.readyState === EventSource.CLOSED) {
         // The browser gave up (e.g. an error page while the box restarted): start again.
@@ -340,6 +389,11 @@ const Table = (function () {
       if (img && img.getAttribute("src")) fn(img.getAttribute("src"));
     },
     onConnect(fn) { connectListeners.push(fn); },
+    onBye(fn) { byeListeners.push(fn); },
+    redraw() { if (snap) render(snap); },  // the page's own state changed (paired or not)
+    // A new stream (after pairing, so the box knows it as this phone's and can tell it when
+    // the phone is forgotten).
+    reconnect() { connect(); },
     refreshFrame() {
       // After a press the box draws once its queue is empty: fetch now and once more a moment
       // later, so a press that changed only the screen (a menu) shows too.

@@ -1,0 +1,88 @@
+"""Open pages hear why the box ends their stream (issue 26, item 4), in a real browser: after
+Forget all phones an open /control page says so and its controls go; after Web off, / and
+/tv say the web was switched off instead of "reconnecting…" forever, and come back by
+themselves when it is on again."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.gallery.web_shots import pair
+from companion.inputs import Button, ButtonInput, Gesture
+from tests.web.helpers import expect
+
+pytestmark = pytest.mark.slow
+
+NAMES = ("Ann", "Ben", "Cy", "Dee")
+
+
+def settle(c) -> None:
+    """Wait until the app thread has taken everything posted to it (and drawn it)."""
+    deadline = time.monotonic() + 5
+    while not c.app.queue.empty() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.1)
+
+
+def press(c, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
+    """The box's own button (the app's queue, as gpiozero posts it)."""
+    c.app.post(ButtonInput(button, gesture))
+    settle(c)
+
+
+def choose(c, label: str) -> None:
+    """Move the box's menu to `label` and press OK."""
+    menu = c.app.top
+    while menu.items[menu.cursor].text(c.app.ctx()) != label:
+        press(c, Button.DOWN)
+    press(c, Button.OK)
+
+
+def web_menu(c) -> None:
+    press(c, Button.OK, Gesture.HOLD)  # the game's menu
+    choose(c, "Table web")
+
+
+def test_an_open_control_page_is_told_its_phone_was_forgotten(page, companion):
+    c = companion("table", NAMES)
+    pair(page, c)
+    page.goto(c.url + "/control")
+    expect(page.locator("#control-box")).to_be_visible()
+    web_menu(c)
+    choose(c, "Forget all phones")
+    press(c, Button.OK)  # "Forget all phones?" yes
+    expect(page.locator("#error")).to_have_text("This phone was forgotten on the box: pair again")
+    expect(page.locator("#control-box")).to_be_hidden()
+    expect(page.locator("#pair-box")).to_be_visible()  # the way back: pair again
+    expect(page.locator("#conn")).to_have_text("live")  # still watching, as a guest
+
+
+def test_open_pages_say_the_web_was_switched_off_and_come_back_with_it(browser, page,
+                                                                      companion):
+    c = companion("table", NAMES)
+    page.goto(c.url + "/")
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    try:
+        tv.goto(c.url + "/tv")
+        for pg in (page, tv):
+            expect(pg.locator("#conn")).to_have_text("live")
+            expect(pg.locator("#box-note")).to_be_hidden()
+        web_menu(c)
+        choose(c, "Web off")
+        for pg in (page, tv):
+            expect(pg.locator("#box-note")).to_contain_text("The web was switched off on the box")
+            expect(pg.locator("#box-note")).to_be_visible()
+            expect(pg.locator("#conn")).to_have_text("web off")
+        time.sleep(6)  # past a quiet look whether the web is back: still saying so
+        for pg in (page, tv):
+            expect(pg.locator("#conn")).to_have_text("web off")
+            expect(pg.locator("#box-note")).to_be_visible()
+        web_menu(c)
+        choose(c, "Web on")
+        for pg in (page, tv):
+            expect(pg.locator("#conn")).to_have_text("live", timeout=15000)
+            expect(pg.locator("#box-note")).to_be_hidden()
+    finally:
+        tv.context.close()
