@@ -147,6 +147,29 @@ def test_a_phones_connection_that_has_not_sent_its_request_is_never_evicted(make
         close_all(guests)
 
 
+def test_a_refused_connection_is_held_unread_until_the_header_timeout(make):
+    """A flood that reopens what the box closes must not be answered as fast as it can
+    reopen: a refused connection stays open, unread, for the header timeout (at most
+    max_held of them; past that they are closed at once)."""
+    s = make(gate_options={"max_sockets": 2, "light": 1, "spare": 0, "max_held": 1,
+                           "header_timeout": 1.0})
+    guests = [connect(s.web.port, "127.0.0.2") for _ in range(4)]
+    try:
+        time.sleep(0.3)
+        assert s.web.gate.refused == 2 and len(s.web.gate.held) == 1
+        held, closed = guests[2], guests[3]
+        closed.settimeout(2)
+        assert closed.recv(10) == b""  # past max_held: closed at once
+        held.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            held.recv(10)  # still open
+        held.settimeout(3)
+        assert held.recv(10) == b""  # then closed at the header timeout, unanswered
+        assert not s.web.gate.held
+    finally:
+        close_all(guests)
+
+
 def test_an_idle_connection_after_an_answer_is_evicted_first(make):
     s = make(gate_options={"max_sockets": 4, "light": 1, "spare": 0})
     kept = connect(s.web.port, "127.0.0.2")

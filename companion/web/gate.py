@@ -13,8 +13,12 @@ layers, both on the web loop (no locks):
   past either evicts the oldest idle connection (of that address, or anyone's). Only idle
   ones are evicted: an arriving connection may be a phone about to send its press, so it is
   never taken (it times out after `header_timeout` instead). When no idle one is left, a new
-  connection is refused (closed at once), unless its address holds fewer than `light` (a
-  browser, not a flood): then it is let in past `max_sockets`, up to `max_sockets + spare`.
+  connection is refused, unless its address holds fewer than `light` (a browser, not a
+  flood): then it is let in past `max_sockets`, up to `max_sockets + spare`. A refused
+  connection is held open and unread until `header_timeout`, then closed (at most
+  `max_held` of them; past that, closed at once): closing it at once would only have the
+  flood open it again at once, and accepting connections as fast as a flood reopens them
+  keeps the box's loop from the phones.
 - **Requests** (`Admission`, an ASGI wrapper). The request's body is read first, without a
   slot: it must arrive within `body_timeout` seconds of the headers (else `408`, and the
   connection is closed) and be at most `max_body` bytes (else `413`), so a slow or unfinished
@@ -41,7 +45,8 @@ MAX_BODY = 4096  # bytes: as companion/web/guard.py (the largest request is ~1 K
 PER_ADDRESS = 32  # open connections from one address
 MAX_SOCKETS = 128  # open connections in all ...
 LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to 6) ...
-SPARE = 128  # ... up to this many more (file descriptors stay well below 1024)
+SPARE = 128  # ... up to this many more
+MAX_HELD = 512  # refused connections held unread (not closed) until header_timeout
 MAX_REQUESTS = 100  # requests being answered at once (event streams included)
 RESERVED = 20  # of those, only for paired browsers
 PAIRING = 4  # of those, only for POST /api/pair
@@ -59,7 +64,7 @@ class Gate:
                  max_requests: int = MAX_REQUESTS, reserved: int = RESERVED,
                  pairing: int = PAIRING, streams_per_address: int = STREAMS_PER_ADDRESS,
                  max_streams: int = MAX_STREAMS,
-                 reserved_streams: int = RESERVED_STREAMS) -> None:
+                 reserved_streams: int = RESERVED_STREAMS, max_held: int = MAX_HELD) -> None:
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
         self.max_body = max_body
@@ -82,7 +87,9 @@ class Gate:
         self.streams: Counter[str] = Counter()
         self.public_streams = 0  # streams without a paired session
         self.evicted = 0  # connections closed to make room (for tests and the bench)
-        self.refused = 0  # new connections closed at once (no room)
+        self.refused = 0  # new connections with no room (held, then closed)
+        self.held: set[Any] = set()  # refused connections held unread until header_timeout
+        self.max_held = max_held
 
     # --- connections --------------------------------------------------------------------------
 
@@ -118,7 +125,17 @@ class Gate:
         if proto in self.open:
             self.idle[proto] = None
 
+    def hold(self, proto) -> bool:
+        """A refused connection: True to keep it open, unread, until `header_timeout` (a
+        flood that reopens what is closed then reopens it once per timeout, not as fast as
+        the box can accept), False to close it at once (`max_held` are held already)."""
+        if len(self.held) >= self.max_held:
+            return False
+        self.held.add(proto)
+        return True
+
     def gone(self, proto) -> None:
+        self.held.discard(proto)
         address = self.open.pop(proto, None)
         self.idle.pop(proto, None)
         if address is not None:
@@ -209,9 +226,18 @@ def protocol(gate: Gate):
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
             if not gate.connected(self, address):
-                transport.close()
+                if gate.hold(self):
+                    transport.pause_reading()
+                    self._deadline = self.loop.call_later(gate.header_timeout, self._let_go)
+                else:
+                    transport.close()
                 return
             self._arm()
+
+        def _let_go(self) -> None:
+            self._deadline = None
+            gate.gone(self)
+            self.transport.close()
 
         def _arm(self) -> None:
             self._disarm()

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 # only the API mount none).
 PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
+BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must not make a
+# phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
 # Connections and requests: companion/web/gate.py decides (connections time out, idle ones are
 # evicted first, bodies are read before a slot is taken, paired phones and pairing keep slots).
@@ -91,7 +93,7 @@ class Web:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except OSError as e:
             sock.close()
             why = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
