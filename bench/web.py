@@ -114,7 +114,7 @@ else:
     asgi = gatemod.Admission(build_app(web), web.gate, web.pairing.valid, cookie=COOKIE)
     async def main():
         web.loop = asyncio.get_running_loop()
-        await serve(asgi, cfg)
+        await serve(asgi, cfg, shutdown_trigger=asyncio.Event().wait)  # no signal handlers
     threading.Thread(target=lambda: asyncio.run(main()), daemon=True).start()
     time.sleep(1.0)
 threading.Thread(target=app.run, daemon=True).start()
@@ -122,8 +122,10 @@ print(web.port, web.pairing.open(), flush=True)
 sys.stdin.read()
 """
 
-# The flood: argv port, seconds, idle, slow, streams. Every socket is reopened as soon as the
-# box closes it, until the time is up; prints "ready" once all are open, then a JSON summary.
+# The flood: argv port, seconds, idle, slow, streams, pause. Every socket is reopened `pause`
+# seconds after the box closes it, until the time is up; prints "ready" once all are open,
+# then a JSON summary of how many it opened.
+FLOOD_PAUSE = 0.5
 FLOOD = r"""
 import json, resource, selectors, socket, sys, time
 port, seconds, n_idle, n_slow, n_streams = int(sys.argv[1]), float(sys.argv[2]), *map(int, sys.argv[3:6])
@@ -155,8 +157,12 @@ for kind, n in (("slow", n_slow), ("stream", n_streams), ("idle", n_idle)):
 print("ready", flush=True)
 deadline = time.monotonic() + seconds
 later = []  # (when, kind, i): sockets to open again
+sel.register(sys.stdin, selectors.EVENT_READ, None)  # closed: stop now
 while time.monotonic() < deadline:
-    for key, _ in sel.select(0.05):
+    events = sel.select(0.05)
+    if any(key.data is None for key, _ in events):
+        break
+    for key, _ in events:
         try:
             data = key.fileobj.recv(65536)
         except OSError:
@@ -411,7 +417,8 @@ def bench_idle(tmp: Path, figure, journal: Path, env: dict[str, str], *, seconds
 
 def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str = "uvicorn",
                   python: str = sys.executable, idle: int = 600, slow: int = 80,
-                  streams: int = 150) -> tuple[list[float], list[int], dict[str, int]]:
+                  streams: int = 150, pause: float = FLOOD_PAUSE,
+                  ) -> tuple[list[float], list[int], dict[str, int]]:
     """Item 2's combined flood against a box (see the module's docstring): the latency of
     each paired press (ms), the statuses that were not 200 (0: no answer), and how many
     sockets the flood opened."""
@@ -442,11 +449,12 @@ def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str =
         if status != 200:
             raise RuntimeError(f"the bench phone could not pair ({status})")
         cookie = cookie.split(";")[0]
-        # Long enough for every press, bounded: the flood stops by itself.
-        seconds = 3.0 + presses * 0.25
+        # Long enough for every press; bounded: the flood stops by itself.
+        seconds = 5.0 + presses * 0.2
         flood = subprocess.Popen([sys.executable, "-c", FLOOD, str(port), str(seconds),
-                                  str(idle), str(slow), str(streams)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                  str(idle), str(slow), str(streams), str(pause)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
         if flood.stdout.readline().strip() != "ready":
             raise RuntimeError("the flood did not start")
         time.sleep(1.0)
@@ -459,6 +467,7 @@ def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str =
             if status != 200:
                 failed.append(status)
             time.sleep(0.05)
+        flood.stdin.close()  # the flood stops (else at its own deadline)
         opened = json.loads(flood.stdout.readline() or "{}")
         return lat, failed, opened
     finally:
@@ -475,8 +484,9 @@ def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None
     d.mkdir(exist_ok=True)
     lat, failed, opened = flood_presses(d, env, presses=presses)
     note = (f"{presses} paired presses, 50 ms apart, a new connection each, under 600 idle "
-            f"sockets + 80 slow bodies + 150 event streams from 19 addresses, reopened as "
-            f"closed ({sum(v for k, v in opened.items() if k != 'failed')} opened)")
+            f"sockets + 80 slow bodies + 150 event streams from 19 addresses, each reopened "
+            f"{FLOOD_PAUSE:g} s after it is closed "
+            f"({sum(v for k, v in opened.items() if k != 'failed')} opened)")
     figure("web_flood_press_p50_ms", pct(lat, 50), "ms", None, note)
     figure("web_flood_press_p99_ms", pct(lat, 99), "ms", 200.0, note)
     figure("web_flood_press_failed", len(failed), "", 0.0,
