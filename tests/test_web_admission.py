@@ -220,15 +220,19 @@ def test_a_paired_phones_presses_all_pass_under_idle_sockets_slow_bodies_and_str
             sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
             held.append(sock)
         flood = threading.Thread(target=idle_flood, daemon=True)
-        flood.start()
-        time.sleep(0.5)
-        answers = [s.post("/api/press", {"button": "NEXT"}) for _ in range(30)]
+        with Lines() as lines:
+            flood.start()
+            time.sleep(0.5)
+            answers = [s.post("/api/press", {"button": "NEXT"}) for _ in range(30)]
         assert [a[0] for a in answers] == [200] * 30, [a for a in answers if a[0] != 200]
     finally:
         stop.set()
         close_all(held)
     flood.join(10)
     assert s.get("/api/state")["events"] == 30
+    # No second cap's warnings ("Exceeded concurrency limit."), and one line per cause at most.
+    causes = [(r.name, r.msg) for r in lines.records]
+    assert len(causes) == len(set(causes)), causes
 
 
 # --- item 3: JSON for every refusal, and no traceback or flood in the log ------------------------
