@@ -319,7 +319,7 @@ def test_the_log_rate_limit_writes_one_line_per_cause_per_minute_with_a_count():
         logger.removeFilter(limit)
         limit.flush()  # what is still held back, once
         assert [r.getMessage() for r in lines.records[3:]] == [
-            "too slow from %s (49 more like this, not written, in the last 60 s)"]
+            "49 lines like this not written in the last 60 s; the last: too slow from 127.0.0.2"]
     finally:
         logger.removeHandler(lines)
         logger.removeFilter(limit)

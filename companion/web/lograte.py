@@ -26,7 +26,8 @@ class RateLimit(logging.Filter):
         self.window = window
         self.clock = clock
         self.last: dict[tuple, float] = {}  # cause -> when its last line was written
-        self.held: dict[tuple, tuple[int, logging.Logger, int, str]] = {}  # cause -> counted
+        # cause -> (lines held back, its logger, level, the last one held back)
+        self.held: dict[tuple, tuple[int, logging.Logger, int, str]] = {}
 
     @staticmethod
     def cause(record: logging.LogRecord) -> tuple:
@@ -38,10 +39,9 @@ class RateLimit(logging.Filter):
         now = self.clock()
         last = self.last.get(key)
         if last is not None and now - last < self.window:
-            n, logger, level, text = self.held.get(
-                key, (0, logging.getLogger(record.name), record.levelno,
-                      str(record.msg).splitlines()[0] if str(record.msg) else ""))
-            self.held[key] = (n + 1, logger, level, text)
+            n = self.held[key][0] if key in self.held else 0
+            text = record.getMessage().splitlines()[0] if record.getMessage() else ""
+            self.held[key] = (n + 1, logging.getLogger(record.name), record.levelno, text)
             return False
         self.last[key] = now
         held = self.held.pop(key, None)
@@ -56,8 +56,8 @@ class RateLimit(logging.Filter):
         held, self.held = self.held, {}
         for key, (n, logger, level, text) in held.items():
             self.last.pop(key, None)
-            logger.log(level, "%s (%d more like this, not written, in the last %g s)",
-                       text, n, self.window)
+            logger.log(level, "%d lines like this not written in the last %g s; the last: %s",
+                       n, self.window, text)
 
 
 def install(limit: RateLimit, names: tuple[str, ...] = LOGGERS) -> None:
