@@ -39,9 +39,10 @@ import sys
 from collections import Counter
 from typing import Any, Callable
 
+from companion.web.guard import MAX_BODY  # bytes (the largest request is ~1 KiB)
+
 HEADER_TIMEOUT = 5.0  # seconds to send the request headers
 BODY_TIMEOUT = 5.0  # seconds from the headers to the whole body (then 408)
-MAX_BODY = 4096  # bytes: as companion/web/guard.py (the largest request is ~1 KiB)
 PER_ADDRESS = 32  # open connections from one address
 MAX_SOCKETS = 128  # open connections in all ...
 LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to 6) ...
