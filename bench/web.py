@@ -108,7 +108,7 @@ else:
     cfg.bind = [f"127.0.0.1:{web.port}"]
     cfg.keep_alive_timeout = 5
     cfg.read_timeout = 5
-    cfg.backlog = 64
+    cfg.backlog = 1024  # as the companion's own web
     cfg.errorlog = None
     web.allowed_hosts = frozenset({"127.0.0.1"})
     asgi = gatemod.Admission(build_app(web), web.gate, web.pairing.valid, cookie=COOKIE)
