@@ -21,7 +21,9 @@
   the box from 19 loopback addresses (127.0.0.2-20) with 600 idle sockets, 80 request bodies
   that stop after one byte and 150 event streams, each reopened as soon as the box closes
   it, for a bounded time. The box is an app and its web in a child process (as `companion
-  run`), the flood a second child, the phone this process.
+  run`), the flood a second child, the phone this process. `flood_presses(..., server=
+  "hypercorn", python=AN_INTERPRETER_WITH_HYPERCORN)` runs the same flood against the same
+  app under hypercorn (not a dependency: docs/web.md's comparison).
 """
 
 from __future__ import annotations
