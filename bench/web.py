@@ -16,6 +16,14 @@
   of a push are folded into the next one: by design up to 100 ms later).
 - press_to_frame_*_web5: the clients fetch each pushed frame's PNG too (the web thread
   encodes it while the app thread handles the next press).
+- web_flood_press_p50/p99_ms, web_flood_press_failed (issue 29): a paired phone's presses
+  (POST /api/press NEXT, a new connection each, 50 ms apart) while another process floods
+  the box from 19 loopback addresses (127.0.0.2-20) with 600 idle sockets, 80 request bodies
+  that stop after one byte and 150 event streams, each reopened as soon as the box closes
+  it, for a bounded time. The box is an app and its web in a child process (as `companion
+  run`), the flood a second child, the phone this process. `flood_presses(..., server=
+  "hypercorn", python=AN_INTERPRETER_WITH_HYPERCORN)` runs the same flood against the same
+  app under hypercorn (not a dependency: docs/web.md's comparison).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,6 +76,108 @@ while True:
                 print(key.data[0], snap["seq"], snap["events"], t, flush=True)
             elif not line:
                 key.data[2] = ""
+"""
+
+
+# The box for the flood: an app (a table game) and its web, in their own process, as
+# `companion run` has them. Prints "PORT CODE" (a pairing code) and serves until stdin closes.
+# argv: directory, server ("uvicorn": the companion's own web; "hypercorn": the same app
+# under hypercorn with its own limits, for docs/web.md's comparison).
+BOX = r"""
+import asyncio, sys, threading, time
+from pathlib import Path
+from companion.testing import make_app
+from companion.web.server import Web
+tmp, server = Path(sys.argv[1]), sys.argv[2]
+app = make_app(tmp, kind="table", players=("Ann", "Ben", "Cy", "Dee"), clock=time.monotonic)
+web = Web(config=app.config, post=app.post, host="127.0.0.1", port=0,
+          frame=lambda: app.last_frame, route_modules=())
+app.attach_web(web)
+if server == "uvicorn":
+    assert web.start() == ""
+else:
+    import socket
+    from hypercorn.asyncio import serve
+    from hypercorn.config import Config
+    from companion.web import gate as gatemod
+    from companion.web.api import COOKIE
+    from companion.web.server import build_app
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    web.port = sock.getsockname()[1]
+    sock.close()
+    cfg = Config()
+    cfg.bind = [f"127.0.0.1:{web.port}"]
+    cfg.keep_alive_timeout = 5
+    cfg.read_timeout = 5
+    cfg.backlog = 1024  # as the companion's own web
+    cfg.errorlog = None
+    web.allowed_hosts = frozenset({"127.0.0.1"})
+    asgi = gatemod.Admission(build_app(web), web.gate, web.pairing.valid, cookie=COOKIE)
+    async def main():
+        web.loop = asyncio.get_running_loop()
+        await serve(asgi, cfg, shutdown_trigger=asyncio.Event().wait)  # no signal handlers
+    threading.Thread(target=lambda: asyncio.run(main()), daemon=True).start()
+    time.sleep(1.0)
+threading.Thread(target=app.run, daemon=True).start()
+print(web.port, web.pairing.open(), flush=True)
+sys.stdin.read()
+"""
+
+# The flood: argv port, seconds, idle, slow, streams, pause. Every socket is reopened `pause`
+# seconds after the box closes it, until the time is up; prints "ready" once all are open,
+# then a JSON summary of how many it opened.
+FLOOD_PAUSE = 0.5
+FLOOD = r"""
+import json, resource, selectors, socket, sys, time
+port, seconds, n_idle, n_slow, n_streams = int(sys.argv[1]), float(sys.argv[2]), *map(int, sys.argv[3:6])
+pause = float(sys.argv[6])  # seconds before a closed socket is opened again
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+addresses = [f"127.0.0.{k}" for k in range(2, 21)]
+head = f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+send = {"idle": b"",
+        "slow": ("POST /api/pair HTTP/1.1\r\n" + head + "Content-Type: application/json\r\n"
+                 "Content-Length: 4000\r\n\r\n{").encode(),
+        "stream": ("GET /api/events HTTP/1.1\r\n" + head + "\r\n").encode()}
+sel = selectors.DefaultSelector()
+opened = {"idle": 0, "slow": 0, "stream": 0, "failed": 0}
+def open_one(kind, i):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1,
+                                     source_address=(addresses[i % 19], 0))
+        s.sendall(send[kind])
+        s.setblocking(False)
+    except OSError:
+        opened["failed"] += 1
+        return
+    opened[kind] += 1
+    sel.register(s, selectors.EVENT_READ, (kind, i))
+for kind, n in (("slow", n_slow), ("stream", n_streams), ("idle", n_idle)):
+    for i in range(n):
+        open_one(kind, i)
+print("ready", flush=True)
+deadline = time.monotonic() + seconds
+later = []  # (when, kind, i): sockets to open again
+sel.register(sys.stdin, selectors.EVENT_READ, None)  # closed: stop now
+while time.monotonic() < deadline:
+    events = sel.select(0.05)
+    if any(key.data is None for key, _ in events):
+        break
+    for key, _ in events:
+        try:
+            data = key.fileobj.recv(65536)
+        except OSError:
+            data = b""
+        if not data:  # closed by the box: open another, as a flood does
+            sel.unregister(key.fileobj)
+            key.fileobj.close()
+            later.append((time.monotonic() + pause, *key.data))
+    now = time.monotonic()
+    for item in [x for x in later if x[0] <= now]:
+        later.remove(item)
+        open_one(*item[1:])
+print(json.dumps(opened), flush=True)
 """
 
 
@@ -306,6 +417,84 @@ def bench_idle(tmp: Path, figure, journal: Path, env: dict[str, str], *, seconds
     figure("web_rss_mb", rss, "MB", 60.0, f"VmRSS, web on, {clients} SSE clients")
 
 
+def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str = "uvicorn",
+                  python: str = sys.executable, idle: int = 600, slow: int = 80,
+                  streams: int = 150, pause: float = FLOOD_PAUSE,
+                  ) -> tuple[list[float], list[int], dict[str, int]]:
+    """Item 2's combined flood against a box (see the module's docstring): the latency of
+    each paired press (ms), the statuses that were not 200 (0: no answer), and how many
+    sockets the flood opened."""
+    import http.client
+    box = subprocess.Popen([python, "-c", BOX, str(tmp), server], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+                           env=env, text=True)
+    flood = None
+    try:
+        port_s, code = box.stdout.readline().split()
+        port = int(port_s)
+        origin = {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/json"}
+
+        def post(path: str, body: dict, cookie: str = "") -> tuple[int, Any]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            try:
+                conn.request("POST", path, body=json.dumps(body),
+                             headers={**origin, **({"Cookie": cookie} if cookie else {})})
+                r = conn.getresponse()
+                r.read()
+                return r.status, r.getheader("Set-Cookie") or ""
+            except OSError:
+                return 0, ""
+            finally:
+                conn.close()
+
+        status, cookie = post("/api/pair", {"code": code})
+        if status != 200:
+            raise RuntimeError(f"the bench phone could not pair ({status})")
+        cookie = cookie.split(";")[0]
+        # Long enough for every press; bounded: the flood stops by itself.
+        seconds = 5.0 + presses * 0.2
+        flood = subprocess.Popen([sys.executable, "-c", FLOOD, str(port), str(seconds),
+                                  str(idle), str(slow), str(streams), str(pause)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        if flood.stdout.readline().strip() != "ready":
+            raise RuntimeError("the flood did not start")
+        time.sleep(1.0)
+        lat: list[float] = []
+        failed: list[int] = []
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            status, _ = post("/api/press", {"button": "NEXT", "seq": None}, cookie)
+            lat.append((time.perf_counter() - t0) * 1000)
+            if status != 200:
+                failed.append(status)
+            time.sleep(0.05)
+        flood.stdin.close()  # the flood stops (else at its own deadline)
+        opened = json.loads(flood.stdout.readline() or "{}")
+        return lat, failed, opened
+    finally:
+        if flood is not None:
+            flood.kill()
+            flood.wait(10)
+        box.stdin.close()
+        box.kill()
+        box.wait(10)
+
+
+def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None:
+    d = tmp / "flood"
+    d.mkdir(exist_ok=True)
+    lat, failed, opened = flood_presses(d, env, presses=presses)
+    note = (f"{presses} paired presses, 50 ms apart, a new connection each, under 600 idle "
+            f"sockets + 80 slow bodies + 150 event streams from 19 addresses, each reopened "
+            f"{FLOOD_PAUSE:g} s after it is closed "
+            f"({sum(v for k, v in opened.items() if k != 'failed')} opened)")
+    figure("web_flood_press_p50_ms", pct(lat, 50), "ms", None, note)
+    figure("web_flood_press_p99_ms", pct(lat, 99), "ms", 200.0, note)
+    figure("web_flood_press_failed", len(failed), "", 0.0,
+           f"presses not answered 200 of {presses} ({sorted(set(failed))})")
+
+
 def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
     from bench.run import env_for, resumable_journal
     journal = resumable_journal(tmp, 200)
@@ -316,3 +505,4 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
                          suffix="_web5")
     bench_startup(tmp, figure, journal, env, runs=1 if quick else 7)
     bench_idle(tmp, figure, journal, env, seconds=1.0 if quick else 10.0)
+    bench_flood(tmp, figure, env, presses=30 if quick else 200)

@@ -30,9 +30,9 @@ LUMA_SSD1306_CONST = ("COLUMNADDR", "PAGEADDR")  # ssd1306._send: self._const.CO
 # reads these instance attributes, extends these methods, and adds names of its own that must
 # not be uvicorn's.
 UVICORN_H11_MODULE = "uvicorn.protocols.http.h11_impl"
-UVICORN_H11_READS = ("client", "loop", "cycle", "transport")
+UVICORN_H11_READS = ("client", "loop", "cycle", "transport", "conn")
 UVICORN_H11_EXTENDS = ("connection_made", "data_received", "on_response_complete",
-                       "connection_lost")
+                       "connection_lost", "send_400_response")
 UVICORN_H11_OURS = ("_deadline", "_cycle", "_arm", "_disarm", "_too_slow")
 # companion/web/server.py: Web.start and Web.stop drive uvicorn.Server through these.
 UVICORN_SERVER = ("started", "should_exit")  # and serve(sockets=...)

@@ -444,7 +444,7 @@ def test_a_burst_of_300_event_streams_from_one_address_leaves_the_phone_its_pres
 
 
 def test_paired_phones_keep_request_slots_that_strangers_cannot_take(make):
-    s = make(gate_options={"max_requests": 8, "reserved": 2, "max_streams": 100,
+    s = make(gate_options={"max_requests": 8, "reserved": 2, "pairing": 0, "max_streams": 100,
                            "streams_per_address": 100})
     s.pair()
     s.new_game("table", ["Ann", "Ben"])

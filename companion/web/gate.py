@@ -1,60 +1,96 @@
 """Who gets a connection and a request slot: a LAN guest cannot lock the phones out.
 
-Two layers, both on the web loop (no locks):
+This is the web's one admission policy (uvicorn's own `limit_concurrency` is off: a second
+cap that counted connections the gate had already closed, and answered in plain text). Two
+layers, both on the web loop (no locks):
 
 - **Connections** (`protocol(gate)`: uvicorn's h11 protocol with a gate). A connection must
   send its request headers within `header_timeout` seconds of opening (and of each answer,
-  for the next request on a kept-alive connection), else it is closed: uvicorn's own
-  keep-alive timer only starts after a first answer and stops at the first byte. A
-  connection between requests is *idle*. At most `per_address` connections from one address
-  and `max_sockets` in all; a new one past either evicts the oldest idle connection (of that
-  address, or anyone's), so idle sockets cannot hold the door shut: a phone's connection
-  sends its request at once and is never the oldest idle one for long.
-- **Requests** (`Admission`, an ASGI wrapper). At most `max_requests` at once, of which
-  `reserved` only for browsers with a paired session cookie (a phone's press always finds a
-  slot). Event streams are capped at `streams_per_address` (429) and `max_streams` in all
-  (503), below the public request cap; `reserved_streams` of those only for paired browsers
-  (a guest on many addresses cannot leave a paired phone without its live page).
+  for the next request on a kept-alive connection), else it is closed without an answer.
+  A connection is *arriving* until its first request's headers are in, *busy* while a
+  request is read and answered, and *idle* between a complete answer and the next request.
+  At most `per_address` connections from one address and `max_sockets` in all; a new one
+  past either evicts the oldest idle connection (of that address, or anyone's). Only idle
+  ones are evicted: an arriving connection may be a phone about to send its press, so it is
+  never taken (it times out after `header_timeout` instead). When no idle one is left, a new
+  connection is refused, unless its address holds fewer than `light` (a browser, not a
+  flood): then it is let in past `max_sockets`, up to `max_sockets + spare`. A refused
+  connection is held open and unread until `header_timeout`, then closed (at most
+  `max_held` of them; past that, closed at once): closing it at once would only have the
+  flood open it again at once, and accepting connections as fast as a flood reopens them
+  keeps the box's loop from the phones.
+- **Requests** (`Admission`, an ASGI wrapper). The request's body is read first, without a
+  slot: it must arrive within `body_timeout` seconds of the headers (else `408`, and the
+  connection is closed) and be at most `max_body` bytes (else `413`), so a slow or unfinished
+  body holds no slot a viewer or a phone needs. Then a slot: at most `max_requests` at once,
+  of which `reserved` only for browsers with a paired session cookie (a phone's press always
+  finds one) and `pairing` only for `POST /api/pair` (a phone that comes to pair is still a
+  guest, and still gets in). Event streams are capped at `streams_per_address` (429) and
+  `max_streams` in all (503), below the public request cap; `reserved_streams` of those only
+  for paired browsers (a guest on many addresses cannot leave a paired phone without its
+  live page).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from collections import Counter
 from typing import Any, Callable
 
+from companion.web.guard import MAX_BODY  # bytes (the largest request is ~1 KiB)
+
 HEADER_TIMEOUT = 5.0  # seconds to send the request headers
+BODY_TIMEOUT = 5.0  # seconds from the headers to the whole body (then 408)
 PER_ADDRESS = 32  # open connections from one address
-MAX_SOCKETS = 128  # open connections in all
+MAX_SOCKETS = 128  # open connections in all ...
+LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to 6) ...
+SPARE = 128  # ... up to this many more
+MAX_HELD = 512  # refused connections held unread (not closed) until header_timeout
 MAX_REQUESTS = 100  # requests being answered at once (event streams included)
 RESERVED = 20  # of those, only for paired browsers
+PAIRING = 4  # of those, only for POST /api/pair
 STREAMS_PER_ADDRESS = 8
-MAX_STREAMS = 64  # < MAX_REQUESTS - RESERVED: quick public requests keep room too
+MAX_STREAMS = 64  # < MAX_REQUESTS - RESERVED - PAIRING: quick public requests keep room too
 RESERVED_STREAMS = 16  # of those, only for paired browsers
+PAIR_PATH = "/api/pair"
 
 
 class Gate:
-    def __init__(self, *, header_timeout: float = HEADER_TIMEOUT, per_address: int = PER_ADDRESS,
-                 max_sockets: int = MAX_SOCKETS, max_requests: int = MAX_REQUESTS,
-                 reserved: int = RESERVED, streams_per_address: int = STREAMS_PER_ADDRESS,
+    def __init__(self, *, header_timeout: float = HEADER_TIMEOUT,
+                 body_timeout: float = BODY_TIMEOUT, max_body: int = MAX_BODY,
+                 per_address: int = PER_ADDRESS, max_sockets: int = MAX_SOCKETS,
+                 light: int = LIGHT, spare: int = SPARE,
+                 max_requests: int = MAX_REQUESTS, reserved: int = RESERVED,
+                 pairing: int = PAIRING, streams_per_address: int = STREAMS_PER_ADDRESS,
                  max_streams: int = MAX_STREAMS,
-                 reserved_streams: int = RESERVED_STREAMS) -> None:
+                 reserved_streams: int = RESERVED_STREAMS, max_held: int = MAX_HELD) -> None:
         self.header_timeout = header_timeout
+        self.body_timeout = body_timeout
+        self.max_body = max_body
         self.per_address = per_address
         self.max_sockets = max_sockets
+        self.light = light
+        self.spare = spare
         self.max_requests = max_requests
         self.reserved = reserved
+        self.pairing = pairing
         self.streams_per_address = streams_per_address
         self.max_streams = max_streams
         self.reserved_streams = reserved_streams
         self.open: dict[Any, str] = {}  # protocol -> client address
-        self.idle: dict[Any, None] = {}  # protocols between requests, oldest first
+        self.idle: dict[Any, None] = {}  # protocols after a complete answer, oldest first
         self.by_address: Counter[str] = Counter()
         self.requests = 0
-        self.public = 0  # requests without a paired session
+        self.public = 0  # requests that are neither paired nor pairing
+        self.pairs = 0  # POST /api/pair requests
         self.streams: Counter[str] = Counter()
         self.public_streams = 0  # streams without a paired session
         self.evicted = 0  # connections closed to make room (for tests and the bench)
+        self.refused = 0  # new connections with no room (held, then closed)
+        self.held: set[Any] = set()  # refused connections held unread until header_timeout
+        self.max_held = max_held
 
     # --- connections --------------------------------------------------------------------------
 
@@ -62,13 +98,15 @@ class Gate:
         """A new connection: False when it must be closed (no room even after evicting)."""
         if self.by_address[address] >= self.per_address:
             if not self._evict(lambda p: self.open.get(p) == address):
+                self.refused += 1
                 return False
-        if len(self.open) >= self.max_sockets:
-            if not self._evict(lambda p: True):
+        if len(self.open) >= self.max_sockets and not self._evict(lambda p: True):
+            if self.by_address[address] >= self.light \
+                    or len(self.open) >= self.max_sockets + self.spare:
+                self.refused += 1
                 return False
         self.open[proto] = address
         self.by_address[address] += 1
-        self.idle[proto] = None
         return True
 
     def _evict(self, which: Callable[[Any], bool]) -> bool:
@@ -84,10 +122,21 @@ class Gate:
         self.idle.pop(proto, None)
 
     def waiting(self, proto) -> None:
+        """A complete answer went out and the connection stays open: idle, evictable."""
         if proto in self.open:
             self.idle[proto] = None
 
+    def hold(self, proto) -> bool:
+        """A refused connection: True to keep it open, unread, until `header_timeout` (a
+        flood that reopens what is closed then reopens it once per timeout, not as fast as
+        the box can accept), False to close it at once (`max_held` are held already)."""
+        if len(self.held) >= self.max_held:
+            return False
+        self.held.add(proto)
+        return True
+
     def gone(self, proto) -> None:
+        self.held.discard(proto)
         address = self.open.pop(proto, None)
         self.idle.pop(proto, None)
         if address is not None:
@@ -97,18 +146,31 @@ class Gate:
 
     # --- requests -----------------------------------------------------------------------------
 
-    def take(self, paired: bool) -> bool:
+    def take(self, paired: bool, *, pairing: bool = False) -> bool:
+        """A request slot. Paired browsers may use all of them; a pairing request the public
+        ones and `pairing` more; anyone else `max_requests - reserved - pairing`."""
         if self.requests >= self.max_requests:
             return False
-        if not paired and self.public >= self.max_requests - self.reserved:
-            return False
+        public_cap = self.max_requests - self.reserved - self.pairing
+        if not paired:
+            if pairing:
+                if self.public + self.pairs >= public_cap + self.pairing:
+                    return False
+                self.pairs += 1
+            elif self.public + self.pairs >= public_cap:
+                return False
+            else:
+                self.public += 1
         self.requests += 1
-        self.public += not paired
         return True
 
-    def give_back(self, paired: bool) -> None:
+    def give_back(self, paired: bool, *, pairing: bool = False) -> None:
         self.requests -= 1
-        self.public -= not paired
+        if not paired:
+            if pairing:
+                self.pairs -= 1
+            else:
+                self.public -= 1
 
     def stream(self, address: str, *, paired: bool = False) -> tuple[int, str]:
         """Room for one more event stream from `address`: (0, "") and counted, or a refusal."""
@@ -129,8 +191,32 @@ class Gate:
             del self.streams[address]
 
 
+def _json(status: int, reason: str, *, close: bool = False,
+          retry_after: str = "") -> tuple[dict[str, Any], dict[str, Any]]:
+    """The two ASGI messages of a `{"error": reason}` answer."""
+    body = json.dumps({"error": reason}).encode()
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode())]
+    if retry_after:
+        headers.append((b"retry-after", retry_after.encode()))
+    if close:
+        headers.append((b"connection", b"close"))
+    return ({"type": "http.response.start", "status": status, "headers": headers},
+            {"type": "http.response.body", "body": body})
+
+
+def bad_request_line() -> str:
+    """What h11 found wrong with a request it could not read, as one printable line (called
+    while uvicorn handles h11's RemoteProtocolError, which is then the exception in hand)."""
+    exc = sys.exc_info()[1]
+    why = str(exc) if exc is not None else ""
+    why = " ".join(why.split()).encode("ascii", "backslashreplace").decode()[:80]
+    return f"bad HTTP request ({why or 'it could not be read'})"
+
+
 def protocol(gate: Gate):
     """uvicorn's h11 protocol class, with `gate` deciding about connections."""
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GatedH11(H11Protocol):
@@ -141,9 +227,18 @@ def protocol(gate: Gate):
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
             if not gate.connected(self, address):
-                transport.close()
+                if gate.hold(self):
+                    transport.pause_reading()
+                    self._deadline = self.loop.call_later(gate.header_timeout, self._let_go)
+                else:
+                    transport.close()
                 return
             self._arm()
+
+        def _let_go(self) -> None:
+            self._deadline = None
+            gate.gone(self)
+            self.transport.close()
 
         def _arm(self) -> None:
             self._disarm()
@@ -167,6 +262,23 @@ def protocol(gate: Gate):
                 self._disarm()
                 gate.busy(self)
 
+        def send_400_response(self, msg: str) -> None:
+            """h11 could not read the request (a bad Content-Length, two of them, a bad
+            request line): `400 {"error": ...}` as every other refusal, not plain text."""
+            body = json.dumps({"error": bad_request_line()}).encode()
+            try:
+                out = self.conn.send(h11.Response(status_code=400, reason=b"Bad Request",
+                                                  headers=[(b"content-type", b"application/json"),
+                                                           (b"content-length",
+                                                            str(len(body)).encode()),
+                                                           (b"connection", b"close")]))
+                out = (out or b"") + (self.conn.send(h11.Data(data=body)) or b"") \
+                    + (self.conn.send(h11.EndOfMessage()) or b"")
+                self.transport.write(out)
+            except h11.LocalProtocolError:  # a response was under way already: just close
+                pass
+            self.transport.close()
+
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
@@ -182,7 +294,9 @@ def protocol(gate: Gate):
 
 
 class Admission:
-    """ASGI wrapper: a request slot for each request, `reserved` of them for paired browsers."""
+    """ASGI wrapper: the body is read before a request slot is taken (within `body_timeout`,
+    at most `max_body` bytes), then a slot, `reserved` of them for paired browsers and
+    `pairing` for POST /api/pair. Every refusal is `{"error": ...}` JSON."""
 
     def __init__(self, app, gate: Gate, paired: Callable[[str | None], bool], *,
                  cookie: str) -> None:
@@ -200,20 +314,59 @@ class Admission:
                         return v.decode("latin-1")
         return None
 
+    async def _body(self, receive) -> tuple[int, list[dict[str, Any]]]:
+        """The request's body messages: (0, messages), or (status, []) for 408 (too slow),
+        413 (too large) and -1 (the client hung up: no answer)."""
+        messages: list[dict[str, Any]] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.gate.body_timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # http.disconnect
+                        return -1, []
+                    messages.append(message)
+                    size += len(message.get("body", b""))
+                    if size > self.gate.max_body:
+                        return 413, []
+                    if not message.get("more_body", False):
+                        return 0, messages
+        except TimeoutError:
+            return 408, []
+
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        paired = self.paired(self._token(scope))
-        if not self.gate.take(paired):
-            body = json.dumps({"error": "the box is busy: try again in a moment"}).encode()
-            await send({"type": "http.response.start", "status": 503,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"retry-after", b"1"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and value.isdigit() and int(value) > self.gate.max_body:
+                for m in _json(413, f"body too large ({int(value)} bytes; at most "
+                                    f"{self.gate.max_body})", close=True):
+                    await send(m)
+                return
+        status, messages = await self._body(receive)
+        if status == -1:
+            return  # gone: nobody to answer, nothing to log
+        if status:
+            reason = (f"the request body did not arrive within {self.gate.body_timeout:g} s"
+                      if status == 408 else f"body too large (at most {self.gate.max_body} bytes)")
+            for m in _json(status, reason, close=True):
+                await send(m)
             return
+        paired = self.paired(self._token(scope))
+        pairing = scope.get("path") == PAIR_PATH and scope.get("method") == "POST"
+        if not self.gate.take(paired, pairing=pairing):
+            for m in _json(503, "the box is busy: try again in a moment", retry_after="1"):
+                await send(m)
+            return
+
+        async def replay():
+            """The body read above, then the connection's own messages (a disconnect)."""
+            if messages:
+                return messages.pop(0)
+            return await receive()
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, replay, send)
         finally:
-            self.gate.give_back(paired)
+            self.gate.give_back(paired, pairing=pairing)

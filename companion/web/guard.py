@@ -5,19 +5,25 @@
   sends its own name as Host and is refused (DNS rebinding).
 - `Origin` must be this same origin; a browser that sends no Origin must say
   `Sec-Fetch-Site: same-origin`. A request with neither is refused (CSRF).
-- The body is at most `MAX_BODY` bytes of JSON holding an object.
+- The body is at most `MAX_BODY` bytes of JSON holding an object, nested at most
+  `MAX_DEPTH` deep (checked before parsing, so the rule is ours and the same on every
+  Python), with no lone surrogate (`"\\ud800"`: not a character, and not encodable).
 Each failure is a `Refused` with the HTTP status and one line for the person.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import socket
 from typing import Any, Iterable
 
 from companion import names as player_names
 
 MAX_BODY = 4096  # bytes: the largest request (a new game of 16 named players) is ~1 KiB
+MAX_DEPTH = 16  # arrays and objects inside one another (the deepest request needs 5)
+# A JSON string (skipped whole: brackets inside it are text), or one bracket.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 
 
 class Refused(Exception):
@@ -142,17 +148,61 @@ async def read_json(request, *, limit: int = MAX_BODY) -> dict[str, Any]:
             raise Refused(413, f"body too large (at most {limit} bytes)")
     if not body.strip():
         return {}
+    return parse_json(bytes(body))
+
+
+def parse_json(body: bytes) -> dict[str, Any]:
+    """A body as a JSON object, or `Refused` (400) saying what is wrong with it."""
     try:
-        data = json.loads(body.decode("utf-8"))
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise Refused(400, "body is not UTF-8 text") from None
+    check_depth(text)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise Refused(400, f"body is not valid JSON ({e.msg} at character {e.pos})") from None
-    except RecursionError:  # "[[[[...]]]]" within the size limit
-        raise Refused(400, "body is nested too deeply") from None
+    except RecursionError:  # a guard only: check_depth keeps bodies far from the limit
+        raise Refused(400, f"body is nested too deeply (at most {MAX_DEPTH} levels)") from None
     if not isinstance(data, dict):
         raise Refused(400, "body must be a JSON object, e.g. {\"button\": \"NEXT\"}")
+    check_text(data)
     return data
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse arrays and objects nested deeper than `limit`, before parsing: json.loads
+    refuses "[[[[...]]]]" by RecursionError at a depth that depends on the interpreter
+    (3.11 fails 1,900 deep, 3.13 parses it), so the rule is ours."""
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                raise Refused(400, f"body is nested too deeply (at most {limit} levels of "
+                              "arrays and objects)")
+        elif c in "]}":
+            depth -= 1
+
+
+def check_text(value: Any) -> None:
+    """Refuse a lone surrogate ("\\ud800") in any string or field name: it is no character,
+    and an answer that names it could not be encoded. Depth is checked already."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise Refused(400, f"body has {value[e.start]!r}".encode("ascii", "backslashreplace")
+                          .decode() + ", half of a surrogate pair, which is not a character"
+                          ) from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_text(k)
+            check_text(v)
+    elif isinstance(value, list):
+        for v in value:
+            check_text(v)
 
 
 def check_names(names: Any, *, field: str = "names", lo: int = 0, hi: int = 64) -> list[str]:

@@ -406,7 +406,8 @@ def routes(web) -> list:
         if refused is not None:
             return refused
         gid = request.path_params["game_id"]
-        if src is None or not src.path.is_file():
+        # SQLite's integers stop at 2**63 - 1: a bigger id is no game (not an OverflowError).
+        if src is None or not src.path.is_file() or not 0 <= gid < 2**63:
             return PlainTextResponse("no such game", status_code=404)
         with src.lock:
             try:

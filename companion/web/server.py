@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from companion.errors import IllegalEvent
 from companion.inputs import PhonePaired, WebRequest
-from companion.web import guard
+from companion.web import guard, lograte
 from companion.web.gate import Gate
 from companion.web.guard import parse_hostport  # noqa: F401  (for callers)
 from companion.web.pairing import Pairing
@@ -37,9 +37,11 @@ log = logging.getLogger(__name__)
 # only the API mount none).
 PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
+BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must not make a
+# phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
-# Connections and requests: companion/web/gate.py decides (idle connections time out and are
-# evicted first, event streams are capped per address, paired phones keep reserved slots).
+# Connections and requests: companion/web/gate.py decides (connections time out, idle ones are
+# evicted first, bodies are read before a slot is taken, paired phones and pairing keep slots).
 
 
 class Web:
@@ -63,6 +65,7 @@ class Web:
         self.pairing = Pairing(clock=clock, wall=wall)
         self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
         self.gate = Gate(**self.gate_options)
+        self.lograte = lograte.RateLimit()  # one log line per cause per minute (real time)
         self.route_modules = route_modules
         self.extra_routes = list(extra_routes or [])  # mounted last (tests, tools)
         self.hub = Hub()
@@ -91,7 +94,7 @@ class Web:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except OSError as e:
             sock.close()
             why = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
@@ -110,11 +113,13 @@ class Web:
         g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
         app = gatemod.Admission(build_app(self, extra=self.extra_routes), g,
                                 self.pairing.valid, cookie=COOKIE)
-        # uvicorn's own limit is a last guard only (the gate keeps connections below it).
+        # The gate is the one admission policy: no limit_concurrency of uvicorn's (a second
+        # cap, counting connections the gate had closed, and answering in plain text).
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none",
-                                http=gatemod.protocol(g), limit_concurrency=g.max_sockets + 8,
+                                http=gatemod.protocol(g), limit_concurrency=None,
                                 loop="asyncio", server_header=False)
+        lograte.install(self.lograte)
         server = self.server = uvicorn.Server(config)
         self.hub = Hub()
         started = threading.Event()
@@ -134,6 +139,7 @@ class Web:
             finally:
                 sock.close()
                 self.loop = None
+                lograte.remove(self.lograte)
                 started.set()
 
         self.thread = threading.Thread(target=run, name="web", daemon=True)

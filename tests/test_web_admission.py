@@ -1,0 +1,368 @@
+"""The table web's admission against a hostile LAN (issue 29, items 1-4 and 10): bodies time
+out and hold no slot, one admission policy under combined floods, JSON for every refusal,
+no traceback or log flood for a guest's doing, and bad values are 4xx, not 500.
+
+Every flood is loopback (127.0.0.2-20 are 19 "devices"), bounded, and done in seconds."""
+
+from __future__ import annotations
+
+import json
+import logging
+import resource
+import selectors
+import socket
+import threading
+import time
+
+import pytest
+import test_web_api
+import test_web_guests
+from test_web_api import Events, Served
+
+from companion.testing import FakeClock
+from companion.web.gate import Gate
+from companion.web.lograte import RateLimit
+from companion.web.server import PAGE_MODULES
+
+GUESTS = [f"127.0.0.{k}" for k in range(2, 21)]  # 19 addresses
+served = test_web_api.served  # the fixtures, by their names
+make = test_web_guests.make
+
+
+def connect(port: int, source: str) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+
+
+def slow_body(port: int, source: str, path: str = "/api/pair") -> socket.socket:
+    """A POST whose headers promise 4000 bytes and whose body stops after one."""
+    s = connect(port, source)
+    s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+              f"Origin: http://127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+              "Content-Length: 4000\r\n\r\n{".encode())
+    return s
+
+
+def answer(sock: socket.socket, timeout: float = 5.0) -> tuple[int, dict, bool]:
+    """The status, the JSON body and whether the box then closed the connection."""
+    sock.settimeout(timeout)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
+    while len(body) < int(headers.get("content-length", 0)):
+        body += sock.recv(4096)
+    try:
+        sock.settimeout(1)
+        closed = sock.recv(1) == b""
+    except TimeoutError:
+        closed = False
+    except ConnectionResetError:
+        closed = True
+    assert headers.get("content-type") == "application/json", (lines, body)
+    return int(lines[0].split()[1]), json.loads(body), closed
+
+
+def close_all(socks) -> None:
+    for s in socks:
+        s.close()
+
+
+def enough_files(n: int) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < n:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(n, hard), hard))
+
+
+# --- item 1: request bodies time out and hold no slot ------------------------------------------
+
+def test_a_body_that_does_not_arrive_gets_408_and_the_connection_is_closed(make):
+    s = make(gate_options={"body_timeout": 0.5})
+    sock = slow_body(s.web.port, "127.0.0.2")
+    try:
+        status, data, closed = answer(sock)
+        assert status == 408 and "did not arrive within 0.5 s" in data["error"] and closed
+    finally:
+        sock.close()
+    assert s.web.gate.requests == 0 and s.web.gate.public == 0
+
+
+def test_80_unfinished_bodies_leave_viewers_streams_and_pairing_their_answers(make):
+    s = make(route_modules=PAGE_MODULES)
+    enough_files(1024)
+    slow = [slow_body(s.web.port, GUESTS[i % 3]) for i in range(80)]  # 3 addresses
+    try:
+        time.sleep(0.3)  # each is being read by the box
+        viewer = "127.0.0.9"
+        for path in ("/", "/tv", "/api/state"):
+            assert s.request("GET", path, source=viewer)[0] == 200, path
+        stream = Events(s.web.port, source=viewer)  # 200, not 503
+        assert stream.next()["seq"] >= 0
+        stream.close()
+        code = s.web.pairing.open()
+        status, data, _ = s.request("POST", "/api/pair", {"code": code}, source="127.0.0.10")
+        assert status == 200, data
+        assert s.web.gate.requests == 0  # the 80 hold connections, never a request slot
+    finally:
+        close_all(slow)
+
+
+def test_pairing_keeps_slots_of_its_own_when_every_public_one_is_taken():
+    gate = Gate(max_requests=10, reserved=2, pairing=2)
+    assert [gate.take(False) for _ in range(7)] == [True] * 6 + [False]
+    assert gate.take(False, pairing=True) and gate.take(False, pairing=True)
+    assert not gate.take(False, pairing=True)
+    assert gate.take(True) and gate.take(True) and not gate.take(True)
+    gate.give_back(False, pairing=True)
+    assert not gate.take(False)  # a pairing slot given back is not a public one
+    assert gate.take(False, pairing=True)
+
+
+# --- item 2: one admission policy ----------------------------------------------------------------
+
+def test_a_phones_connection_that_has_not_sent_its_request_is_never_evicted(make):
+    s = make(gate_options={"max_sockets": 8})
+    s.pair()
+    s.new_game("table", ["Ann", "Ben"])
+    phone = socket.create_connection(("127.0.0.1", s.web.port), timeout=5)
+    guests = []
+    try:
+        time.sleep(0.1)
+        for _ in range(20):  # past max_sockets: no connection is idle after an answer
+            guests.append(connect(s.web.port, "127.0.0.2"))
+        time.sleep(0.2)
+        body = json.dumps({"button": "NEXT", "seq": None}).encode()
+        phone.sendall(f"POST /api/press HTTP/1.1\r\nHost: 127.0.0.1:{s.web.port}\r\n"
+                      f"Origin: {s.origin}\r\nCookie: {s.cookie}\r\nContent-Type: "
+                      f"application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+        status, data, _ = answer(phone)
+        assert status == 200 and data["ok"], data
+        assert s.web.gate.evicted == 0 and s.web.gate.refused > 0
+    finally:
+        phone.close()
+        close_all(guests)
+
+
+def test_a_refused_connection_is_held_unread_until_the_header_timeout(make):
+    """A flood that reopens what the box closes must not be answered as fast as it can
+    reopen: a refused connection stays open, unread, for the header timeout (at most
+    max_held of them; past that they are closed at once)."""
+    s = make(gate_options={"max_sockets": 2, "light": 1, "spare": 0, "max_held": 1,
+                           "header_timeout": 1.0})
+    guests = [connect(s.web.port, "127.0.0.2") for _ in range(4)]
+    try:
+        time.sleep(0.3)
+        assert s.web.gate.refused == 2 and len(s.web.gate.held) == 1
+        held, closed = guests[2], guests[3]
+        closed.settimeout(2)
+        assert closed.recv(10) == b""  # past max_held: closed at once
+        held.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            held.recv(10)  # still open
+        held.settimeout(3)
+        assert held.recv(10) == b""  # then closed at the header timeout, unanswered
+        assert not s.web.gate.held
+    finally:
+        close_all(guests)
+
+
+def test_an_idle_connection_after_an_answer_is_evicted_first(make):
+    s = make(gate_options={"max_sockets": 4, "light": 1, "spare": 0})
+    kept = connect(s.web.port, "127.0.0.2")
+    kept.sendall(f"GET /api/me HTTP/1.1\r\nHost: 127.0.0.1:{s.web.port}\r\n\r\n".encode())
+    assert answer(kept)[0] == 200  # kept alive: idle now
+    others = [connect(s.web.port, "127.0.0.3") for _ in range(4)]
+    try:
+        kept.settimeout(5)
+        assert kept.recv(10) == b""  # closed to make room
+        assert s.web.gate.evicted == 1
+    finally:
+        kept.close()
+        close_all(others)
+
+
+def test_a_paired_phones_presses_all_pass_under_idle_sockets_slow_bodies_and_streams(make):
+    """Item 2's combined flood: 600 idle sockets (reopened as the box closes them), 80 slow
+    bodies and 150 event streams from 19 addresses, while a paired phone presses NEXT on a
+    new connection each time: every press 200."""
+    s = make()
+    enough_files(4096)
+    s.pair()
+    s.new_game("table", ["Ann", "Ben"])
+    port = s.web.port
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def idle_flood() -> None:
+        sel = selectors.DefaultSelector()  # epoll: descriptors past 1024
+        for i in range(600):
+            sel.register(connect(port, GUESTS[i % 19]), selectors.EVENT_READ, i)
+        while not stop.is_set():
+            for key, _ in sel.select(0.05):  # closed by the box: open another, as a flood does
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                try:
+                    sel.register(connect(port, GUESTS[key.data % 19]), selectors.EVENT_READ,
+                                 key.data)
+                except OSError:
+                    pass
+        close_all([key.fileobj for key in sel.get_map().values()])
+        sel.close()
+
+    try:
+        held += [slow_body(port, GUESTS[i % 19]) for i in range(80)]
+        for i in range(150):
+            sock = connect(port, GUESTS[i % 19])
+            sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            held.append(sock)
+        flood = threading.Thread(target=idle_flood, daemon=True)
+        with Lines() as lines:
+            flood.start()
+            time.sleep(0.5)
+            answers = [s.post("/api/press", {"button": "NEXT"}) for _ in range(30)]
+        assert [a[0] for a in answers] == [200] * 30, [a for a in answers if a[0] != 200]
+    finally:
+        stop.set()
+        close_all(held)
+    flood.join(10)
+    assert s.get("/api/state")["events"] == 30
+    # No second cap's warnings ("Exceeded concurrency limit."), and one line per cause at most.
+    causes = [(r.name, r.msg) for r in lines.records]
+    assert len(causes) == len(set(causes)), causes
+
+
+# --- item 3: JSON for every refusal, and no traceback or flood in the log ------------------------
+
+@pytest.mark.parametrize("lengths", [["abc"], ["-1"], ["+28"], ["1e3"],
+                                     ["99999999999999999999999999"], ["28", "29"]])
+def test_a_bad_content_length_is_a_json_4xx(served, lengths):
+    sock = connect(served.web.port, "127.0.0.2")
+    try:
+        sock.sendall(f"POST /api/press HTTP/1.1\r\nHost: 127.0.0.1:{served.web.port}\r\n".encode()
+                     + b"".join(f"Content-Length: {n}\r\n".encode() for n in lengths)
+                     + b"\r\n" + b'{"button": "NEXT", "seq": null}')
+        status, data, closed = answer(sock)
+    finally:
+        sock.close()
+    assert status in (400, 413) and closed, (status, data)
+    assert data["error"] and "\n" not in data["error"]
+
+
+class Lines(logging.Handler):
+    """The lines the web's loggers write (after their filters)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self) -> Lines:
+        for name in ("uvicorn.error", "companion.web.server"):
+            logging.getLogger(name).addHandler(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for name in ("uvicorn.error", "companion.web.server"):
+            logging.getLogger(name).removeHandler(self)
+
+
+def test_a_guest_hanging_up_mid_body_logs_nothing(served):
+    served.pair()
+    with Lines() as lines:
+        for _ in range(5):
+            sock = connect(served.web.port, "127.0.0.2")
+            sock.sendall(f"POST /api/press HTTP/1.1\r\nHost: 127.0.0.1:{served.web.port}\r\n"
+                         f"Origin: {served.origin}\r\nCookie: {served.cookie}\r\n"
+                         "Content-Length: 100\r\n\r\n{\"but".encode())
+            time.sleep(0.1)
+            sock.close()
+        time.sleep(0.3)
+        assert served.request("GET", "/api/me")[0] == 200
+    assert [r.getMessage() for r in lines.records] == []
+
+
+def test_a_flood_of_bad_requests_logs_one_line_for_its_cause(served):
+    with Lines() as lines:
+        for _ in range(40):
+            sock = connect(served.web.port, "127.0.0.2")
+            sock.sendall(b"POST /api/press HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")
+            assert answer(sock)[0] == 400
+            sock.close()
+    assert len(lines.records) == 1, [r.getMessage() for r in lines.records]
+
+
+def test_the_log_rate_limit_writes_one_line_per_cause_per_minute_with_a_count():
+    clock = FakeClock(100.0)
+    limit = RateLimit(clock=clock)
+    logger = logging.getLogger("companion.test.lograte")
+    logger.propagate = False
+    lines = Lines()
+    logger.addHandler(lines)
+    logger.addFilter(limit)
+    try:
+        for _ in range(50):
+            logger.warning("Invalid HTTP request received.")
+            logger.warning("too slow from %s", "127.0.0.2")
+            clock.advance(0.5)  # 25 s
+        assert [r.getMessage() for r in lines.records] == [
+            "Invalid HTTP request received.", "too slow from 127.0.0.2"]
+        clock.advance(40)
+        logger.warning("Invalid HTTP request received.")
+        assert lines.records[-1].getMessage() == \
+            "Invalid HTTP request received. (49 more like this in the last 60 s)"
+        logger.removeFilter(limit)
+        limit.flush()  # what is still held back, once
+        assert [r.getMessage() for r in lines.records[3:]] == [
+            "49 lines like this not written in the last 60 s; the last: too slow from 127.0.0.2"]
+    finally:
+        logger.removeHandler(lines)
+        logger.removeFilter(limit)
+
+
+# --- item 4 and item 10: bad values are 4xx, and nesting is our own rule ----------------------
+
+@pytest.mark.parametrize("path,raw", [
+    ("/api/press", b'{"button": "\\ud800", "seq": null}'),
+    ("/api/press", b'{"button": "NEXT", "seq": "\\udfff"}'),
+    ("/api/press", b'{"\\ud800": 1, "seq": null}'),
+    ("/api/undo", b'{"seq": "\\ud800"}'),
+    ("/api/undo", b'{"\\udc00x": true, "seq": null}'),
+])
+def test_a_lone_surrogate_is_a_400_with_a_message_that_can_be_encoded(served, path, raw):
+    served.pair()
+    status, data, _ = served.request("POST", path, raw=raw)
+    assert status == 400 and "surrogate" in data["error"], data
+    data["error"].encode("utf-8")
+
+
+def test_a_game_id_past_sqlites_integers_is_404_as_the_page_gives(tmp_path, config, clock):
+    s = Served(tmp_path, config, clock, route_modules=PAGE_MODULES,
+               source=tmp_path / "journal.db")
+    try:
+        s.pair()
+        s.new_game("table", ["Ann", "Ben"])
+        for gid in (2**63, 2**63 + 5, 10**30):
+            assert s.request("GET", f"/games/{gid}")[0] == 404
+            assert s.request("GET", f"/games/{gid}.jsonl")[0] == 404, gid
+    finally:
+        s.close()
+
+
+def test_nesting_past_our_limit_is_refused_on_every_python(served):
+    served.pair()
+    from companion.web.guard import MAX_DEPTH
+    deep = b'{"button":' + b"[" * MAX_DEPTH + b"]" * MAX_DEPTH + b', "seq": null}'
+    status, data, _ = served.request("POST", "/api/press", raw=deep)
+    assert status == 400 and "nested too deeply" in data["error"], data
+    within = b'{"button":' + b"[" * (MAX_DEPTH - 1) + b"]" * (MAX_DEPTH - 1) + b', "seq": null}'
+    status, data, _ = served.request("POST", "/api/press", raw=within)
+    assert status == 400 and "button must be one of" in data["error"], data
+    tricky = json.dumps({"button": "[" * 100, "seq": None}).encode()  # brackets in a string
+    status, data, _ = served.request("POST", "/api/press", raw=tricky)
+    assert status == 400 and "button must be one of" in data["error"], data
