@@ -10,10 +10,21 @@ MOUNTS=()
 
 fail() { echo "$NAME: $*" >&2; exit 1; }
 
-need_root_and_debootstrap() {
+# Under CI=true, a missing PACKAGE is installed with apt-get (as `make browser` does chromium);
+# a developer is told the command instead.
+need_root_and() {
+    local package="$1" program="$2"
     [ "$(id -u)" = 0 ] || fail "run it as root (sudo make $NAME): debootstrap and chroot need root"
-    command -v debootstrap >/dev/null 2>&1 || fail "debootstrap is not installed (apt-get install debootstrap)"
+    command -v "$program" >/dev/null 2>&1 && return 0
+    if [ "${CI:-}" = true ] && command -v apt-get >/dev/null 2>&1; then
+        echo "$NAME: installing $package (CI=true)"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" \
+            || fail "apt-get install $package failed (the lines above)"
+    fi
+    command -v "$program" >/dev/null 2>&1 || fail "$package is not installed (apt-get install $package)"
 }
+
+need_root_and_debootstrap() { need_root_and debootstrap debootstrap; }
 
 cleanup() {
     local i
