@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench soak screens clean browser web-shots
+.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,21 @@ test: lint $(MPY_PORT) browser
 # the power-cut runs (marked `soak`); no chromium needed.
 test-fast: lint $(MPY_PORT)
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest -m "not browser and not soak" $(PYTEST_ARGS)
+
+# `make test-fast` on Python 3.13 (Raspberry Pi OS trixie's) in a fresh Debian trixie chroot:
+# root and debootstrap; CI runs it after `make test` (.ci/run). PYTEST_ARGS pass through.
+test-313:
+	.ci/trixie $(PYTEST_ARGS)
+
+# Tests on a slowed CPU (a cgroup at 25% of one core, root): a sleep standing in for "the app
+# has done it" fails here as on a Pi. E.g. make test-slow ARGS="tests/test_crash.py -k sigkill"
+test-slow: $(STAMP)
+	$(BIN)/python -m bench.slow $(ARGS)
+
+# The companion installed into an arm64 trixie chroot under qemu-user-static, driven for a few
+# presses and a roll (.ci/pi-smoke; root, debootstrap, qemu-user-static). Not in CI: slow.
+pi-smoke:
+	.ci/pi-smoke
 
 # Speed and footprint figures (docs/performance.md); not part of `make test`.
 bench: $(STAMP)

@@ -79,7 +79,8 @@ def cpu_controller(root: Path | None) -> tuple[Path, int]:
                       f"the cpu controller at {root or V2_ROOT}")
 
 
-def make_cgroup(root: Path | None = None) -> Cgroup:
+def make_cgroup(root: Path | None = None, *, quota_us: int = QUOTA_US) -> Cgroup:
+    """A cgroup limited to `quota_us` of CPU in each PERIOD_US (bench/slow.py passes its own)."""
     if os.geteuid() != 0:
         raise Unavailable("not root (a CPU cgroup needs root)")
     parent, version = cpu_controller(root)
@@ -95,9 +96,9 @@ def make_cgroup(root: Path | None = None) -> Cgroup:
     try:
         if version == 1:
             (cg.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-            (cg.path / "cpu.cfs_quota_us").write_text(str(QUOTA_US))
+            (cg.path / "cpu.cfs_quota_us").write_text(str(quota_us))
         else:
-            (cg.path / "cpu.max").write_text(f"{QUOTA_US} {PERIOD_US}")
+            (cg.path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
     except OSError as e:
         remove(cg.path)
         raise Unavailable(f"cannot limit the cgroup {cg.path}: {e.strerror or e}") from None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -78,3 +80,26 @@ def test_a_start_whose_early_frame_differs_from_the_apps_is_refused(tmp_path):
     env = {**run.env_for(tmp_path), "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}
     with pytest.raises(RuntimeError, match="not the app's own first frame"):
         run.startup_once(tmp_path, tmp_path / "resume.db", env)
+
+
+def test_slow_runs_pytest_in_a_cpu_cgroup_or_says_why_not():
+    """`make test-slow` (bench/slow.py): bad arguments and a machine without a CPU cgroup are
+    one line and exit 2; where it can, pytest runs in the cgroup and the cgroup is removed."""
+    def slow(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bench.slow", *args], capture_output=True,
+                              text=True, cwd=run.ROOT, timeout=120)
+
+    for args, said in ((["--percent"], "--percent needs a number"),
+                       (["--percent", "fast"], "'fast' is not a number"),
+                       (["--percent", "0"], "0 is not between 1 and 100")):
+        p = slow(*args)
+        assert p.returncode == 2 and said in p.stderr and len(p.stderr.splitlines()) == 1
+    p = slow("--percent", "50", "--version")  # pytest --version, in the cgroup
+    if p.returncode == 2:
+        assert p.stderr.startswith("bench.slow: cannot slow the CPU: ") and "Traceback" not in p.stderr
+        return
+    assert p.returncode == 0, p.stdout + p.stderr
+    made = re.findall(r"^bench\.slow: pytest .* in cgroup v\d (\S+): 50% of one core$",
+                      p.stdout, re.M)
+    assert len(made) == 1, p.stdout
+    assert not os.path.exists(made[0])  # removed after the run

@@ -23,7 +23,11 @@ import pytest
 from companion.session.store import Store
 
 START = ["OK", "OK", "OK", "OK", "OK"]  # new game, table, 4 players, house rules, first seat
-TURN_KEYS = ["NEXT", "NEXT", "NEXT", "ROLL", "OK", "OK", "HOLD OK", "DOWN", "OK", "HOLD BACK"]
+ROLLED = "(the roll's ack)"  # not a key: the next key waits until the dice have settled
+# ROLL opens the dice menu and OK rolls; presses while the dice tumble are ignored by design,
+# so the next key waits for the roll's ack (its result committed), on any speed of machine.
+TURN_KEYS = ["NEXT", "NEXT", "NEXT", "ROLL", "OK", ROLLED, "OK", "HOLD OK", "DOWN", "OK",
+             "HOLD BACK"]
 
 
 def launch(journal, config):
@@ -46,6 +50,11 @@ def read_acks(proc, acks: list[str], ready: threading.Event) -> threading.Thread
     t = threading.Thread(target=run, daemon=True)
     t.start()
     return t
+
+
+def rolled(acks: list[str]) -> bool:
+    """Whether a roll's result is among `acks` (committed: the dice stopped tumbling)."""
+    return any(json.loads(line.split(" ", 3)[3]).get("type") == "roll" for line in acks)
 
 
 def expected_events(base: list[dict], acks: list[str]) -> list[dict]:
@@ -76,20 +85,25 @@ def test_sigkill_mid_game_loses_no_acknowledged_event(tmp_path):
         reader = read_acks(proc, acks, ready)
         assert ready.wait(timeout=30), proc.stderr.read() if proc.poll() is not None else ""
         keys = (START if round_no == 0 else []) + TURN_KEYS * 6
-        # Kill somewhere in the middle of the game: after a random number of acks. Keys are
-        # paced like a (very fast) person's: presses that arrive while dice tumble are ignored
-        # by design, and a software roll's result must get onto the queue before the next key.
+        # Kill somewhere in the middle of the game: after a random number of acks. Keys go as
+        # fast as the pipe takes them, but for the wait for each roll's ack (ROLLED).
         kill_after = rng.randint(3, 25)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 300  # a bound for a stuck app on a slow box, no timing
+        since = 0  # the acks before the last key sent
         for key in keys:
             if len(acks) >= kill_after or proc.poll() is not None:
                 break
+            if key == ROLLED:
+                while (not rolled(acks[since:]) and len(acks) < kill_after
+                       and proc.poll() is None and time.monotonic() < deadline):
+                    time.sleep(0.001)
+                continue
+            since = len(acks)
             proc.stdin.write(key + "\n")
             proc.stdin.flush()
-            time.sleep(0.01)
         while len(acks) < kill_after and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.001)
-        assert len(acks) >= kill_after, f"round {round_no}: the app stopped early"
+        assert len(acks) >= kill_after, f"round {round_no}: the app stopped early ({acks})"
         time.sleep(rng.uniform(0, 0.005))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

@@ -87,13 +87,33 @@ def pair_from(s: Served, code: str, source: str | None = None):
 
 # --- issue 18.1: the pairing code leaks -----------------------------------------------------
 
-def test_a_stranger_reading_every_public_route_never_sees_the_code(make, clock):
+def test_a_stranger_reading_every_public_route_never_sees_the_code(make, clock, monkeypatch):
     s = make(route_modules=PAGE_MODULES)
+    # Every drawing the app thread makes: whether a secret screen was on top, and the frame
+    # the web may show. The test waits for these (not a sleep), so a slow box passes too.
+    drawn: list[tuple[bool, bytes]] = []
+    render = s.app.render
+
+    def render_and_note() -> None:
+        render()
+        drawn.append((getattr(s.app.top, "secret", False), s.app.last_frame[1].tobytes()))
+
+    def wait_drawn(secret: bool) -> None:
+        deadline = time.monotonic() + 60  # a bound for a stuck app, not a timing
+        while not (drawn and drawn[-1][0] is secret) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert drawn and drawn[-1][0] is secret, drawn[-1:]
+
+    monkeypatch.setattr(s.app, "render", render_and_note)
     ev = Events(s.web.port)
     ev.next()
     code = open_pairing(s)
+    wait_drawn(True)
     panel = s.app.panel_frame
     standin = scale(device.standin_frame(), 4).convert("1").tobytes()
+    # In the same step as the screen: no drawing with the pairing screen on top let the web
+    # have anything but the stand-in.
+    assert all(public == device.standin_frame().tobytes() for secret, public in drawn if secret)
     assert scale(panel, 4).convert("1").tobytes() != standin  # the panel shows the code
     # The frame, as each route hands it out.
     status, body, _ = s.request("GET", "/api/frame.png", source=GUEST)
@@ -114,6 +134,7 @@ def test_a_stranger_reading_every_public_route_never_sees_the_code(make, clock):
     ev.close()
     # Leaving the screen: the web shows the panel again, and the code is closed.
     box(s, Button.BACK)
+    wait_drawn(False)
     assert png(s.request("GET", "/api/frame.png", source=GUEST)[1]) != standin
     assert pair_from(s, code, GUEST)[0] == 403
 

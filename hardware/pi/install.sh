@@ -4,7 +4,13 @@
 #
 #   sudo hardware/pi/install.sh [--dry-run] [--config PATH] [--prefix DIR] [--no-apt]
 #
-# --dry-run prints every step and changes nothing (it needs no root and works on any Linux).
+# --dry-run prints every step and changes nothing (it needs no root and works on any Linux);
+# it checks that apt can find each package, and exits 1 when the real run would stop.
+#
+# python3-lgpio and python3-rpi-lgpio (the pin libraries) come only from the Raspberry Pi
+# archive (archive.raspberrypi.com), which Raspberry Pi OS has in its apt sources: plain
+# Debian has neither. With --no-apt, pip must find them as wheels on PyPI (lgpio has them for
+# Python 3.9 to 3.12 only, not for trixie's 3.13): it never builds them from source here.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,11 +25,16 @@ APT=1
 # python3-lgpio is gpiozero's first choice of pin library; python3-rpi-lgpio is the RPi.GPIO API
 # on top of lgpio (its second choice; unlike the original RPi.GPIO it works on a Pi 5 too).
 APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-rpi-lgpio i2c-tools git)
+# The ones plain Debian does not have: only the Raspberry Pi archive does.
+RPI_ARCHIVE=(python3-lgpio python3-rpi-lgpio)
+RPI_ARCHIVE_URL=http://archive.raspberrypi.com/debian/
+# Never built from source by pip (no swig, no liblgpio on a Pi): apt's, or a wheel.
+PIN_PACKAGES=lgpio,rpi-lgpio
 # The original RPi.GPIO installs the same module as python3-rpi-lgpio: apt swaps it out.
 APT_REPLACED=(python3-rpi.gpio)
 
 usage() {
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
     echo "Options: --dry-run, --config PATH (default $CONFIG), --prefix DIR (default $PREFIX), --no-apt, --help"
 }
 
@@ -51,6 +62,17 @@ POLKIT_DIR=/etc/polkit-1/rules.d
 
 step() { echo "==> $*"; }
 skip() { echo "    ok: $*"; }
+# A problem a real run stops at: said at once; --dry-run goes on and exits 1 at the end.
+STOPS=()
+stop() {
+    local first="$1" line
+    echo "    stop: $first" >&2
+    shift
+    for line in "$@"; do echo "          $line" >&2; done
+    if [ "$DRY" = 0 ]; then exit 1; fi
+    STOPS+=("$first")
+}
+in_rpi_archive() { local p; for p in "${RPI_ARCHIVE[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 # run CMD...: do it, or with --dry-run print it.
 run() {
     if [ "$DRY" = 1 ]; then
@@ -124,11 +146,34 @@ else
         skip "all installed"
     else
         run apt-get update
+        # Each one apt must install: does an apt source have it? (A dry run asks the lists as
+        # the last apt-get update left them.)
+        unknown=()
+        for p in "${missing[@]}"; do
+            candidate="$(apt-cache policy "$p" 2>/dev/null | awk '$1 == "Candidate:" {print $2}')"
+            if [ -n "$candidate" ] && [ "$candidate" != "(none)" ]; then
+                skip "apt has $p $candidate"
+            else
+                unknown+=("$p")
+            fi
+        done
+        if [ ${#unknown[@]} -gt 0 ]; then
+            rpi=()
+            for p in "${unknown[@]}"; do in_rpi_archive "$p" && rpi+=("$p"); done
+            if [ ${#rpi[@]} -gt 0 ]; then
+                stop "no apt source here has ${unknown[*]}" \
+                     "${rpi[*]} come only from the Raspberry Pi archive ($RPI_ARCHIVE_URL)," \
+                     "which Raspberry Pi OS has and plain Debian has not. Install on Raspberry Pi OS," \
+                     "or add that archive to apt's sources (see hardware/README.md)."
+            else
+                stop "no apt source here has ${unknown[*]} (try: sudo apt-get update)"
+            fi
+        fi
         run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" ${replaced[@]+"${replaced[@]}"}
     fi
 fi
 
-step "3. The service user '$USER_NAME' in the gpio, i2c and dialout groups"
+step "3. The service user '$USER_NAME' in the gpio, i2c and dialout groups, and its folder $STATE"
 for g in gpio i2c dialout; do
     if getent group "$g" >/dev/null; then skip "group $g exists"; else run groupadd --system "$g"; fi
 done
@@ -145,6 +190,13 @@ for g in gpio i2c dialout; do
         run usermod -aG "$g" "$USER_NAME"
     fi
 done
+# systemd would make it at the service's first start (StateDirectory=); made now, so that
+# `companion doctor` as the service user works before that start too.
+if [ -d "$STATE" ] && [ "$(stat -c %U "$STATE")" = "$USER_NAME" ]; then
+    skip "$STATE exists"
+else
+    run install -d -o "$USER_NAME" -g "$USER_NAME" -m 0750 "$STATE"
+fi
 
 step "4. The virtual environment $VENV (sees the system's lgpio and RPi.GPIO) and the companion"
 if [ -x "$VENV/bin/python" ]; then
@@ -152,9 +204,42 @@ if [ -x "$VENV/bin/python" ]; then
 else
     run python3 -m venv --system-site-packages "$VENV"
 fi
+# The pin libraries: apt's (the venv sees them), or else pip needs a wheel: it is never
+# allowed to build them from source (--only-binary), which fails on a Pi without swig and
+# the lgpio C library. Checked before pip runs, with the venv's Python where it exists.
+PY="$VENV/bin/python"
+[ -x "$PY" ] || PY=python3
+if pins="$("$PY" "$HERE/pin_libraries.py" "$SRC/pyproject.toml" 2>&1)"; then
+    skip "pin libraries: $(echo "$pins" | paste -sd ';' | sed 's/;/; /g')"
+elif [ "$DRY" = 1 ] && [ "$APT" = 1 ]; then
+    echo "    note: pin libraries, before step 2's apt install: $(echo "$pins" | paste -sd ';' | sed 's/;/; /g')"
+else
+    echo "    note: pin libraries not from apt ($(echo "$pins" | paste -sd ';' | sed 's/;/; /g')):" \
+         "pip must find them as wheels on PyPI for Python $("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])'); it builds none from source."
+fi
 # Always reinstall: a fresh `git pull` in $SRC is picked up by running the script again.
-run "$VENV/bin/python" -m pip install --quiet --upgrade pip
-run "$VENV/bin/python" -m pip install --quiet "$SRC[pi]"
+# pip's whole output goes to a log; if it fails, its last lines are shown, with the log's path.
+PIP_LOG="$PREFIX/pip-install.log"
+pip_install() {
+    if [ "$DRY" = 1 ]; then
+        run "$VENV/bin/python" -m pip install "$@"
+        return
+    fi
+    if "$VENV/bin/python" -m pip install "$@" >> "$PIP_LOG" 2>&1; then
+        skip "pip install $* (its output: $PIP_LOG)"
+    else
+        tail -n 30 "$PIP_LOG" >&2
+        echo "install.sh: pip install $* failed: the lines above say why (all of it: $PIP_LOG)." >&2
+        if grep -qs "No matching distribution found for \(lgpio\|rpi-lgpio\)" "$PIP_LOG"; then
+            echo "  PyPI has no lgpio wheel for this Python: install python3-lgpio and" \
+                 "python3-rpi-lgpio from the Raspberry Pi archive (run without --no-apt, on Raspberry Pi OS)." >&2
+        fi
+        exit 1
+    fi
+}
+[ "$DRY" = 1 ] || : > "$PIP_LOG"
+pip_install --upgrade pip
+pip_install --only-binary="$PIN_PACKAGES" "$SRC[pi]"
 if [ -L /usr/local/bin/companion ] && [ "$(readlink /usr/local/bin/companion)" = "$VENV/bin/companion" ]; then
     skip "/usr/local/bin/companion links to the venv"
 else
@@ -191,7 +276,10 @@ else
 fi
 
 echo
-if [ "$DRY" = 1 ]; then
+if [ "$DRY" = 1 ] && [ ${#STOPS[@]} -gt 0 ]; then
+    echo "Dry run done: nothing was changed, but a real run would stop (the 'stop:' lines above)."
+    exit 1
+elif [ "$DRY" = 1 ]; then
     echo "Dry run done: nothing was changed."
 else
     echo "Done. Reboot once (sudo reboot) so I2C comes up; the companion then starts by itself."
