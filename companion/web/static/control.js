@@ -279,7 +279,7 @@
           // A row per player: the name on screen, and each cell's label "Sets, Ann" for
           // screen readers (the heads above say it to the eye).
           s.players.map((n, k) => h("div", {class: "hand"},
-            h("span", {class: "who", text: d.labels[k]}),
+            h("span", {class: "hand-name", text: d.labels[k]}),
             d.cells.map((c) => labelled(c.kind === "ints"
               ? h("input", {id: newId(c.name + k), name: c.name + k, placeholder: (c.placeholders || [])[k],
                             inputMode: "text"})

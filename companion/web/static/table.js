@@ -186,6 +186,7 @@ const Table = (function () {
     // upwards, so a 16-letter name does not widen its column; the TV sizes its table instead.
     if (TV) return;
     for (const t of document.querySelectorAll("table.rounds")) {
+      t.classList.add("fitted");
       t.classList.remove("upright");
       const box = t.parentElement;
       if (box && box.clientWidth && t.scrollWidth > box.clientWidth) t.classList.add("upright");
