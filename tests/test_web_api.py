@@ -403,14 +403,14 @@ def test_an_illegal_action_is_422_with_the_engines_words_and_changes_nothing(ser
 
 @pytest.mark.parametrize("game,players,event,plain,engine", [
     ("pig-farm", ["Olu", "Ann", "Ben"],
-     {"type": "sell", "hands": [{"sets": [2, 2], "unmatched": 0}, {"sets": [3, 3, 2]},
-                                {"sets": []}]},
+     {"type": "sell", "hands": [{"sets": [2, 2], "unmatched": 0},
+                                {"sets": [3, 3, 2], "unmatched": 0}, {"sets": [], "unmatched": 0}]},
      "Olu sold the farm (it is Olu's turn), so Olu's sets need at least 3 sets, e.g. 3 3 2 "
      "(not 2). If someone else sold, give them the turn first (Skip to)",
      "sell: hand 0 (the seller): a seller needs at least 3 sets to sell the farm, not 2"),
     ("pig-farm", ["Olu", "Ann", "Ben"],
-     {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [3, 1]},
-                                {"sets": []}]},
+     {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0},
+                                {"sets": [3, 1], "unmatched": 0}, {"sets": [], "unmatched": 0}]},
      "Ann's sets: a set has 2 or more pigs, not 1", "sell: hand 1 (seat 1): a set has"),
     ("penny-badger", ["Olu", "Ann", "Ben"],
      {"type": "claim", "cards": 3, "challengers": [1]},
@@ -433,6 +433,27 @@ def test_a_refused_form_says_in_plain_words_what_to_fix(served, game, players, e
     assert status == 422 and data["error"] == plain and data["engine"].startswith(engine)
     assert "seat" not in data["error"] and "hand 0" not in data["error"]
     assert served.app.journal.events == []
+
+
+def test_an_empty_players_input_or_a_late_first_player_is_422_and_changes_nothing(served):
+    """The box refuses what the page refuses (issue 26, items 3 and 6): a player's input
+    missing or empty, named by its label as the phone reads it (not "points" or "unmatched0"),
+    and who goes first once the first turn has ended."""
+    served.pair()
+    served.new_game("chaos", ["Olu", "Ann", "Ben"])
+    for event, said in (
+            ({"type": "round_points"}, "Enter Olu's points (a whole number)"),
+            ({"type": "round_points", "points": [0, None, 4]}, "Enter Ann's points (a whole number)"),
+            ({"type": "pick_color"}, "Color: choose one")):
+        status, data = served.post("/api/action", {"event": event})
+        assert (status, data["error"]) == (422, said), event
+    assert served.app.journal.events == []
+    status, _ = served.post("/api/action", {"event": {"type": "first", "player": 2}})
+    assert status == 200  # before the first turn ends, as the panel asks it at the start
+    served.post("/api/action", {"event": {"type": "next"}})
+    status, data = served.post("/api/action", {"event": {"type": "first", "player": 1}})
+    assert status == 422 and data["error"].startswith("Who goes first: only before the first")
+    assert [e["type"] for e in served.app.journal.events] == ["first", "next"]
 
 
 def test_a_chaos_round_scored_from_a_phone_asks_for_the_next_dealer(served):

@@ -73,8 +73,10 @@ def problems(found: Sequence[kw.Action], game: Game) -> list[str]:
     return out
 
 
-def default_event(form: kw.Form, base: dict[str, Any], seats: int) -> dict[str, Any]:
-    """The event the form sends as it first shows (its defaults), as control.js builds it."""
+def filled_event(form: kw.Form, base: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The event the form sends as control.js builds it once the players have filled in their
+    inputs (the first option of a choice with no default, the lowest number), the rest as
+    it first shows (its defaults)."""
     event = json.loads(json.dumps(base))
     values: dict[str, Any] = {}
     for f in _walk(form.fields):
@@ -87,11 +89,11 @@ def default_event(form: kw.Form, base: dict[str, Any], seats: int) -> dict[str, 
         elif isinstance(f, kw.Many):
             v = []
         elif isinstance(f, kw.PerSeat):
-            v = [f.default] * seats
+            v = [f.low] * seats
             if f.need is not None:
                 v[0] = f.need
         elif isinstance(f, kw.SeatRows):
-            v = [{c.key: [] if isinstance(c, kw.Ints) else c.default for c in f.cells}
+            v = [{c.key: [] if isinstance(c, kw.Ints) else c.low for c in f.cells}
                  for _ in range(seats)]
         values[getattr(f, "name", "")] = v
         if v is None:
@@ -175,13 +177,14 @@ def test_every_form_sends_events_the_rules_take(kind):
         s = seen(j)
         found = kw.actions(k, s)
         assert not problems(found, k.rules), (j.events, problems(found, k.rules))
-        # Sent as they first show, the forms' events are well formed for the engine: it may
-        # refuse a move (a trade with oneself), never its shape.
+        # Filled in, the forms' events are well formed for the engine: it may refuse a move
+        # (a trade with oneself), never its shape; and the box lets them through to it.
         for a in found:
             sends = [a.submit] if isinstance(a, kw.Form) and a.submit else list(a.buttons)
             for b in sends:
-                e = default_event(a, dict(b.event), len(s.players)) if isinstance(a, kw.Form) \
+                e = filled_event(a, dict(b.event), len(s.players)) if isinstance(a, kw.Form) \
                     else dict(b.event)
+                assert kw.refusal(k, s, e) is None, (a, e, kw.refusal(k, s, e))
                 try:
                     k.rules.apply(j.state, e)
                 except IllegalEvent as why:
@@ -268,6 +271,115 @@ def test_json_leaves_out_empty_optional_fields_and_keeps_required_ones():
     assert kw.to_json(kw.ChipStat("color", None)) == {"kind": "chip-stat", "label": "color",
                                                       "color": None, "none": "none",
                                                       "style": "huge"}
+
+
+# --- the players' inputs (issue 26, items 3 and 6) --------------------------------------------
+
+def _fields(actions: list[Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Every field of the forms (as JSON), by (form name, field name or key)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def walk(form: str, items: list[Any]) -> None:
+        for f in items:
+            if f["kind"] == "row":
+                walk(form, f["fields"])
+            elif f["kind"] != "note":
+                out[(form, f.get("name") or f["key"])] = f
+    for a in actions:
+        if a["kind"] == "form":
+            walk(a["name"], a.get("fields", []))
+    return out
+
+
+# What the players read off their cards and dice: no default, so an untouched form sends
+# nothing (Chaos scored [0, 0, 0]; Match Patch 0 0 0; a Dice Factor roll-off 1 1 1).
+PLAYERS_INPUTS = {
+    "chaos": [("round_points", "points"), ("color", "color"), ("swap", "b")],
+    "match-patch": [("pips", "pips")],
+    "dice-factor": [("roll_off", "roll"), ("targets", "colors"), ("targets", "shapes"),
+                    ("d8", "d8"), ("trade", "player")],
+    "penny-badger": [("claim", "cards")],
+    "pig-farm": [("butcher", "face")],
+    "flower-power": [("petals", "color"), ("petals", "count")],
+    "drop-rainbow": [("reveal", "color")],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PLAYERS_INPUTS))
+def test_the_players_inputs_start_empty(kind):
+    fields = _fields(kw.fresh(games.get(kind)))
+    for where in PLAYERS_INPUTS[kind]:
+        assert "default" not in fields[where], (where, fields[where])
+    # No number a player types has a default, in any kind (a plugin's cannot declare one).
+    for f in fields.values():
+        assert "default" not in f or f["kind"] == "choice", f
+        for c in f.get("cells", []):
+            assert "default" not in c, c
+
+
+def test_every_input_is_named_in_words_not_by_its_key():
+    """Labels and messages name a field as the phone reads it ("Points, Ann"; "Color: choose
+    one"), never by its key (issue 26, item 6): every choice has a label or a form title,
+    every number a `what`."""
+    for kind, k in games.kinds().items():
+        for a in kw.fresh(k):
+            if a["kind"] != "form":
+                continue
+            for (_, name), f in _fields([a]).items():
+                if f["kind"] == "choice":
+                    assert f.get("label") or a["title"], (kind, name)
+                if f["kind"] == "per-seat":
+                    assert f["what"], (kind, f)
+                for c in f.get("cells", []):
+                    assert c["what"], (kind, c)
+
+
+def _journal(kind: str, events=(), players=("Ann", "Ben", "Cy")) -> Journal:
+    return Journal(Header(kind, tuple(players), 0, {}), [dict(e) for e in events])
+
+
+@pytest.mark.parametrize("kind,event,said", [
+    ("chaos", {"type": "round_points"}, "Enter Ann's points (a whole number)"),
+    ("chaos", {"type": "round_points", "points": [0, None, 3]},
+     "Enter Ben's points (a whole number)"),
+    ("chaos", {"type": "round_points", "points": [0, 2, 1000]}, "Cy's points: 0 to 999, not 1000"),
+    ("chaos", {"type": "pick_color"}, "Color: choose one"),
+    ("chaos", {"type": "draw_four", "color": ""}, "Color: choose one"),
+    ("chaos", {"type": "swap_hands", "players": [0]}, "Swaps hands with: choose one"),
+    ("match-patch", {"type": "pips", "pips": []}, "Enter Ann's mini-pip total (a whole number)"),
+    ("dice-factor", {"type": "roll_off", "rolls": [3, "", 2]}, "Enter Ben's roll (a whole number)"),
+    ("dice-factor", {"type": "trade_hands"}, "Trade hands with: choose one"),
+    ("penny-badger", {"type": "claim", "challengers": []}, "Cards claimed: choose one"),
+    ("pig-farm", {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0},
+                                            {"sets": [2, 2]}, {"sets": [], "unmatched": 1}]},
+     "Enter Ben's unmatched pigs (0 if none)"),
+    ("pig-farm", {"type": "butcher", "die": "shapes"}, "Face: choose one"),
+    ("flower-power", {"type": "petals", "color": "red"}, "Petals: choose one"),
+])
+def test_the_box_refuses_an_empty_players_input_naming_it_by_its_label(kind, event, said):
+    j = _journal(kind)
+    assert kw.refusal(games.get(kind), seen(j), event) == said
+
+
+def test_who_goes_first_only_before_the_first_turn_ends():
+    """The panel asks who goes first when a game starts; the phone offered it all game long
+    and recorded a new first player mid-game (issue 26, item 6)."""
+    first = {"type": "first", "player": 2}
+    for kind in games.kinds():
+        k = games.get(kind)
+        assert kw.refusal(k, seen(_journal(kind)), first) is None, kind
+        assert kw.first_open(seen(_journal(kind)))
+    j = _journal("table", [{"type": "next"}])
+    assert not kw.first_open(seen(j))
+    assert kw.refusal(games.get("table"), seen(j), first) == kw.FIRST_LATE
+    # Moves inside the first turn leave it open (Match Patch's tie pick follows its pips).
+    j = _journal("match-patch", [{"type": "pips", "pips": [5, 5, 1]}])
+    assert kw.refusal(games.get("match-patch"), seen(j), {"type": "first", "player": 1}) is None
+    # A kind's own form that sends "first" when its game asks (Chaos: the next dealer).
+    j = _journal("chaos", [{"type": "next"}, {"type": "round_points", "points": [0, 4, 9]}])
+    assert kw.refusal(games.get("chaos"), seen(j), first) is None
+    j.append({"type": "first", "player": 1})
+    assert kw.refusal(games.get("chaos"), seen(j), first) == kw.FIRST_LATE
 
 
 # --- no kind named outside its package -----------------------------------------------------------

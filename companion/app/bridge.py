@@ -242,6 +242,10 @@ def game_action(app: App, p: dict) -> dict:
     if j is None:
         return refused(409, NO_GAME)
     event = p["event"]
+    from companion.web.snapshot import refusal
+    why = refusal(j, event)  # a player's input left empty, who goes first too late
+    if why:
+        return refused(422, why)
     try:
         j.check(event)  # an illegal move changes nothing
     except IllegalEvent as e:  # 422 in a form's words; the engine's beside them

@@ -13,7 +13,13 @@ message as a template with {name}, {least}, {value}), run by the browser before 
 only the rules engine can check comes back in the form's words (companion/web/words.py).
 Counts in labels, defaults from the state, forms shown only in some states are plain Python in
 the kind's functions: the snapshot carries the forms and view worked out for the game as it is
-(`render`), /api/kinds the forms of a new game of each kind (`fresh`). A move the rules engine
+(`render`), /api/kinds the forms of a new game of each kind (`fresh`).
+
+A field that is the players' input (a number per player, a count in a hand, a color or a face
+they read off a card or a die) has no default: it starts empty, the page refuses it empty, and
+so does the box (`refusal`, for a script or a page that skips the check), naming it by its
+label ("Enter Ann's points (a whole number)"), never by its key. Only a field with a sensible
+default (the player whose turn it is, the dealer the game suggests) starts filled in. A move the rules engine
 refuses is said in the kind's own words too: its forms' `titles` by event type and its `words`
 for its engine's messages, which companion/web/words.py tries before the common ones.
 
@@ -92,9 +98,13 @@ def options(*values: Value) -> tuple[Option, ...]:
 @dataclass(frozen=True)
 class Choice:
     """A select. `key` is where its value goes in the event (dotted: "dice.colors", "players.0";
-    default: the name); `label` puts it in a label ("Color" + the select); `follows` names
-    another Choice whose value picks this one's options from `options_by`; `only_if` names a
-    field that must be filled in (ticked, or a choice made) for this one to be sent."""
+    default: the name); `label` is its label ("Color" beside the select; none: the form's
+    title names it, for screen readers and messages); `follows` names another Choice whose
+    value picks this one's options from `options_by`; `only_if` names a field that must be
+    filled in (ticked, or a choice made) for this one to be sent.
+
+    No `default` (None): the players' input. It starts on an empty line ("choose") and is
+    refused empty as `missing` ({label}: its label)."""
 
     tag: ClassVar[str] = "choice"
     name: str
@@ -105,6 +115,7 @@ class Choice:
     follows: str = ""
     options_by: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)
     only_if: str = ""
+    missing: str = "{label}: choose one"
 
 
 @dataclass(frozen=True)
@@ -146,30 +157,34 @@ class Tick:
 
 @dataclass(frozen=True)
 class PerSeat:
-    """A whole number per player (a list, in seat order). An empty or bad one is refused as
-    "Enter <name>'s <what> (a whole number)"; with `need` set, one seat at least must have that
-    value, else `need_message` ({value}: `need`)."""
+    """A whole number per player (a list, in seat order): always the players' input, so each
+    starts empty. Each input is labelled "<What>, <name>" ("Points, Ann"). An empty or bad one
+    is refused as `missing`, one outside `low`-`high` as `outside` (templates: {name} the player,
+    {what}, {low}, {high}, {value}); with `need` set, one seat at least must have that value,
+    else `need_message` ({value}: `need`)."""
 
     tag: ClassVar[str] = "per-seat"
     name: str
     what: str
     low: int
     high: int
-    default: int = 0
     key: str = ""
     need: int | None = None
     need_message: str = "Enter {value} for one player at least"
+    missing: str = "Enter {name}'s {what} (a whole number)"
+    outside: str = "{name}'s {what}: {low} to {high}, not {value}"
 
 
 @dataclass(frozen=True)
 class Ints:
-    """A cell of `SeatRows`: whole numbers typed as "3 3 2", as a list. `bad` is said when one is
-    not a whole number, `small` when one is under `least` (templates: {name} the player,
-    {least}, {value})."""
+    """A cell of `SeatRows`: whole numbers typed as "3 3 2", as a list (empty: none). `bad` is
+    said when one is not a whole number, `small` when one is under `least` (templates: {name}
+    the player, {least}, {value}). Its input is labelled "<What>, <name>" ("Sets, Ann")."""
 
     tag: ClassVar[str] = "ints"
     name: str
     key: str
+    what: str
     placeholders: tuple[str, ...] = ()  # per seat
     least: int = 0
     bad: str = "{name}: whole numbers, e.g. 3 3 2"
@@ -178,14 +193,18 @@ class Ints:
 
 @dataclass(frozen=True)
 class Number:
-    """A cell of `SeatRows`: one whole number (empty or bad: `default`)."""
+    """A cell of `SeatRows`: one whole number, the players' input: it starts empty, and an
+    empty or bad one is refused as `missing`, one outside `low`-`high` as `outside` (templates as
+    `PerSeat`'s). Its input is labelled "<What>, <name>" ("Unmatched pigs, Ann")."""
 
     tag: ClassVar[str] = "number"
     name: str
     key: str
+    what: str
     low: int
     high: int
-    default: int = 0
+    missing: str = "Enter {name}'s {what} (a whole number)"
+    outside: str = "{name}'s {what}: {low} to {high}, not {value}"
 
 
 @dataclass(frozen=True)
@@ -494,6 +513,125 @@ def actions(kind: GameKind, seen: Seen) -> list[Action]:
         out.append(web.asks[ask](seen))
     out += web.actions(seen)
     return out
+
+
+# --- what the box refuses before the rules engine sees it ---------------------------------------
+
+# The moves every kind has (companion/rules/game.py), whose forms the pages draw themselves
+# (control.js: Next player, Skip to, Who goes first, Record a roll, End the game).
+COMMON = frozenset({"next", "skip", "double_skip", "reverse", "reverse_skip", "skip_to",
+                    "first", "roll", "end"})
+
+FIRST_LATE = ("Who goes first: only before the first turn ends; to give the turn to "
+              "someone now, use Skip to")
+
+
+def first_open(seen: Seen) -> bool:
+    """Who goes first may be picked (the common form is offered): before the first turn ends,
+    as the panel asks it when a game starts (a kind's own "first", such as Chaos's next
+    dealer, is offered by its own form when its game asks)."""
+    return not seen.state.get("turns")
+
+
+def refusal(kind: GameKind | None, seen: Seen, event: Mapping[str, Any]) -> str | None:
+    """Why the box refuses `event` from a phone before the rules engine sees it, in the words
+    of the form it comes from; None: on to the engine. A "first" after the first turn ended
+    unless a form offered now sends one; and an event of one of the kind's own forms offered
+    now with one of its players' inputs missing or empty (the page refuses it first; this is
+    for a page that skipped the check, or a script), named by its label."""
+    etype = event.get("type")
+    try:
+        found = actions(kind, seen) if kind is not None else []
+    except Exception as e:  # a kind's own bug: the engine still checks the move
+        log.error("game kind %s: its web actions failed: %r", kind.kind if kind else None, e)
+        return None
+    offered = [a for a in found if etype in {s.event.get("type") for s in _sends(a)}]
+    if etype == "first" and not first_open(seen) and not offered:
+        return FIRST_LATE
+    if etype in COMMON:
+        return None  # the pages' own forms send these too: the engine checks them
+    why: str | None = None
+    for a in offered:
+        if not isinstance(a, Form):
+            return None  # a Quick button sends it as it is
+        missing = _missing(a, seen, event)
+        if missing is None:
+            return None  # one form it may come from is filled in
+        why = why or missing
+    return why
+
+
+def _sends(a: Action) -> tuple[Send, ...]:
+    return (a.submit,) if isinstance(a, Form) and a.submit else a.buttons
+
+
+def _flat(items: Sequence[Field]) -> list[Field]:
+    out: list[Field] = []
+    for f in items:
+        out += _flat(f.fields) if isinstance(f, Row) else [f]
+    return out
+
+
+def _at(event: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted key ("dice.colors", "players.0"); None where there is none."""
+    v: Any = event
+    for p in path.split("."):
+        if isinstance(v, Mapping):
+            v = v.get(p)
+        elif isinstance(v, list) and p.isdigit() and int(p) < len(v):
+            v = v[int(p)]
+        else:
+            return None
+    return v
+
+
+def _filled(v: Any) -> bool:
+    return not _empty(v)
+
+
+def _say(template: str, **kw: Any) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: str(kw[m[1]]) if m[1] in kw else m[0], template)
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(c: PerSeat | Number, who: str, v: Any) -> str | None:
+    if not _whole(v):
+        return _say(c.missing, name=who, what=c.what)
+    if not c.low <= v <= c.high:
+        return _say(c.outside, name=who, what=c.what, low=c.low, high=c.high, value=v)
+    return None
+
+
+def _missing(form: Form, seen: Seen, event: Mapping[str, Any]) -> str | None:
+    """The first of `form`'s players' inputs that `event` leaves missing, empty or out of
+    range, in the words the page says it in ("Enter Ann's points (a whole number)", "Color:
+    choose one"); None: all there."""
+    values: dict[str, Any] = {}
+    for f in _flat(form.fields):
+        only_if = getattr(f, "only_if", "")
+        if isinstance(f, Note) or (only_if and not _filled(values.get(only_if))):
+            continue
+        name = f.key if isinstance(f, SeatRows) else getattr(f, "name", "")
+        v = values[name] = _at(event, getattr(f, "key", "") or name)
+        if isinstance(f, Choice) and f.default is None and not _filled(v) and v is not False:
+            return _say(f.missing, label=f.label or form.title)
+        if isinstance(f, PerSeat):
+            got = v if isinstance(v, list) else []
+            for k, who in enumerate(seen.players):
+                bad = _number(f, who, got[k] if k < len(got) else None)
+                if bad:
+                    return bad
+        if isinstance(f, SeatRows):
+            rows = v if isinstance(v, list) else []
+            for k, who in enumerate(seen.players):
+                row = rows[k] if k < len(rows) and isinstance(rows[k], Mapping) else {}
+                for c in f.cells:
+                    if isinstance(c, Number) and (bad := _number(c, who, row.get(c.key))):
+                        return bad
+    return None
 
 
 def render(kind: GameKind | None, seen: Seen) -> tuple[Any, list[Any]]:

@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
+from companion.web import kinds
 from companion.web.kinds import Seen, render
 
 if TYPE_CHECKING:  # asyncio is the web loop's: imported when the web starts, not before
@@ -40,7 +41,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         return snap
     h = journal.header
     n = len(journal.events)
-    seen = Seen(_plain(journal.summary()), tuple(h.players), _plain(dict(h.rules)), ask(journal))
+    seen = seen_in(journal)
     view, actions = render(games.find(h.game), seen)
     snap.update({
         "game": h.game, "game_id": getattr(journal.sink, "game_id", None),
@@ -52,6 +53,18 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
     })
     return snap
+
+
+def seen_in(journal) -> Seen:
+    """The game as a kind's web part reads it (its forms and view are worked out on it)."""
+    h = journal.header
+    return Seen(_plain(journal.summary()), tuple(h.players), _plain(dict(h.rules)), ask(journal))
+
+
+def refusal(journal, event: dict[str, Any]) -> str | None:
+    """Why the box refuses a phone's `event` before its rules engine sees it (a player's
+    input left empty, who goes first after the first turn): kinds.refusal on the game now."""
+    return kinds.refusal(games.find(journal.header.game), seen_in(journal), event)
 
 
 def turns(kind: str) -> list[str]:

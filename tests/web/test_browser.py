@@ -242,7 +242,8 @@ def test_phone_form_error_is_one_line_and_undo_redo_work(page, companion):
     assert state(c)["events"] == 0
     sell.locator("input[name=sets0]").fill("3 3 2")
     sell.locator("input[name=sets1]").fill("2 2")
-    sell.locator("input[name=unmatched1]").fill("1")
+    for k, v in enumerate((0, 1, 0, 0)):
+        sell.locator(f"input[name=unmatched{k}]").fill(str(v))
     sell.locator("button[type=submit]").click()
     expect(page.locator("#who")).to_have_text("Ben")
     expect(page.locator("#error")).to_be_hidden()
@@ -407,11 +408,10 @@ def test_a_form_error_says_which_field_to_fix_in_plain_words(page, companion):
     points.locator("button[type=submit]").click()
     expect(page.locator("#error")).to_have_text("Round points: enter 0 for the player who went out")
     expect(points.locator("input[name=points0]")).to_be_focused()
-    # The browser's own check (999 at most) stops the next try: the old line goes, as it no
-    # longer speaks of what is on the form.
+    # The form's own check (999 at most) stops the next try, in words naming the field.
     points.locator("input[name=points0]").fill("1000")
     points.locator("button[type=submit]").click()
-    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#error")).to_have_text("Olu's points: 0 to 999, not 1000")
     assert state(chaos)["events"] == 0
 
 

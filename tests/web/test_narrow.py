@@ -23,7 +23,7 @@ LONG = ["Wolfeschlegelste", "Anna-Maria Louis", "Bartholomewsmith", "Christopher
 # Everything on the page that is wider than the screen, or whose content is wider than
 # itself (text running out of its box, or a box that scrolls sideways). The chart's own
 # SVG parts are drawn inside the scaled <svg> and are left out; form fields hold what is
-# typed and are left out too.
+# typed and are left out too, and so are the labels only screen readers read (.sr).
 OVERFLOW = """(exempt) => {
   const W = document.documentElement.clientWidth;
   const out = [];
@@ -33,6 +33,7 @@ OVERFLOW = """(exempt) => {
   const skip = new Set(['INPUT', 'SELECT', 'OPTION', 'TEXTAREA', 'SCRIPT', 'STYLE', 'BR']);
   for (const e of document.querySelectorAll('body *')) {
     if (skip.has(e.tagName) || (e.closest('svg') && e.tagName !== 'svg')) continue;
+    if (e.closest('.sr')) continue;  // a label for screen readers only: not on the screen
     if (exempt && e.closest(exempt)) continue;
     const r = e.getBoundingClientRect();
     if (!r.width && !r.height) continue;

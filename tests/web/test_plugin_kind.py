@@ -93,7 +93,7 @@ def toss_actions(s: Seen) -> list:
         Form("call", f"{s.name(s.current)} calls", (
             Row((Choice("side", (Option("heads", "Heads"), Option("tails", "Tails")),
                         s.state["lean"], label="Side"),)),
-            PerSeat("guess", "guess", 0, 9, 1, key="guesses", need=0,
+            PerSeat("guess", "guess", 0, 9, key="guesses", need=0,
                     need_message="Call: someone guesses {value}"),
             Tick("sure", "sure of it"),
             Many("witness", "Seen by", s.seats(others=True), key="witnesses", empty="nobody"),
@@ -146,11 +146,13 @@ def test_a_kind_declared_only_in_python_gets_its_view_and_working_forms(page, co
     expect(form.locator("h3")).to_have_text("Ann calls")
     expect(form.locator("select[name=side]")).to_have_value("tails")
     # The declared checks, in their declared words, before anything is sent.
+    form.locator("input[name=guess0]").fill("1")
     form.locator("input[name=guess1]").fill("1e0")  # a number to the browser, not a whole one
     form.locator("button[type=submit]").click()
     expect(page.locator("#error")).to_have_text("Enter Ben's guess (a whole number)")
     expect(form.locator("input[name=guess1]")).to_be_focused()
     form.locator("input[name=guess1]").fill("3")
+    form.locator("input[name=guess2]").fill("1")
     form.locator("button[type=submit]").click()
     expect(page.locator("#error")).to_have_text("Call: someone guesses 0")
     form.locator("input[name=guess2]").fill("0")
@@ -171,7 +173,8 @@ def test_a_kind_declared_only_in_python_gets_its_view_and_working_forms(page, co
     expect(page.locator("#game .stat-v.chips .chip")).to_have_count(1)
     # Ben's form: the fields left out when their condition is not met are not sent.
     expect(form.locator("h3")).to_have_text("Ben calls")
-    form.locator("input[name=guess0]").fill("0")
+    for k, v in enumerate((0, 1, 1)):
+        form.locator(f"input[name=guess{k}]").fill(str(v))
     form.locator("button[type=submit]").click()
     expect(page.locator("#who")).to_have_text("Cy")
     assert c.app.journal.events[-1] == {"type": "call", "side": "tails", "guesses": [0, 1, 1],

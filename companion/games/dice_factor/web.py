@@ -22,26 +22,28 @@ from companion.web.kinds import (
 
 
 def actions(s: Seen) -> list[Action]:
+    # The faces rolled are the players' input (no default); a target already rolled is kept
+    # filled in, as the dice card re-rolls one die and leaves the other target as it is.
     t = s.state.get("targets") or {}
     return [
         Form("roll_off", "Roll-off (8-sided, one per player)",
-             (PerSeat("roll", "roll", 1, 8, 1, key="rolls"),),
+             (PerSeat("roll", "roll", 1, 8, key="rolls"),),
              submit=Send("Record the roll-off", {"type": "roll_off"})),
         Form("targets", "Targets", (Row((
-            Choice("colors", options(*COLORS.faces), t.get("colors") or "red", key="dice.colors"),
-            Choice("shapes", options(*SHAPES.faces), t.get("shapes") or "star",
-                   key="dice.shapes"))),),
+            Choice("colors", options(*COLORS.faces), t.get("colors"), key="dice.colors",
+                   label="Colors die"),
+            Choice("shapes", options(*SHAPES.faces), t.get("shapes"), key="dice.shapes",
+                   label="Shapes die"))),),
              submit=Send("Set the targets", {"type": "roll"})),
-        Form("d8", "8-sided die (turn option 3)", (Choice("d8", options(*D8.faces), 1,
-                                                          key="dice.d8"),),
+        Form("d8", "8-sided die (turn option 3)", (Choice("d8", options(*D8.faces),
+                                                          key="dice.d8", label="Rolled"),),
              submit=Send("Record", {"type": "roll"})),
-        Form("trade", "Trade hands with", (Choice("player", s.seats(others=True),
-                                                  s.next_seat()),),
+        Form("trade", "Trade hands with", (Choice("player", s.seats(others=True)),),
              submit=Send("Trade", {"type": "trade_hands"})),
         Form("add_card", "Add a card to the hand limit of",
-             (Choice("player", s.seats(), s.current),),
+             (Choice("player", s.seats(), s.current, label="Player"),),
              submit=Send("Add a card", {"type": "add_card"})),
-        Form("win", "Winner", (Choice("player", s.seats(), s.current),),
+        Form("win", "Winner", (Choice("player", s.seats(), s.current, label="Player"),),
              submit=Send("Wins", {"type": "win"})),
     ]
 

@@ -27,7 +27,7 @@ def actions(s: Seen) -> list[Action]:
     colors = list(s.rules.get("colors") or DEFAULT_COLORS)
     if not st["top"]:
         return [Form("reveal", "Reveal the first card", (Choice("color", options(*colors),
-                                                                colors[0]),),
+                                                                label="Color"),),
                      submit=Send("Reveal", {"type": "reveal"}))]
     return [
         Quick(tuple(Send(c, {"type": "draw", "color": c}, color=c) for c in [*colors, RAINBOW]),

@@ -20,8 +20,9 @@ from companion.web.kinds import (
 
 
 def actions(s: Seen) -> list[Action]:
-    return [Form("petals", "Petals", (Row((Choice("color", options(*COLORS), "red"),
-                                           Choice("count", options(*range(1, PETALS + 1)), 1))),),
+    return [Form("petals", "Petals", (Row((Choice("color", options(*COLORS), label="Color"),
+                                           Choice("count", options(*range(1, PETALS + 1)),
+                                                  label="Petals"))),),
                  submit=Send("Place the petals", {"type": "petals"}))]
 
 

@@ -19,9 +19,9 @@ from companion.web.kinds import (
 
 def actions(s: Seen) -> list[Action]:
     return [
-        Form("pips", "Mini-pip totals", (PerSeat("pips", "mini-pip total", 0, MAX_PIPS, 0),),
+        Form("pips", "Mini-pip totals", (PerSeat("pips", "mini-pip total", 0, MAX_PIPS),),
              submit=Send("Record the pips", {"type": "pips"})),
-        Form("pair", "A pair for", (Choice("player", s.seats(), s.current),),
+        Form("pair", "A pair for", (Choice("player", s.seats(), s.current, label="Player"),),
              submit=Send("Pair", {"type": "pair"})),
     ]
 

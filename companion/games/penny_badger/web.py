@@ -1,10 +1,13 @@
 """Penny Badger on the table web: pass and claim from a phone, the bank and the savings; a
-refused claim in the words of its form."""
+refused claim in the words of its form. As on the panel's turn screen, each number of cards
+says what the claim takes from the bank and what a called bluff costs (from the functions the
+engine settles with, so what the phone shows at stake is what is paid)."""
 
 from __future__ import annotations
 
 import re
 
+from companion.games.penny_badger.rules import MAX_CARDS, PENALTY, withdrawal
 from companion.web.kinds import (
     Action,
     Choice,
@@ -20,17 +23,41 @@ from companion.web.kinds import (
     Stat,
     View,
     Words,
-    options,
 )
 
-CARDS = (Option(1, "1 (wild)"), *options(2, 3, 4, 5, 6, 7), Option(8, "8 (the whole bank)"))
+LABELS = {1: "1 (wild)", MAX_CARDS: f"{MAX_CARDS} (the whole bank)"}
+
+
+def stake(s: Seen, cards: int) -> str:
+    """What a claim of `cards` takes and what a called bluff costs, now (the panel's turn
+    screen says the same in fewer words)."""
+    bank = s.state["bank"]
+    who = s.name(s.current)
+    w = withdrawal(cards, bank)
+    if cards == MAX_CARDS:
+        take = f"Takes the whole bank: {w}."
+    elif w < withdrawal(cards, 10 ** 6):
+        take = f"Takes {w} from the bank: all there is."
+    else:
+        take = f"Takes {w} from the bank."
+    if cards == MAX_CARDS:
+        savings = s.state["savings"][s.current]
+        bluff = (f"A called bluff costs {who} all savings ({savings}); a wrong challenger "
+                 f"pays all of theirs.")
+    else:
+        p, paid = (2, 1) if cards == 1 else (PENALTY[cards], PENALTY[cards])
+        bluff = (f"A called bluff costs {who} {p} to the bank + {p} to each challenger; a "
+                 f"wrong challenger pays {paid} to the bank + {paid} to {who}.")
+    return f"{take}\n{bluff}"
 
 
 def actions(s: Seen) -> list[Action]:
+    cards = tuple(Option(n, LABELS.get(n, str(n)), note=stake(s, n))
+                  for n in range(1, MAX_CARDS + 1))
     return [
         Quick((Send("Pass (1 penny to the bank)", {"type": "pass"}),)),
         Form("claim", "Claim", (
-            Choice("cards", CARDS, 2, label="Cards claimed"),
+            Choice("cards", cards, label="Cards claimed"),
             Many("challenger", "Challenged by", s.seats(others=True, active=True),
                  key="challengers", empty="nobody can challenge"),
             Radio("truthful", "The revealed cards (only when challenged)",

@@ -45,12 +45,13 @@ def actions(s: Seen) -> list[Action]:
             Note("Each hand: pigs in each set (e.g. 3 3 2) and pigs in no set."),
             SeatRows("hands", ("Player", "Sets", "Unmatched"),
                      tuple(n + (" (sells)" if k == cur else "") for k, n in enumerate(s.players)),
-                     (Ints("sets", "sets",
+                     (Ints("sets", "sets", "sets",
                            tuple("3 3 2" if k == cur else "2 2" for k in range(len(s.players))),
                            least=MIN_SET_SIZE,
                            bad="{name}'s sets: the pigs in each set as whole numbers, e.g. 3 3 2",
                            small="{name}'s sets: a set has {least} or more pigs, not {value}"),
-                      Number("unmatched", "unmatched", 0, 99)),
+                      Number("unmatched", "unmatched", "unmatched pigs", 0, 99,
+                             missing="Enter {name}'s unmatched pigs (0 if none)")),
                      count=Count("sets", cur, MIN_SELL_SETS,
                                  f"{seller} sold the farm (it is {seller}'s turn), so {seller}'s "
                                  f"sets need at least {MIN_SELL_SETS} sets, e.g. 3 3 2. If "
@@ -58,10 +59,11 @@ def actions(s: Seen) -> list[Action]:
         ), submit=Send("Score the round", {"type": "sell"})),
         Form("butcher", "Butcher", (
             Row((Choice("die", (Option("colors", "Colors die"), Option("shapes", "Shapes die")),
-                        "colors"),
-                 Choice("face", FACES["colors"], "red", follows="die", options_by=FACES))),
-            Tick("deal", "dealt at the start of the round, to"),
-            Choice("player", s.seats(), cur, only_if="deal"),
+                        "colors", label="Die"),
+                 Choice("face", FACES["colors"], follows="die", options_by=FACES,
+                        label="Face"))),
+            Tick("deal", "dealt at the start of the round"),
+            Choice("player", s.seats(), cur, only_if="deal", label="to"),
         ), submit=Send("Record the butcher", {"type": "butcher"})),
     ]
 

@@ -125,20 +125,35 @@
   }
 
   // --- small form helpers -------------------------------------------------------------------
-  function select(name, options, value) {
-    return h("select", {name, "aria-label": name},
-      options.map((o) => {
-        const [v, label] = Array.isArray(o) ? o : [o, o];
-        return h("option", {value: String(v), text: String(label), selected: String(v) === String(value)});
-      }));
+  // Every input has a real <label> in words (a screen reader says "Points, Ann", an error
+  // line names it the same way), never its key. A field that is the players' input starts
+  // empty: a select on its "choose" line, a number with nothing in it.
+  const CHOOSE = "choose…";
+  let uid = 0;
+  function newId(name) { return "f" + (++uid) + "-" + name; }
+  function select(name, options, value, empty) {
+    // `empty`: the select starts on an empty "choose" line (the players' input).
+    const opts = options.map((o) => {
+      const [v, label] = Array.isArray(o) ? o : [o, o];
+      return h("option", {value: String(v), text: String(label), selected: !empty && String(v) === String(value)});
+    });
+    return h("select", {name, id: newId(name)},
+             empty ? [h("option", {value: "", text: CHOOSE, selected: true}), opts] : opts);
+  }
+  function labelled(el, text, hidden) {
+    // A <label> for `el`: shown before it, or (`hidden`) for screen readers only, where the
+    // words on screen already say it (the form's title, a column's head and the row's name).
+    return [h("label", {for: el.id, class: hidden ? "sr" : "", text}), el];
   }
   function seatOptions(s, filter) {
     return s.players.map((n, k) => [k, n]).filter(([k]) => !filter || filter(k));
   }
-  function number(name, min, max, value) {
-    return h("input", {type: "number", name, min: String(min), max: String(max), value: String(value),
-                       inputMode: "numeric", "aria-label": name, required: true});
+  function number(name, min, max) {
+    // A whole number the players type: it starts empty (the form checks it, in words).
+    return h("input", {type: "number", name, id: newId(name), min: String(min), max: String(max),
+                       inputMode: "numeric"});
   }
+  function capital(t) { return String(t).charAt(0).toUpperCase() + String(t).slice(1); }
   function button(label, onclick, cls) {
     const b = h("button", {type: "button", class: cls || "", text: label});
     b.addEventListener("click", onclick);
@@ -155,7 +170,9 @@
     constructor(input, text) { super(text); this.input = input; }
   }
   function form(title, kids, submitLabel, onsubmit, name) {
-    const f = h("form", {"data-form": name || title}, h("h3", {text: title}), kids,
+    // noValidate: the form's own checks say what to fix in the error line, by the field's
+    // label (the browser's bubble would say "Please fill out this field" of no field named).
+    const f = h("form", {"data-form": name || title, noValidate: true}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
     // The browser's own check (a number past its max) stops the submit before it happens:
     // an older error line would then still speak of the last try. Clear it.
@@ -167,21 +184,34 @@
       try { event = onsubmit(f); } catch (e) { fieldFailed(e); return; }
       if (event) {
         const ok = await send(event, f);
-        if (ok) f.dataset.sent = String(Date.now());
+        if (ok) committed();
       }
     });
     return f;
   }
+  function committed() {
+    // A form's change is in: every form shows again as it first did (the players' inputs
+    // empty), so a second tap cannot send the same change again.
+    actionsKey = "";
+    if (Table.snapshot) renderActions(Table.snapshot);
+  }
   function field(f, name) { return f.elements[name]; }
   function int(f, name) { return parseInt(field(f, name).value, 10); }
-  function seatInts(s, f, name, what) {
-    // Every player's number from a perSeat grid; an empty or bad one is named.
-    return s.players.map((n, k) => {
-      const input = field(f, name + k);
-      const v = input.value.trim();
-      if (!/^\d+$/.test(v)) throw new FieldError(input, "Enter " + n + "'s " + what + " (a whole number)");
-      return parseInt(v, 10);
-    });
+  function chosen(f, name, message) {
+    // A select the players must choose: its seat, or a FieldError saying so.
+    const sel = field(f, name);
+    if (sel.value === "") throw new FieldError(sel, message);
+    return parseInt(sel.value, 10);
+  }
+  function wholeNumber(input, who, d) {
+    // One player's number (a per-seat or a number cell): empty, not whole or out of range
+    // is said with the declared templates ({name}, {what}, {low}, {high}, {value}).
+    const v = input.value.trim();
+    const vars = {name: who, what: d.what, low: d.low, high: d.high, value: v};
+    if (!/^\d+$/.test(v)) throw new FieldError(input, say(d.missing, vars));
+    const n = parseInt(v, 10);
+    if (n < d.low || n > d.high) throw new FieldError(input, say(d.outside, vars));
+    return n;
   }
   function confirmButton(label, event) {
     // Two taps instead of a dialog: the first arms the button, the second sends.
@@ -194,11 +224,12 @@
     return b;
   }
   function active(s, k) { return !((s.state || {}).eliminated || []).includes(k); }
-  function perSeat(s, name, min, max, value) {
-    return h("div", {class: "seat-nums"}, s.players.map((n, k) => [
-      h("label", {for: name + k, text: n}),
-      Object.assign(number(name + k, min, max, value), {id: name + k}),
-    ]));
+  function perSeat(s, d) {
+    // A number per player: the row shows the name; its label reads "Points, Ann".
+    return h("div", {class: "seat-nums"}, s.players.map((n, k) => {
+      const input = number(d.name + k, d.low, d.high);
+      return [h("label", {for: input.id}, h("span", {class: "sr", text: capital(d.what) + ", "}), n), input];
+    }));
   }
 
   // --- each kind's own actions --------------------------------------------------------------
@@ -231,22 +262,25 @@
     return d.follows ? (d.options_by || {})[field(f, d.follows).value] || [] : d.options;
   }
 
-  function fieldEl(s, d, later) {
-    // One declared field as elements; `later` collects what needs the whole form (follows).
+  function isInput(d) { return d.default === undefined || d.default === null; }
+  function fieldEl(s, d, later, title) {
+    // One declared field as elements; `later` collects what needs the whole form (follows);
+    // `title` (the form's) names a choice that has no label of its own.
     switch (d.kind) {
       case "note": return h("p", {class: "note", text: d.text});
-      case "row": return h("div", {class: "row"}, d.fields.map((x) => fieldEl(s, x, later)));
+      case "row": return h("div", {class: "row"}, d.fields.map((x) => fieldEl(s, x, later, title)));
       case "choice": {
-        const sel = select(d.name, optionPairs(d.options), d.default === undefined ? "" : d.default);
+        // No default: the players' input, on its "choose" line until they choose.
+        const sel = select(d.name, optionPairs(d.options), d.default, isInput(d));
         if (d.follows) {
           later.push((f) => field(f, d.follows).addEventListener("change", () => {
-            sel.replaceChildren(...choiceOptions(f, d).map((o) =>
-              h("option", {value: String(o.value), text: String(optionLabel(o))})));
+            sel.replaceChildren(...(isInput(d) ? [h("option", {value: "", text: CHOOSE})] : []),
+              ...choiceOptions(f, d).map((o) => h("option", {value: String(o.value), text: String(optionLabel(o))})));
           }));
         }
-        const el = d.label ? h("label", {}, d.label + " ", sel) : sel;
+        const el = d.label ? h("label", {}, d.label + " ", sel) : labelled(sel, title, true);
         if (!d.options.some((o) => o.note)) return el;
-        const note = h("p", {class: "note"});
+        const note = h("p", {class: "note option-note", "aria-live": "polite"});
         const sayNote = () => { note.textContent = (optionOf(d.options, sel.value) || {}).note || ""; };
         sel.addEventListener("change", sayNote);
         sayNote();
@@ -263,16 +297,18 @@
             optionLabel(o))));
       case "tick":
         return h("label", {class: "inline"}, h("input", {type: "checkbox", name: d.name}), d.label);
-      case "per-seat": return perSeat(s, d.name, d.low, d.high, d.default);
+      case "per-seat": return perSeat(s, d);
       case "seat-rows":
         return [
           h("div", {class: "hand"}, d.heads.map((t) => h("b", {text: t}))),
+          // A row per player: the name on screen, and each cell's label "Sets, Ann" for
+          // screen readers (the heads above say it to the eye).
           s.players.map((n, k) => h("div", {class: "hand"},
-            h("label", {for: d.cells[0].name + k, text: d.labels[k]}),
-            d.cells.map((c, i) => c.kind === "ints"
-              ? h("input", {id: c.name + k, name: c.name + k, placeholder: (c.placeholders || [])[k],
-                            "aria-label": n + " " + c.name, inputMode: "text"})
-              : Object.assign(number(c.name + k, c.low, c.high, c.default), i ? {} : {id: c.name + k})))),
+            h("span", {class: "hand-name", text: d.labels[k]}),
+            d.cells.map((c) => labelled(c.kind === "ints"
+              ? h("input", {id: newId(c.name + k), name: c.name + k, placeholder: (c.placeholders || [])[k],
+                            inputMode: "text"})
+              : number(c.name + k, c.low, c.high), capital(c.what) + ", " + n, true)))),
         ];
       default:
         return h("p", {class: "note", text: "(this box's page cannot show a " + d.kind + " field)"});
@@ -295,7 +331,13 @@
   function fieldValue(s, f, d) {
     // A field's value for the event (undefined: left out); a FieldError names what to fix.
     switch (d.kind) {
-      case "choice": return sent(optionOf(choiceOptions(f, d), field(f, d.name).value), field(f, d.name).value);
+      case "choice": {
+        const sel = field(f, d.name);
+        if (sel.value === "" && isInput(d)) {
+          throw new FieldError(sel, say(d.missing, {label: d.label || formTitle(f)}));
+        }
+        return sent(optionOf(choiceOptions(f, d), sel.value), sel.value);
+      }
       case "many": return [...named(f, d.name)].filter((i) => i.checked).map((i) => sent(optionOf(d.options, i.value), i.value));
       case "radio": {
         const t = [...named(f, d.name)].find((i) => i.checked);
@@ -305,20 +347,18 @@
       }
       case "tick": return field(f, d.name).checked ? true : undefined;
       case "per-seat": {
-        const vals = seatInts(s, f, d.name, d.what);
+        const vals = s.players.map((n, k) => wholeNumber(field(f, d.name + k), n, d));
         if (d.need !== undefined && !vals.includes(d.need)) {
           throw new FieldError(field(f, d.name + "0"), say(d.need_message, {value: d.need}));
         }
         return vals;
       }
       case "seat-rows": {
+        // Each row's lists first, then the count (the seller's sets), then the numbers:
+        // the words about the sets come before "enter the unmatched pigs".
         const rows = s.players.map((n, k) => {
           const row = {};
-          for (const c of d.cells) {
-            const input = field(f, c.name + k);
-            if (c.kind === "ints") row[c.key] = ints(input, n, c);
-            else { const v = parseInt(input.value, 10); row[c.key] = Number.isNaN(v) ? c.default : v; }
-          }
+          for (const c of d.cells) if (c.kind === "ints") row[c.key] = ints(field(f, c.name + k), n, c);
           return row;
         });
         const need = d.count;
@@ -326,12 +366,16 @@
         if (cell && rows[need.seat][cell.key].length < need.least) {
           throw new FieldError(field(f, need.cell + need.seat), need.message);
         }
+        s.players.forEach((n, k) => {
+          for (const c of d.cells) if (c.kind === "number") rows[k][c.key] = wholeNumber(field(f, c.name + k), n, c);
+        });
         return rows;
       }
       default: return undefined;
     }
   }
 
+  function formTitle(f) { const t = f.querySelector("h3"); return t ? t.textContent : ""; }
   function flatFields(list) {
     return (list || []).flatMap((d) => (d.kind === "row" ? flatFields(d.fields) : [d]));
   }
@@ -366,19 +410,20 @@
     }
     if (d.kind !== "form") return null;
     const later = [];
-    const kids = (d.fields || []).map((x) => fieldEl(s, x, later));
+    const kids = (d.fields || []).map((x) => fieldEl(s, x, later, d.title));
     let f;
     if (d.submit) {
       f = form(d.title, kids, d.submit.label, (el) => formEvent(s, el, d, d.submit.event), d.name);
     } else {
       // Several buttons, each its own event with the same fields.
-      f = h("form", {"data-form": d.name}, h("h3", {text: d.title}), kids);
+      f = h("form", {"data-form": d.name, noValidate: true}, h("h3", {text: d.title}), kids);
       f.addEventListener("submit", (ev) => ev.preventDefault());
       f.append(h("div", {class: "quick"}, (d.buttons || []).map((b) => {
-        const el = chipButton(b, button(b.label, () => {
+        const el = chipButton(b, button(b.label, async () => {
+          for (const x of f.querySelectorAll("[aria-invalid]")) x.removeAttribute("aria-invalid");
           let event;
           try { event = formEvent(s, f, d, b.event); } catch (e) { fieldFailed(e); return; }
-          send(event, el);
+          if (await send(event, el)) committed();
         }));
         return el;
       })));
@@ -391,7 +436,7 @@
   function common(s) {
     const st = s.state;
     const live = (k) => active(s, k);
-    const die = (name, faces) => h("label", {class: "inline"}, name + " ",
+    const die = (name, label, faces) => h("label", {class: "inline"}, label + " ",
       select(name, [["", "—"]].concat(faces), ""));
     // The turn moves this game's panel menu offers (snapshot.turns), no more.
     const turns = s.turns || [];
@@ -402,19 +447,23 @@
       h("div", {class: "quick"}, quick("Next player", {type: "next"}),
         ...moves.map(([t, label]) => quick(label, {type: t}))),
       turns.includes("skip_to") ? form("Skip to",
-        [select("player", seatOptions(s, (k) => live(k) && k !== st.current), "")], "Skip to",
-        (f) => ({type: "skip_to", player: int(f, "player")}), "skip_to") : null,
-      form("Who goes first", [select("player", seatOptions(s, live), st.current)], "Goes first",
-           (f) => ({type: "first", player: int(f, "player")}), "first"),
-      form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", COLOR_FACES),
-        die("shapes", SHAPE_FACES), die("d8", [1, 2, 3, 4, 5, 6, 7, 8]), die("d6", [1, 2, 3, 4, 5, 6]))],
+        labelled(select("player", seatOptions(s, (k) => live(k) && k !== st.current), "", true), "Skip to", true),
+        "Skip to", (f) => ({type: "skip_to", player: chosen(f, "player", "Skip to: choose one")}), "skip_to") : null,
+      // Who goes first is the start's question (the panel asks it when a game starts): only
+      // before the first turn ends; the box refuses it after (kinds.first_open).
+      !st.turns ? form("Who goes first",
+        labelled(select("player", seatOptions(s, live), st.current), "Goes first", true), "Goes first",
+        (f) => ({type: "first", player: int(f, "player")}), "first") : null,
+      form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", "Colors", COLOR_FACES),
+        die("shapes", "Shapes", SHAPE_FACES), die("d8", "8-sided", [1, 2, 3, 4, 5, 6, 7, 8]),
+        die("d6", "6-sided", [1, 2, 3, 4, 5, 6]))],
         "Record the roll", (f) => {
           const dice = {};
           for (const k of ["colors", "shapes", "d8", "d6"]) {
             const v = field(f, k).value;
             if (v) dice[k] = k.startsWith("d") ? parseInt(v, 10) : v;
           }
-          if (!Object.keys(dice).length) { showError("Pick at least one die"); return null; }
+          if (!Object.keys(dice).length) throw new FieldError(field(f, "colors"), "Pick at least one die");
           return {type: "roll", dice};
         }, "roll"),
       h("div", {class: "quick"}, confirmButton("End the game", {type: "end"})),
@@ -427,8 +476,8 @@
     // Drawn again only when what it shows changes (a form being filled in stays as it is):
     // the turn, the seats, the question, and the kind's own forms as the box worked them out,
     // but for their defaults (one taken from the state, as the last color, redraws nothing).
-    const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, st.eliminated,
-                                s.ask, s.actions, s.unfinished, s.left],
+    const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, !st.turns,
+                                st.eliminated, s.ask, s.actions, s.unfinished, s.left],
                                (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;

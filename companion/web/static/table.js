@@ -194,6 +194,19 @@ const Table = (function () {
     if (!view) return;
     fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, (view.stats || []).map(widget)));
     sec.style.setProperty("--cols", String(s.players.length + 1));  // the TV's round table fits
+    fitRounds();
+  }
+  function fitRounds() {
+    // A player's column is headed by the whole name, written across. Only when the columns
+    // would not fit the width that way (many players, long names) are the names written
+    // upwards, so a 16-letter name does not widen its column; the TV sizes its table instead.
+    if (TV) return;
+    for (const t of document.querySelectorAll("table.rounds")) {
+      t.classList.add("fitted");
+      t.classList.remove("upright");
+      const box = t.parentElement;
+      if (box && box.clientWidth && t.scrollWidth > box.clientWidth) t.classList.add("upright");
+    }
   }
 
   function cell(v) {
@@ -372,7 +385,7 @@ const Table = (function () {
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
-      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); renderHistory(snap); } }, 100);
+      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); renderHistory(snap); fitRounds(); } }, 100);
     });
   }
 

@@ -1,0 +1,185 @@
+"""The phone's forms in a real browser (issue 26, items 3 and 6): a player's input starts empty,
+is refused empty naming it, and the form clears after a commit; every input has a label in
+words; Penny Badger's claim says what is at stake; who goes first only before the first turn
+ends; Pig Farm's round heads are turned upright only when the columns would not fit."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.gallery.web_shots import pair
+from tests.web.helpers import expect, state
+
+pytestmark = pytest.mark.slow
+
+NAMES = ("Olu", "Ann", "Ben")
+
+# (kind, form, its input, what the untouched form is told, the values filled in)
+UNTOUCHED = [
+    ("chaos", "round_points", "points", "Enter Olu's points (a whole number)", (0, 4, 9)),
+    ("match-patch", "pips", "pips", "Enter Olu's mini-pip total (a whole number)", (12, 15, 9)),
+    ("dice-factor", "roll_off", "roll", "Enter Olu's roll (a whole number)", (3, 8, 5)),
+]
+
+
+@pytest.mark.parametrize("kind,form,name,said,values", UNTOUCHED)
+def test_an_untouched_form_commits_nothing_and_a_committed_one_clears(page, companion, kind, form,
+                                                                      name, said, values):
+    """Chaos "Score the round" untouched recorded [0, 0, 0], Match Patch 0 0 0, a Dice Factor
+    roll-off 1 1 1; and the values stayed, so a second tap scored the round again."""
+    c = companion(kind, NAMES)
+    pair(page, c)
+    f = page.locator(f"#actions form[data-form={form}]")
+    for k in range(len(NAMES)):
+        expect(f.locator(f"input[name={name}{k}]")).to_have_value("")
+    f.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text(said)
+    expect(f.locator(f"input[name={name}0]")).to_be_focused()
+    assert state(c)["events"] == 0
+    for k, v in enumerate(values):
+        f.locator(f"input[name={name}{k}]").fill(str(v))
+    f.locator("button[type=submit]").click()
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("#error")).to_be_hidden()
+    f = page.locator(f"#actions form[data-form={form}]")
+    for k in range(len(NAMES)):  # cleared: a second tap sends nothing
+        expect(f.locator(f"input[name={name}{k}]")).to_have_value("")
+    if f.count():
+        f.locator("button[type=submit]").click()
+        expect(page.locator("#error")).to_have_text(said)
+    assert state(c)["events"] == 1
+
+
+def test_a_choice_of_the_players_starts_on_choose_and_is_refused_until_chosen(page, companion):
+    c = companion("chaos", NAMES)
+    pair(page, c)
+    f = page.locator("#actions form[data-form=color]")
+    expect(f.locator("select[name=color]")).to_have_value("")
+    f.get_by_role("button", name="Pick a Color").click()
+    expect(page.locator("#error")).to_have_text("Color: choose one")
+    expect(f.locator("select[name=color]")).to_be_focused()
+    assert state(c)["events"] == 0
+    f.locator("select[name=color]").select_option("green")
+    f.get_by_role("button", name="Pick a Color").click()
+    expect(page.locator("#history li")).to_have_count(1)
+    assert state(c)["state"]["color"] == "green"
+    expect(page.locator("#actions form[data-form=color] select[name=color]")).to_have_value("")
+
+
+def test_every_input_has_a_label_in_words_and_errors_use_it(page, companion):
+    """Labels read as raw keys (unmatched0, points1) to screen readers and in messages."""
+    c = companion("pig-farm", NAMES)
+    pair(page, c)
+    unlabelled = page.locator("#actions").evaluate("""box => [...box.querySelectorAll(
+        "input, select")].filter(el => !el.labels || !el.labels.length
+          || !/[A-Za-z]{3}/.test(el.labels[0].textContent)
+          || /^[a-z_]+\\d*$/.test(el.labels[0].textContent.trim()))
+        .map(el => el.name)""")
+    assert unlabelled == []
+    expect(page.get_by_label("Unmatched pigs, Ann", exact=True)).to_have_count(1)
+    expect(page.get_by_label("Sets, Ben", exact=True)).to_have_count(1)
+    expect(page.get_by_label("Goes first", exact=True)).to_have_count(1)
+    sell = page.locator("#actions form[data-form=sell]")
+    sell.locator("input[name=sets0]").fill("3 3 2")
+    sell.locator("input[name=unmatched0]").fill("0")
+    sell.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Enter Ann's unmatched pigs (0 if none)")
+    expect(page.get_by_label("Unmatched pigs, Ann", exact=True)).to_be_focused()
+    assert state(c)["events"] == 0
+    chaos = companion("chaos", NAMES, journal="chaos")
+    pair(page, chaos)
+    expect(page.get_by_label("Points, Ben", exact=True)).to_have_count(1)
+
+
+def test_the_penny_badger_claim_says_what_it_takes_and_what_a_bluff_costs(page, companion):
+    """The panel's turn screen shows the withdrawal and the penalty of each claim; the phone's
+    claim form showed neither (issue 26, item 6)."""
+    c = companion("penny-badger", NAMES)
+    pair(page, c)
+    claim = page.locator("#actions form[data-form=claim]")
+    cards = claim.locator("select[name=cards]")
+    expect(cards).to_have_value("")
+    cards.select_option("3")
+    note = claim.locator(".option-note")
+    expect(note).to_contain_text("Takes 8 from the bank.")
+    expect(note).to_contain_text("A called bluff costs Olu 4 to the bank + 4 to each challenger")
+    cards.select_option("1")
+    expect(note).to_contain_text("Takes 3 from the bank.")
+    expect(note).to_contain_text("costs Olu 2 to the bank + 2 to each challenger")
+    cards.select_option("8")
+    expect(note).to_contain_text("Takes the whole bank: 100.")
+    expect(note).to_contain_text("all savings (20)")
+    # What is at stake follows the bank: after a claim of 7 (128, more than the bank's 100).
+    cards.select_option("7")
+    expect(note).to_contain_text("Takes 100 from the bank: all there is.")
+
+
+def test_who_goes_first_is_offered_only_before_the_first_turn_ends(page, companion):
+    c = companion("table", NAMES)
+    pair(page, c)
+    first = page.locator("#actions form[data-form=first]")
+    expect(first).to_have_count(1)
+    page.locator("#actions").get_by_role("button", name="Next player", exact=True).click()
+    expect(page.locator("#who")).to_have_text("Ann")
+    expect(page.locator("#actions form[data-form=first]")).to_have_count(0)
+    # Nor does the box take it from a page that still shows it.
+    status = page.evaluate("""async () => (await fetch('/api/action', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({event: {type: 'first', player: 2}, seq: null})})).status""")
+    assert status == 422
+    assert [e["type"] for e in c.app.journal.events] == ["next"]
+    page.click("#undo")
+    expect(page.locator("#actions form[data-form=first]")).to_have_count(1)
+
+
+def _sales(n: int, rounds: int) -> list[dict]:
+    """`rounds` sales, each by the player whose turn it is (the seat after the last seller)."""
+    out = []
+    for r in range(rounds):
+        seller = r % n
+        out.append({"type": "sell", "hands": [
+            {"sets": [3, 3, 2] if k == seller else [2, 2], "unmatched": 1} for k in range(n)]})
+    return out
+
+
+@pytest.mark.parametrize("players,upright", [
+    (("Olu", "Ann", "Ben"), False),
+    (("Olu", "Ann", "Ben", "Dee"), False),
+    (("Olu", "Ann", "Ben", "Dee", "Eve", "Fay"), True),  # 375 px of columns across: upright
+    (tuple(f"{n}-the-long-named" for n in ("Olu", "Ann", "Ben", "Dee", "Eve", "Fay", "Gus",
+                                            "Hal")), True),
+])
+def test_pig_farm_round_heads_turn_upright_only_when_they_would_not_fit(browser, companion,
+                                                                        players, upright):
+    c = companion("pig-farm", players, {"target": 5000}, _sales(len(players), 2))
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        pg.goto(c.url + "/")
+        table = pg.locator("#game table.rounds")
+        expect(table).to_be_visible()
+        modes = table.locator("th.pcol > span").evaluate_all(
+            "els => els.map(e => getComputedStyle(e).writingMode)")
+        assert len(modes) == len(players)
+        assert set(modes) == ({"vertical-rl"} if upright else {"horizontal-tb"}), modes
+        # Either way the table fits the phone's width: nothing to scroll sideways.
+        box = pg.locator("#game .scroll").evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert box[0] <= box[1] or upright, box
+    finally:
+        context.close()
+
+
+def test_api_refuses_the_untouched_form_naming_the_field(page, companion):
+    """A page that skips its own check (or a script) is refused by the box in the same
+    words: not "missing field 'points'"."""
+    c = companion("chaos", NAMES)
+    pair(page, c)
+    answer = page.evaluate("""async () => { const r = await fetch('/api/action', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({event: {type: 'round_points', points: [0, null, 3]}, seq: null})});
+        return [r.status, (await r.json()).error]; }""")
+    assert answer == [422, "Enter Ann's points (a whole number)"]
+    assert not re.search(r"points\d|'points'", answer[1])
+    assert state(c)["events"] == 0
