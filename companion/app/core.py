@@ -219,7 +219,8 @@ class App:
                 self.perform(A.Undo())
                 return
             if b.button is Button.OK and not self.journal.state.over:
-                self.perform(A.Push(self.mode.menu(self.ctx())))
+                from companion.ui.modes import menu_hold
+                self.perform(menu_hold(self.stack, self.mode, self.ctx()))
                 return
         self.perform(self.top.handle(b, self.ctx()))
 

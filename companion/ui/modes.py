@@ -102,7 +102,23 @@ class Mode:
             Item("Leave to start", Push(Confirm("Leave this game?", LeaveGame(),
                                                 detail="It is kept in the journal"))),
         ]
-        return Menu("Menu", items)
+        return GameMenu("Menu", items)
+
+
+class GameMenu(Menu):
+    """The game's menu, the one hold OK opens (`menu_hold`)."""
+
+
+def menu_hold(stack: list[Screen], mode: Mode, ctx: Context) -> Result:
+    """Hold OK during a game: open the game's menu, or close it when it is open already.
+    Open means on top or under a screen chosen from it; closing takes those screens with
+    it, back to the screen the menu was opened over. So there is only ever one menu, and
+    one BACK (or another hold) leaves it."""
+    from companion.ui.actions import Pop
+    for depth, screen in enumerate(reversed(stack), start=1):
+        if isinstance(screen, GameMenu):
+            return Pop(depth) if depth < len(stack) else None
+    return Push(mode.menu(ctx))
 
 
 def _web_menu(ctx: Context) -> Screen:
