@@ -28,14 +28,20 @@ class ResumeEntry:
 
 
 def default_names(names: list[str], n: int) -> tuple[str, ...]:
-    """The first `n` of `names`, then P1, P2, ... for seats past them."""
+    """The first `n` of `names`, then each seat past them called by its number: seat 5 of a
+    roster of four is "P5" (not "P1", which reads as the first seat). A number a roster's
+    name already spells ("p5": one player to stats) gets a letter: "P5b"."""
     names = list(names[:n])
-    k = 1
+    taken = {m.strip().casefold() for m in names}
     while len(names) < n:
-        candidate = f"P{k}"
-        if candidate.casefold() not in {m.strip().casefold() for m in names}:
-            names.append(candidate)  # not "P1" beside a roster's "p1": one player to stats
-        k += 1
+        seat = len(names) + 1
+        candidate = f"P{seat}"
+        for letter in "bcdefghijklmnopqrstuvwxyz":
+            if candidate.casefold() not in taken:
+                break
+            candidate = f"P{seat}{letter}"
+        names.append(candidate)
+        taken.add(candidate.casefold())
     return tuple(names)
 
 
