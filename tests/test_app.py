@@ -297,8 +297,10 @@ def test_hold_ok_in_the_menu_closes_it_and_never_opens_a_second_one(make_app):
     press(app, Button.OK, hold=True)  # the menu is open: the hold closes it
     assert isinstance(app.top, TableScreen) and len(app.stack) == 1
     press(app, Button.OK, hold=True)
+    menu = app.top
     choose(app, "Skip to player…")  # a screen opened from the menu
     assert len(app.stack) == 3
-    press(app, Button.OK, hold=True)  # closes the menu and what was opened from it
+    press(app, Button.OK, hold=True)  # back to that menu, not a second one on top
+    assert app.top is menu and len(app.stack) == 2
+    press(app, Button.BACK)  # one BACK leaves it
     assert isinstance(app.top, TableScreen) and len(app.stack) == 1
-    assert sum(isinstance(s, GameMenu) for s in app.stack) == 0
