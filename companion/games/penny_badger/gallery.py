@@ -41,6 +41,7 @@ def shots(config) -> Iterator[Shot]:
     yield "turn-claim-8", j, [Ledger(mode), TurnPicker(8)]
     acc = Accusers(3)
     yield "accusers-none", j, [Ledger(mode), acc]
+    yield "accusers-claim-8", j, [Ledger(mode), Accusers(8)]  # the whole bank: "+103"
     acc2 = Accusers(3)
     acc2.chosen = [0, 1]
     acc2.cursor = 2

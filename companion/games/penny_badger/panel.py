@@ -286,8 +286,9 @@ def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool) -> None:
         d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
                fill=fill, anchor="rm")
         room = min(room, draw.WIDTH - 7 - rw - 4 - x)
-    d.text((x, y + ROW_H // 2), draw.clip(label, room, ROW_SIZE),
-           font=draw.font(ROW_SIZE), fill=fill, anchor="lm")
+    size = draw.fit(label, room, draw.HEIGHT, largest=ROW_SIZE, smallest=ROW_SIZE - 1)
+    d.text((x, y + ROW_H // 2), draw.clip(label, room, size),  # "No challenge: +103" whole
+           font=draw.font(size), fill=fill, anchor="lm")
 
 
 class Accusers(ScrollList):
