@@ -153,6 +153,17 @@ def power_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
     yield "powering off", power.after(True, "Powering off...").screen.render(ctx)
 
 
+def test_a_toast_shortens_the_names_in_it_before_its_end():
+    """An undo toast of a long-named player's roll was cut before what was rolled."""
+    from companion.ui.toast import toast_lines
+    text = f"Undone: {LONG[0]} rolled GREEN STAR"
+    lines = toast_lines(text, LONG)
+    assert len(lines) == 2 and lines[-1] == "rolled GREEN STAR", lines
+    assert lines[0].startswith("Undone: MWMW") and "…" in lines[0]
+    assert all(draw.text_size(line, 12)[0] <= draw.WIDTH - 8 for line in lines)
+    assert toast_lines("Undone: Skip", LONG) == ["Undone: Skip"]
+
+
 def test_the_power_off_question_says_when_to_unplug():
     """The issue's "Unplug when the scree…"."""
     check_all(power_shots(long_config()))

@@ -388,7 +388,8 @@ class App:
     def frame(self):
         img = self.top.render(self.ctx())
         if self.toast is not None:
-            draw_toast(img, self.toast[0])
+            draw_toast(img, self.toast[0],  # the players' names are shortened first
+                       self.journal.header.players if self.journal is not None else ())
         return img
 
     def render(self) -> None:
