@@ -593,15 +593,15 @@ class PennyMode(Mode):
     house_rules_text = (
         "The companion is the bank. NEXT: pass (OK) or claim (UP to pick 1-8 cards).",
         "Pass: 1 penny to the bank.",
-        "A claim takes pennies from the bank (cards: pennies): a wild 3, 2: 4, 3: 8, 4: 16, "
-        "5: 32, 6: 64, 7: 128, 8: the whole bank; never more than the bank holds.",
+        "A claim takes from the bank 3 pennies for a wild, 4 for 2 cards, 8 for 3, 16 for 4, "
+        "32 for 5, 64 for 6, 128 for 7, the whole bank for 8; never more than it holds.",
         "Not challenged: the claimant keeps them; the cards stay hidden.",
         "Challenged, the cards are shown. True: the claimant keeps them, and each accuser "
         "pays the penalty to the bank and the penalty again to the claimant.",
         "A bluff: the claimant takes nothing, and pays the penalty to the bank and the "
         "penalty again to each accuser.",
-        "The penalty (cards: pennies): a wild 1 for an accuser, 2 for a bluffer; 2: 2, "
-        "3: 4, 4: 8, 5: 16, 6: 32, 7: 64, 8: all the payer's savings.",
+        "The penalty: 2 pennies for 2 cards, 4 for 3, 8 for 4, 16 for 5, 32 for 6, 64 for "
+        "7, all the payer's savings for 8; for a wild 1 (an accuser) or 2 (a bluffer).",
         "The bank is paid first; a payer short for the bank pays it all they have and is "
         "out, and the others get nothing.",
         "Short for the others: equal shares, odd pennies one each clockwise from the "
