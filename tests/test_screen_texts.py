@@ -77,6 +77,9 @@ def test_the_recording_sees_a_cut_an_overflow_and_an_overlap():
         d.text((10, 32), "Two", font=draw.font(12), fill=1)
     found = problems(rec)
     assert rec.shortened[0][0] == "Bartholomew1" and rec.shortened[0][2]
+    with draw.players(["Ann"]):  # a name inside a word is no name
+        room = draw.text_size("Announcement of A…'s", 12)[0]
+        assert draw.clip("Announcement of Ann's", room, 12) == "Announcement of A…'s"
     assert len(found) == 3, found
     assert "'No challenge: +103'" in found[0] and "runs off" in found[1] and "overlap" in found[2]
 

@@ -180,7 +180,7 @@ def clip(text: str, width: int, size: int, names: Iterable[str] | None = None) -
     parts: list[str] = []  # text and names, alternating: the names at odd places
     rest = text
     while True:
-        at = [(rest.find(n), -len(n), n) for n in wanted if n and n in rest]
+        at = [(i, -len(n), n) for n in wanted if n and (i := _find_word(rest, n)) >= 0]
         if not at:
             break
         i, _, n = min(at)
@@ -204,6 +204,18 @@ def clip(text: str, width: int, size: int, names: Iterable[str] | None = None) -
     if _recording is not None:
         _recording.shortened.extend((parts[i], kept[i] + "…", True) for i in sorted(cut))
     return joined()
+
+
+def _find_word(text: str, name: str) -> int:
+    """Where `name` first stands as a word of `text` ("Ann's", not "Announce"), or -1."""
+    i = text.find(name)
+    while i >= 0:
+        end = i + len(name)
+        if (i == 0 or not text[i - 1].isalnum()) and (end == len(text)
+                                                      or not text[end].isalnum()):
+            return i
+        i = text.find(name, i + 1)
+    return -1
 
 
 def name_list(names: Sequence[str], width: int, size: int, sep: str = ", ") -> str:
