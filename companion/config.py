@@ -21,7 +21,7 @@ USABLE_PINS = range(4, 28)
 
 DEFAULTS: dict[str, Any] = {
     "players": {
-        # Names offered at "New game", in seat order (clockwise). Missing seats get "P1", "P2"...
+        # Names offered at "New game", in seat order (clockwise). Missing seats get "P9", "P10"...
         "names": ["Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal"],
     },
     "buttons": {

@@ -285,3 +285,22 @@ def test_play_again_is_only_for_a_finished_game(make_app):
     assert app.perform(PlayAgain()) is False
     assert app.toast[0] == "Play again: the game is not over"
     assert (app.journal, list(app.journal.events)) == before
+
+
+def test_hold_ok_in_the_menu_closes_it_and_never_opens_a_second_one(make_app):
+    """Issue 26, item 8: hold OK inside the menu opened a second copy (BACK twice to leave)."""
+    from companion.ui.modes import GameMenu
+    app = make_app()
+    start_table_game(app)
+    press(app, Button.OK, hold=True)
+    assert isinstance(app.top, GameMenu) and len(app.stack) == 2
+    press(app, Button.OK, hold=True)  # the menu is open: the hold closes it
+    assert isinstance(app.top, TableScreen) and len(app.stack) == 1
+    press(app, Button.OK, hold=True)
+    menu = app.top
+    choose(app, "Skip to player…")  # a screen opened from the menu
+    assert len(app.stack) == 3
+    press(app, Button.OK, hold=True)  # back to that menu, not a second one on top
+    assert app.top is menu and len(app.stack) == 2
+    press(app, Button.BACK)  # one BACK leaves it
+    assert isinstance(app.top, TableScreen) and len(app.stack) == 1

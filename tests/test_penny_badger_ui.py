@@ -357,3 +357,14 @@ def test_the_engine_and_the_mode_are_registered():
             "print(type(g.game('penny-badger')).__name__, type(g.mode_for('penny-badger')).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["PennyBadger", "PennyMode"]
+
+
+def test_house_rules_say_in_plain_words_that_a_called_bluff_takes_nothing():
+    """Issue 26, item 7: "The withdrawal is taken when the claim is made" (a called bluff takes
+    none: docs/rules.md) and the cryptic "Penalty P: wild 1 (bluffer 2)"."""
+    lines = MODE.house_rules(Header("penny-badger", NAMES, 0, {"bank": 100, "savings": 20}))
+    text = " ".join(lines)
+    assert "taken when the claim is made" not in text and "Penalty P" not in text
+    assert "A bluff: the claimant takes nothing" in text
+    assert "Not challenged: the claimant keeps them" in text
+    assert "for a wild 1 (an accuser) or 2 (a bluffer)" in text

@@ -121,3 +121,12 @@ def test_a_confirm_screens_two_badges_never_touch(config):
     px = img.load()
     gaps = [x for x in range(30, 98) if not any(px[x, y] for y in range(48, 64))]
     assert gaps, "the OK and BACK badges touch"
+
+
+def test_seats_past_the_names_are_called_by_their_seat_number():
+    """Issue 26, item 7: in a 16-player new game on a roster of four the fifth seat was "P1"."""
+    from companion.ui.start import default_names
+    names = default_names(["Ann", "Ben", "Cy", "Dee"], 16)
+    assert names[4] == "P5" and names[15] == "P16"
+    assert default_names(["Ann", "p6"], 7) == ("Ann", "p6", "P3", "P4", "P5", "P6b", "P7")
+    assert default_names(["Ann", "Ben"], 1) == ("Ann",)

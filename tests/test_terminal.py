@@ -125,7 +125,7 @@ def test_the_emulator_without_a_terminal_says_so(tmp_path, capsys, monkeypatch):
 
 def written_lines(out: io.StringIO) -> list[str]:
     text = out.getvalue().split("\x1b[H")[-1].removesuffix("\x1b[J")
-    return text.split("\r\n")
+    return text.replace("\x1b[K", "").split("\r\n")
 
 
 def test_a_terminal_too_small_for_braille_says_the_size_it_needs():
@@ -153,3 +153,131 @@ def test_the_smallest_terminal_shows_the_panel_and_wraps_the_key_help():
     assert all(len(line) <= 66 for line in lines)
     assert len(lines) == 21  # the key help fills the rows that are left, and no more
     assert lines[18].startswith("n/space NEXT")
+
+
+class Screen:
+    """What a terminal shows after the emulator's output: a grid of cells that understands the
+    few sequences the emulator writes (home, clear screen, clear below, clear line, CR, LF)
+    and, like xterm, cuts its lines when the window shrinks."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.columns, self.rows = columns, rows
+        self.cells = [[" "] * columns for _ in range(rows)]
+        self.r = self.c = 0
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.cells = [(line + [" "] * columns)[:columns] for line in self.cells[:rows]]
+        self.cells += [[" "] * columns for _ in range(rows - len(self.cells))]
+        self.columns, self.rows = columns, rows
+        self.r, self.c = min(self.r, rows - 1), min(self.c, columns - 1)
+
+    def feed(self, text: str) -> None:
+        import re
+        i = 0
+        while i < len(text):
+            m = re.match(r"\x1b\[([?0-9;]*)([A-Za-z])", text[i:])
+            if m:
+                i += m.end()
+                arg, cmd = m.groups()
+                if cmd == "H":
+                    self.r = self.c = 0
+                elif cmd == "J" and arg == "2":
+                    self.cells = [[" "] * self.columns for _ in range(self.rows)]
+                elif cmd == "J":
+                    self.cells[self.r][self.c:] = [" "] * (self.columns - self.c)
+                    for r in range(self.r + 1, self.rows):
+                        self.cells[r] = [" "] * self.columns
+                elif cmd == "K":
+                    self.cells[self.r][self.c:] = [" "] * (self.columns - self.c)
+                continue
+            ch, i = text[i], i + 1
+            if ch == "\r":
+                self.c = 0
+            elif ch == "\n":
+                self.r = min(self.r + 1, self.rows - 1)
+            elif self.c < self.columns:
+                self.cells[self.r][self.c] = ch
+                self.c += 1
+
+    def text(self) -> list[str]:
+        return ["".join(line).rstrip() for line in self.cells]
+
+
+def test_a_terminal_that_shrinks_and_grows_again_shows_no_stray_characters():
+    """Issue 26, item 9: half blocks at 140x40, Braille at 80x24, half blocks again: the
+    screen is exactly the frame, as on a fresh terminal, with nothing of the frames before."""
+    help_line = "n/space NEXT   r ROLL   ↑↓ or k/j UP/DOWN   Enter OK   Backspace/b BACK"
+    out = io.StringIO()
+    dev = terminal(out=out, footer=[help_line], columns=140, rows=40)
+    screen = Screen(140, 40)
+    full = Image.new("1", (128, 64), 1)
+    for columns, rows, image in ((140, 40, full), (80, 24, checker()), (140, 40, checker()),
+                                 (60, 20, full), (80, 24, full)):
+        dev.columns, dev.rows = columns, rows
+        screen.resize(columns, rows)
+        out.seek(0)
+        out.truncate()
+        dev.display(image)
+        screen.feed(out.getvalue())
+        fresh, alone = Screen(columns, rows), io.StringIO()
+        terminal(out=alone, footer=[help_line], columns=columns, rows=rows).display(image)
+        fresh.feed(alone.getvalue())
+        assert screen.text() == fresh.text(), (columns, rows)
+
+
+def test_a_frame_is_written_whole_to_a_terminal_in_non_blocking_mode(monkeypatch):
+    """Issue 26, item 9: a terminal left in non-blocking mode (npm does that) took part of a
+    frame and the write raised: the last frame before an exit stayed cut, a three-byte block
+    character split (a "�"). Now the rest follows once the terminal takes more."""
+    import fcntl
+    import os
+    import pty
+    import select
+    import threading
+
+    master, slave = pty.openpty()
+    fcntl.fcntl(slave, fcntl.F_SETFL, fcntl.fcntl(slave, fcntl.F_GETFL) | os.O_NONBLOCK)
+    stream = open(slave, "w", encoding="utf-8", closefd=False)
+    dev = terminal(out=stream, footer=["keys here"], columns=140, rows=40)
+    got = bytearray()
+    while True:  # what the constructor wrote, then the terminal's own buffer filled up
+        got += os.read(master, 65536) if select.select([master], [], [], 0)[0] else b""
+        if not select.select([master], [], [], 0)[0]:
+            break
+    filler = 0
+    try:
+        while True:
+            filler += os.write(slave, b"x" * 4096)
+    except BlockingIOError:
+        pass  # full: the frame's first write cannot go through
+    reading = threading.Event()
+    real_select = select.select
+
+    def waiting(r, w, x, *timeout):  # the terminal drains only once the writer waits for it
+        reading.set()
+        return real_select(r, w, x, *timeout)
+
+    monkeypatch.setattr(select, "select", waiting)
+    frame = bytearray()
+
+    def read() -> None:
+        reading.wait()
+        while not frame.endswith(b"\x1b[J"):
+            frame.extend(os.read(master, 65536))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        dev.display(checker())
+    finally:
+        reading.set()
+    reader.join(timeout=30)
+    stream.close()
+    os.close(slave)
+    os.close(master)
+    text = bytes(frame).replace(b"\r\r\n", b"\r\n").decode("utf-8")  # no split character
+    text = text.lstrip("x")  # the filler
+    lines = text.split("\x1b[H")[-1].removesuffix("\x1b[J").replace("\x1b[K", "").split("\r\n")
+    assert lines[1:33] == ["│" + line + "│" for line in frame_text(checker(), columns=140,
+                                                                      rows=40)]
+    assert lines[-1] == "keys here"

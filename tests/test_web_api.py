@@ -548,9 +548,9 @@ def test_an_emptied_roster_stays_empty_and_the_panel_seats_the_roster(served):
     assert served.app.ctx().names == ["Zoë", "Bo", "Cy"]
     from companion.ui.start import choose_players
     entry = choose_players(served.app.ctx(), "table")
-    assert entry.describe(4) == "Zoë, Bo, Cy, P1"
-    served.post("/api/roster", {"names": ["p1", "Bo"]})  # "P1" beside it: one player to stats
-    assert choose_players(served.app.ctx(), "table").describe(3) == "p1, Bo, P2"
+    assert entry.describe(4) == "Zoë, Bo, Cy, P4"  # the fourth seat, by its number
+    served.post("/api/roster", {"names": ["p3", "Bo"]})  # "P3" beside it: one player to stats
+    assert choose_players(served.app.ctx(), "table").describe(3) == "p3, Bo, P3b"
 
 
 def test_new_game_from_the_phone_parks_the_old_one_with_rules_and_first_player(served):

@@ -225,7 +225,8 @@ class App:
                 self.perform(A.Undo())
                 return
             if b.button is Button.OK and not self.journal.state.over:
-                self.perform(A.Push(self.mode.menu(self.ctx())))
+                from companion.ui.modes import menu_hold
+                self.perform(menu_hold(self.stack, self.mode, self.ctx()))
                 return
         self.perform(self.top.handle(b, self.ctx()))
 
@@ -394,7 +395,8 @@ class App:
     def frame(self):
         img = self.top.render(self.ctx())
         if self.toast is not None:
-            draw_toast(img, self.toast[0])
+            draw_toast(img, self.toast[0],  # the players' names are shortened first
+                       self.journal.header.players if self.journal is not None else ())
         return img
 
     def render(self) -> None:

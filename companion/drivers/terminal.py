@@ -7,10 +7,21 @@ half blocks (1x2 pixels a cell: 128x32 cells) from 130 columns and 36 rows, quad
 cells, fits an 80x24 terminal). Key help is printed under the panel, wrapped to the width and
 left out where the rows run short. A terminal too small even for Braille (under 66x18) would
 wrap the panel into noise: it shows the size it needs instead, until the window grows.
+
+Two things keep the picture clean. A frame drawn at a new terminal size starts from a cleared
+screen, and every line clears itself before it is written: a shrunk window wraps or cuts what
+was there, a narrower frame (Braille after half blocks) or shorter key help would otherwise
+leave the old characters beside it. And a frame is always written whole: when the terminal
+is in non-blocking mode (a program run before in the same terminal may leave it so; npm
+does) a write can stop part way, often inside a three-byte block character (a "�" where the
+line is cut); the rest is written once the terminal takes more, so no frame, the last one
+before an exit included, is left cut.
 """
 
 from __future__ import annotations
 
+import os
+import select
 import shutil
 import sys
 import textwrap
@@ -77,7 +88,8 @@ class terminal(device):
         self.rows = rows
         self.image: Image.Image | None = None
         self.persist = True  # leave the last frame on screen at exit
-        self.out.write("\x1b[2J\x1b[?25l")  # clear, hide the cursor
+        self.drawn_size: tuple[int, int] | None = None  # the terminal size of the last frame
+        self.write("\x1b[2J\x1b[?25l")  # clear, hide the cursor
 
     @property
     def min_size(self) -> tuple[int, int]:
@@ -100,10 +112,32 @@ class terminal(device):
                      "└" + "─" * width + "┘"]
             footer = [part for line in self.footer for part in textwrap.wrap(line, columns)]
             shown = panel + footer[:max(rows - len(panel), 0)]
-        text = "\x1b[H" + "\r\n".join(shown)
-        self.out.write(text + "\x1b[J")
-        self.out.flush()
+        # A new size: clear it all (the terminal wrapped or cut the old frame its own way).
+        # Each line clears itself first ("\x1b[K" at its start: at its end, after a line as
+        # wide as the terminal, it would erase the last character), then the rest goes.
+        clear = "\x1b[2J" if (columns, rows) != self.drawn_size else ""
+        self.drawn_size = (columns, rows)
+        self.write(clear + "\x1b[H" + "\r\n".join("\x1b[K" + line for line in shown)
+                   + "\x1b[J")
+
+    def write(self, text: str) -> None:
+        """Write `text` whole: to the stream's file descriptor, if it has one, waiting while a
+        non-blocking terminal is full (a plain write would raise part way, and the frame
+        would stay cut); else through the stream (a StringIO in tests)."""
+        try:
+            fd = self.out.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+            self.out.write(text)
+            self.out.flush()
+            return
+        self.out.flush()  # anything the stream still holds goes first
+        data = memoryview(text.encode(getattr(self.out, "encoding", None) or "utf-8",
+                                      "replace"))
+        while data:
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                select.select([], [fd], [])  # until the terminal takes more
 
     def cleanup(self) -> None:
-        self.out.write("\x1b[?25h\r\n")
-        self.out.flush()
+        self.write("\x1b[?25h\r\n")

@@ -3,6 +3,8 @@ with a real companion.web.server.Web, as at a table on 192.168.1.20 (nothing is 
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from PIL import Image
 
 from companion.ui.device import PairScreen, address_screen, standin_frame, web_menu
@@ -11,7 +13,8 @@ from companion.web.pairing import Pairing
 from companion.web.server import Web
 
 
-def shots(config) -> list[tuple[str, Image.Image]]:
+def shots(config) -> Iterator[tuple[str, Image.Image]]:
+    """(name, image) of each screen, each drawn when asked for."""
     class ShownWeb(Web):  # drawn as listening; nothing is bound for a screenshot
         running = True
 
@@ -22,13 +25,12 @@ def shots(config) -> list[tuple[str, Image.Image]]:
     off = Web(config=config, post=lambda item: None, host="192.168.1.20", port=8080)
     off_ctx = Context(config=config, extra={"web": off})
     menu = web_menu(ctx)
-    out = [("web-menu", menu.render(ctx))]
-    out.append(("web-forget", menu.items[2].choose(ctx).screen.render(ctx)))
-    out.append(("web-menu-off", web_menu(off_ctx).render(off_ctx)))
+    yield "web-menu", menu.render(ctx)
+    yield "web-forget", menu.items[2].choose(ctx).screen.render(ctx)
+    yield "web-menu-off", web_menu(off_ctx).render(off_ctx)
     screen = PairScreen()
-    out.append(("web-pair", screen.render(ctx)))
+    yield "web-pair", screen.render(ctx)
     web.pairing.attempt(web.pairing.code())
-    out.append(("web-paired", screen.render(ctx)))
-    out.append(("web-pairing-standin", standin_frame()))
-    out.append(("web-address", address_screen(ctx).render(ctx)))
-    return out
+    yield "web-paired", screen.render(ctx)
+    yield "web-pairing-standin", standin_frame()
+    yield "web-address", address_screen(ctx).render(ctx)

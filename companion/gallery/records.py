@@ -14,11 +14,12 @@ from companion.session.journal import NullSink
 from companion.session.stats import GameRecord, compute, record_of
 from companion.ui.records import ALL, RecordsScreen
 from companion.ui.screen import Context
+from companion.ui.start import default_names
 
 
 def shots(config):
     """(name, image) of each screen."""
-    names = ("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
+    names = default_names(config.names, 7)
     fake: list[GameRecord] = []
 
     def add(kind: str, players, winners) -> None:

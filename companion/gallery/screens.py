@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Iterator
+
+from PIL import Image
 
 from companion import games
 from companion.gallery import device, records
@@ -14,37 +17,41 @@ from companion.ui.toast import draw_toast, error_frame
 
 
 def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, img in screens(config):
+        p = outdir / f"{name}.png"
+        draw.scale(img, scale).save(p)
+        written.append(p)
+    return written
+
+
+def screens(config) -> Iterator[tuple[str, Image.Image]]:
+    """(name, image) of every screen, drawn with the config's names (the tests draw them all
+    with the longest names the config allows: tests/test_screen_texts.py)."""
     from companion.ui.start import (
         ResumeEntry,
         ResumeScreen,
         StartScreen,
         choose_game,
         choose_players,
+        default_names,
         help_screen,
     )
 
-    outdir.mkdir(parents=True, exist_ok=True)
-    written = []
-
-    def save(name: str, img) -> None:
-        p = outdir / f"{name}.png"
-        draw.scale(img, scale).save(p)
-        written.append(p)
-
-    names = tuple(config.names)
+    names = default_names(config.names, 5)
     waiting = (ResumeEntry(3, "Chaos", names[:4], "14:05"),
                ResumeEntry(2, "Pig Farm", names[:3], "12 Mar"),
                ResumeEntry(1, "Table", names[:5], "2 Mar"))
     start_ctx = Context(config=config, resume="Table (4)",
                         unfinished=(ResumeEntry(1, "Table", names[:4], "14:05"),))
-    save("start", StartScreen(start_ctx).render(start_ctx))
-    save("resume", ResumeScreen(waiting).render(start_ctx))  # "Resume (3 games)" chosen
-    save("new-game", choose_game(start_ctx).render(start_ctx))
-    save("new-game-players", choose_players(start_ctx, Game.kind).render(start_ctx))
-    save("help", help_screen().render(start_ctx))
-    save("error", error_frame())
-    for name, img in device.shots(config):
-        save(name, img)
+    yield "start", StartScreen(start_ctx).render(start_ctx)
+    yield "resume", ResumeScreen(waiting).render(start_ctx)  # "Resume (3 games)" chosen
+    yield "new-game", choose_game(start_ctx).render(start_ctx)
+    yield "new-game-players", choose_players(start_ctx, Game.kind).render(start_ctx)
+    yield "help", help_screen().render(start_ctx)
+    yield "error", error_frame()
+    yield from device.shots(config)
     for kind in games.kinds().values():
         if kind.gallery is None:
             continue
@@ -52,20 +59,18 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
         try:
             for name, journal, stack in kind.gallery(config):
                 ctx = Context(config=config, journal=journal, dice_note="Software")
-                save(prefix + name, stack[-1].render(ctx))
+                yield prefix + name, stack[-1].render(ctx)
         except Exception as e:  # a house game's screens: say which, draw the others
             if games.builtin(kind):
                 raise
             print(f"companion screens: {kind.title}'s screens could not be drawn: {e}",
                   file=sys.stderr)
-    for name, img in records.shots(config):  # Records and the end screens' history line
-        save(name, img)
+    yield from records.shots(config)  # Records and the end screens' history line
     # The undo toast, over the base kind's first screen (its home screen).
     table = games.get(Game.kind).gallery
     for _name, journal, stack in table(config) if table else ():
         ctx = Context(config=config, journal=journal)
         img = stack[-1].render(ctx)
         draw_toast(img, "Undone: Skip")
-        save("toast-undo", img)
+        yield "toast-undo", img
         break
-    return written

@@ -7,7 +7,10 @@ at arm's length in dim light, bold strokes survive where thin ones vanish.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -43,6 +46,8 @@ class Draw(ImageDraw.ImageDraw):
         start = (math.modf(x)[0], math.modf(y)[0])
         mask, (dx, dy) = _rendered(font, text, anchor or "la", self.fontmode, ink, start)
         self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+        if _recording is not None:
+            _recording.text(text, mask, (int(x) + dx, int(y) + dy))
 
 
 @lru_cache(maxsize=2048)
@@ -88,12 +93,127 @@ def fit(text: str, width: int, height: int, *, largest: int = 40, smallest: int 
     return smallest
 
 
-def clip(text: str, width: int, size: int) -> str:
-    """`text` shortened with an ellipsis so that it fits `width` at `size`."""
+class Recording:
+    """What the drawing did while `recording()` was on (tests/test_screen_texts.py draws every
+    screen with the longest names and largest numbers, and allows a shortening only of
+    players' names, and no text off the panel or over another)."""
+
+    def __init__(self) -> None:
+        # (the text, what is shown, whether it was a player's name)
+        self.shortened: list[tuple[str, str, bool]] = []
+        # (text, its ink box, whether a pixel (x, y) of the panel is ink of it)
+        self.texts: list[tuple[str, tuple[int, int, int, int], Callable[[int, int], bool]]] = []
+
+    def text(self, text: str, mask: Any, origin: tuple[int, int]) -> None:
+        """A line of text drawn: its glyph mask, with its top left at `origin`."""
+        box = mask.getbbox()
+        if not box:
+            return
+        ox, oy = origin
+
+        def ink(x: int, y: int) -> bool:
+            return bool(mask.getpixel((x - ox, y - oy)))
+
+        self.texts.append((text, (ox + box[0], oy + box[1], ox + box[2], oy + box[3]), ink))
+
+
+_recording: Recording | None = None  # off in play
+# The names of the game being drawn (`players`): the only text `clip` shortens in place.
+_players: ContextVar[tuple[str, ...]] = ContextVar("players", default=())
+
+
+@contextmanager
+def recording() -> Iterator[Recording]:
+    """Record every text `clip` shortens (and so every `centered`, title, hint and wrapped
+    word that did not fit), and every line of text drawn and where, while the block runs."""
+    global _recording
+    before, _recording = _recording, Recording()
+    try:
+        yield _recording
+    finally:
+        _recording = before
+
+
+@contextmanager
+def players(names: Iterable[str]) -> Iterator[None]:
+    """While a screen draws: the players' names, which `clip` (and so `centered`, the title
+    bar and the hint) shortens instead of the words and numbers around them."""
+    token = _players.set(tuple(names))
+    try:
+        yield
+    finally:
+        _players.reset(token)
+
+
+def clip(text: str, width: int, size: int, names: Iterable[str] | None = None) -> str:
+    """`text` fitted to `width` at `size`, shortened with an ellipsis if it must be: in the
+    players' names it holds (`names`, else those of the game being drawn), the widest first
+    ("Bartholo… +16"), so that the words and numbers around them stay whole. Only a name may
+    be shortened (the tests hold every screen to it); text with no name, or too wide even
+    with one letter of each, is cut at its end, which the tests catch."""
     if text_size(text, size)[0] <= width:
         return text
+    wanted = sorted(set(_players.get() if names is None else names), key=len, reverse=True)
+    parts: list[str] = []  # text and names, alternating: the names at odd places
+    rest = text
+    while True:
+        at = [(i, -len(n), n) for n in wanted if n and (i := _find_word(rest, n)) >= 0]
+        if not at:
+            break
+        i, _, n = min(at)
+        parts += [rest[:i], n]
+        rest = rest[i + len(n):]
+    parts.append(rest)
+    kept = {i: parts[i] for i in range(1, len(parts), 2)}
+    cut: set[int] = set()
+
+    def joined() -> str:
+        return "".join(kept[i] + "…" if i in cut else kept.get(i, p)
+                       for i, p in enumerate(parts))
+
+    while text_size(joined(), size)[0] > width:
+        widest = max((i for i in kept if len(kept[i]) > 1),
+                     key=lambda i: text_size(kept[i], size)[0], default=None)
+        if widest is None:
+            return _cut(text, width, size)
+        kept[widest] = kept[widest][:-1]
+        cut.add(widest)
+    if _recording is not None:
+        _recording.shortened.extend((parts[i], kept[i] + "…", True) for i in sorted(cut))
+    return joined()
+
+
+def _find_word(text: str, name: str) -> int:
+    """Where `name` first stands as a word of `text` ("Ann's", not "Announce"), or -1."""
+    i = text.find(name)
+    while i >= 0:
+        end = i + len(name)
+        if (i == 0 or not text[i - 1].isalnum()) and (end == len(text)
+                                                      or not text[end].isalnum()):
+            return i
+        i = text.find(name, i + 1)
+    return -1
+
+
+def name_list(names: Sequence[str], width: int, size: int, sep: str = ", ") -> str:
+    """Players' names joined by `sep` to fit `width` at `size`: as many whole names as fit,
+    then how many more ("Ann, Bartholomew1 +14"); the first name shortened if even it and
+    the count do not fit."""
+    names = list(names)
+    for k in range(len(names), 0, -1):
+        text = sep.join(names[:k]) + (f" +{len(names) - k}" if k < len(names) else "")
+        if text_size(text, size)[0] <= width:
+            return text
+    more = f" +{len(names) - 1}" if len(names) > 1 else ""
+    return clip(names[0] + more, width, size, names[:1]) if names else ""
+
+
+def _cut(text: str, width: int, size: int) -> str:
+    whole = text
     while text and text_size(text + "…", size)[0] > width:
         text = text[:-1]
+    if _recording is not None:
+        _recording.shortened.append((whole, text + "…", False))
     return text + "…"
 
 
@@ -104,7 +224,8 @@ def text(d: ImageDraw.ImageDraw, xy: tuple[int, int], s: str, size: int, *,
 
 def centered(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], s: str, *,
              largest: int = 40, fill: int = 1) -> int:
-    """Draw `s` as large as fits in `box`, centred; returns the size used."""
+    """Draw `s` as large as fits in `box`, centred; returns the size used. Text too long even
+    at the smallest size is shortened (`clip`)."""
     x0, y0, x1, y1 = box
     size = fit(s, x1 - x0, y1 - y0, largest=largest)
     s = clip(s, x1 - x0, size)
@@ -115,8 +236,9 @@ def centered(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], s: str, *,
 def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "") -> int:
     """An inverted bar across the top; returns the y where content may start."""
     d.rectangle((0, 0, WIDTH - 1, 11), fill=1)
-    d.text((2, 6), clip(title, WIDTH - 4 - (text_size(right, SMALL)[0] + 4 if right else 0),
-                        SMALL), font=font(SMALL), fill=0, anchor="lm")
+    d.text((2, 6), clip(title, WIDTH - 4 - (text_size(right, SMALL)[0] + 4 if right
+                                                      else 0), SMALL),
+           font=font(SMALL), fill=0, anchor="lm")
     if right:
         d.text((WIDTH - 2, 6), right, font=font(SMALL), fill=0, anchor="rm")
     return 13
@@ -124,7 +246,8 @@ def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "") -> int:
 
 def hint(d: ImageDraw.ImageDraw, s: str) -> None:
     """A one-line hint on the bottom row (what the buttons do here)."""
-    d.text((WIDTH // 2, HEIGHT - 1), clip(s, WIDTH, SMALL), font=font(SMALL), fill=1, anchor="mb")
+    d.text((WIDTH // 2, HEIGHT - 1), clip(s, WIDTH, SMALL), font=font(SMALL), fill=1,
+           anchor="mb")
 
 
 def badge(d: ImageDraw.ImageDraw, xy: tuple[int, int], s: str, size: int = SMALL, *,

@@ -102,7 +102,24 @@ class Mode:
             Item("Leave to start", Push(Confirm("Leave this game?", LeaveGame(),
                                                 detail="It is kept in the journal"))),
         ]
-        return Menu("Menu", items)
+        return GameMenu("Menu", items)
+
+
+class GameMenu(Menu):
+    """The game's menu, the one hold OK opens (`menu_hold`)."""
+
+
+def menu_hold(stack: list[Screen], mode: Mode, ctx: Context) -> Result:
+    """Hold OK during a game: open the game's menu; on the menu, close it; on a screen chosen
+    from the menu, back to that menu (the screens above it close). So there is only ever
+    one menu, and one BACK (or another hold) leaves it."""
+    from companion.ui.actions import Pop
+    for depth, screen in enumerate(reversed(stack), start=1):
+        if isinstance(screen, GameMenu):
+            if depth >= len(stack):
+                return None  # (a menu is never the bottom screen)
+            return Pop(1 if depth == 1 else depth - 1)
+    return Push(mode.menu(ctx))
 
 
 def _web_menu(ctx: Context) -> Screen:
@@ -128,7 +145,9 @@ class FirstPlayer(Menu):
     def draw_on(self, d, ctx: Context) -> None:
         top = draw.title_bar(d, "Who goes first?")
         from companion.ui.screen import wrap
-        lines = wrap(self.mode.first_player_text, draw.WIDTH - 4, draw.SMALL)[:2]
+        lines = wrap(self.mode.first_player_text, draw.WIDTH - 4, draw.SMALL)
+        if len(lines) > 2:  # two lines fit: a longer text is cut, seen as one
+            lines = [lines[0], draw.clip(" ".join(lines[1:]), draw.WIDTH - 4, draw.SMALL)]
         for i, line in enumerate(lines):
             d.text((2, top + i * 10), line, font=draw.font(draw.SMALL), fill=1)
         y = top + 22
@@ -152,4 +171,4 @@ def rule_vote(ctx: Context) -> Screen:
 def history_screen(ctx: Context) -> Screen:
     j = ctx.playing
     lines = [f"{i + 1}. {j.describe(i)}" for i in range(len(j.events))][::-1]
-    return TextScreen("History (newest first)", lines or ["Nothing yet."])
+    return TextScreen("History", ["Newest first." if lines else "Nothing yet.", *lines])

@@ -42,7 +42,7 @@ def ask(top: Screen) -> Any:
     if isinstance(top, Confirm) and top.yes == PowerOff():
         return None
     return A.Push(Confirm("Power off?", PowerOff(),
-                          detail="Unplug when the screen is dark"))
+                          detail="Unplug when dark"))  # the screen: it fits whole
 
 
 def power_off(config, *, runner: Runner | None = None) -> tuple[bool, str]:

@@ -79,8 +79,11 @@ class RecordsScreen(Screen):
             y = top + i * self.ROW_H + self.ROW_H // 2
             pct = f"{round(rate * 100)}%" if rate is not None else "-"
             d.text((draw.WIDTH - 1, y), pct, font=f, fill=1, anchor="rm")
-            d.text((92, y), f"{won}/{played}", font=f, fill=1, anchor="rm")
-            d.text((1, y), draw.clip(name, 58, self.SIZE), font=f, fill=1, anchor="lm")
+            score = f"{won}/{played}"
+            d.text((92, y), score, font=f, fill=1, anchor="rm")
+            room = 92 - draw.text_size(score, self.SIZE)[0] - 5  # 1234/1234 needs the room
+            d.text((1, y), draw.clip(name, room, self.SIZE, (name,)), font=f, fill=1,
+                   anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button is Button.BACK:

@@ -60,6 +60,12 @@ class Context:
         assert self.journal is not None
         return self.journal.name(seat)
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The game's players' names (none outside a game): text too wide for its place is
+        shortened in these only (draw.clip)."""
+        return tuple(self.journal.header.players) if self.journal is not None else ()
+
 
 class Screen:
     """Base screen. Subclasses draw in `draw_on` and answer buttons in `on_press`/`on_hold`."""
@@ -68,7 +74,8 @@ class Screen:
 
     def render(self, ctx: Context) -> Image.Image:
         img, d = draw.blank()
-        self.draw_on(d, ctx)
+        with draw.players(ctx.players):  # text too wide is shortened in these names only
+            self.draw_on(d, ctx)
         return img
 
     def draw_on(self, d, ctx: Context) -> None:
@@ -197,12 +204,12 @@ class Menu(ScrollList):
         return self.items
 
     def draw_line(self, d, ctx: Context, i: int, item: Item, y: int) -> None:
-        label = draw.clip(item.text(ctx), draw.WIDTH - 12, 12)
+        label = item.text(ctx) if item.enabled else "(" + item.text(ctx) + ")"
+        size = draw.fit(label, draw.WIDTH - 12, draw.HEIGHT, largest=12)  # smaller type if long
+        label = draw.clip(label, draw.WIDTH - 12, size)
         if i == self.cursor:
             d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 1), fill=1)
-        if not item.enabled:
-            label = "(" + label + ")"
-        d.text((3, y + self.ROW_H // 2), label, font=draw.font(12),
+        d.text((3, y + self.ROW_H // 2), label, font=draw.font(size),
                fill=0 if i == self.cursor else 1, anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
@@ -234,7 +241,7 @@ class TextScreen(ScrollList):
         return self._wrapped
 
     def draw_line(self, d, ctx: Context, i: int, line: str, y: int) -> None:
-        d.text((1, y), line, font=draw.font(draw.SMALL + 1), fill=1)
+        d.text((1, y - 1), line, font=draw.font(draw.SMALL + 1), fill=1)  # descenders on the panel
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button in (Button.OK, Button.BACK):
@@ -243,7 +250,8 @@ class TextScreen(ScrollList):
 
 
 def wrap(line: str, width: int, size: int) -> list[str]:
-    """Word-wrap `line` to `width` pixels at font `size`."""
+    """Word-wrap `line` to `width` pixels at font `size`. A word wider than a line (a long
+    name and its "'s") is broken across lines, never cut."""
     words = line.split()
     if not words:
         return [""]
@@ -252,10 +260,16 @@ def wrap(line: str, width: int, size: int) -> list[str]:
         trial = f"{cur} {w}" if cur else w
         if draw.text_size(trial, size)[0] <= width:
             cur = trial
-        else:
-            if cur:
-                out.append(cur)
-            cur = draw.clip(w, width, size)
+            continue
+        if cur:
+            out.append(cur)
+        while draw.text_size(w, size)[0] > width:
+            cut = len(w) - 1
+            while cut > 1 and draw.text_size(w[:cut], size)[0] > width:
+                cut -= 1
+            out.append(w[:cut])
+            w = w[cut:]
+        cur = w
     out.append(cur)
     return out
 

@@ -28,14 +28,20 @@ class ResumeEntry:
 
 
 def default_names(names: list[str], n: int) -> tuple[str, ...]:
-    """The first `n` of `names`, then P1, P2, ... for seats past them."""
+    """The first `n` of `names`, then each seat past them called by its number: seat 5 of a
+    roster of four is "P5" (not "P1", which reads as the first seat). A number a roster's
+    name already spells ("p5": one player to stats) gets a letter: "P5b"."""
     names = list(names[:n])
-    k = 1
+    taken = {m.strip().casefold() for m in names}
     while len(names) < n:
-        candidate = f"P{k}"
-        if candidate.casefold() not in {m.strip().casefold() for m in names}:
-            names.append(candidate)  # not "P1" beside a roster's "p1": one player to stats
-        k += 1
+        seat = len(names) + 1
+        candidate = f"P{seat}"
+        for letter in "bcdefghijklmnopqrstuvwxyz":
+            if candidate.casefold() not in taken:
+                break
+            candidate = f"P{seat}{letter}"
+        names.append(candidate)
+        taken.add(candidate.casefold())
     return tuple(names)
 
 
@@ -50,8 +56,11 @@ class StartScreen(Menu):
             items.append(Item(f"Resume ({len(ctx.unfinished)} games)",
                               lambda c: Push(ResumeScreen(c.unfinished))))
         elif ctx.unfinished:
-            items.append(Item(f"Resume {ctx.unfinished[0].label}",
-                              ResumeGame(ctx.unfinished[0].game_id)))
+            entry = ctx.unfinished[0]
+            label = f"Resume {entry.label}"  # "(4)": its players; left out if it is too long
+            if draw.text_size(label, draw.SMALL)[0] > draw.WIDTH - 8:
+                label = f"Resume {entry.title}"
+            items.append(Item(label, ResumeGame(entry.game_id)))
         items.append(Item("New game", lambda c: Push(choose_game(c))))
         items.append(Item("Records", lambda c: Push(records_screen(c))))
         if ctx.extra.get("web") is not None:
@@ -67,8 +76,10 @@ class StartScreen(Menu):
         if i == self.cursor:
             d.rectangle((0, y, draw.WIDTH - (5 if len(self.items) > self.ROWS else 1), y + 13),
                         fill=1)
-        d.text((4, y + 7), draw.clip(item.text(ctx), draw.WIDTH - 8, 12),
-               font=draw.font(12), fill=0 if i == self.cursor else 1, anchor="lm")
+        label = item.text(ctx)
+        size = draw.fit(label, draw.WIDTH - 8, draw.HEIGHT, largest=12)  # smaller type if long
+        d.text((4, y + 7), draw.clip(label, draw.WIDTH - 8, size),
+               font=draw.font(size), fill=0 if i == self.cursor else 1, anchor="lm")
 
 
 class ResumeScreen(ScrollList):
@@ -98,12 +109,24 @@ class ResumeScreen(ScrollList):
         if on:
             d.rectangle((0, y, draw.WIDTH - 5, y + self.ROW_H - 2), fill=1)
         ink = 0 if on else 1
+        # The kind and its number, whole ("Rainbow Rush #12" names the game), with when
+        # beside it; when that does not fit even in smaller type, when goes under it, before
+        # who (as many names as fit, then how many more).
+        title = f"{e.title} #{e.game_id}"
         when_w = draw.text_size(e.when, draw.SMALL)[0]
-        d.text((2, y + 7), draw.clip(f"{e.title} #{e.game_id}", draw.WIDTH - when_w - 12, 12),
-               font=draw.font(12), fill=ink, anchor="lm")
-        d.text((draw.WIDTH - 7, y + 7), e.when, font=draw.font(draw.SMALL), fill=ink,
-               anchor="rm")
-        d.text((2, y + 18), draw.clip(", ".join(e.players), draw.WIDTH - 9, draw.SMALL),
+        beside = draw.WIDTH - 9 - when_w - 6
+        size = draw.fit(title, beside, draw.HEIGHT, largest=12)
+        x = 2
+        if draw.text_size(title, size)[0] <= beside:
+            d.text((draw.WIDTH - 7, y + 7), e.when, font=draw.font(draw.SMALL), fill=ink,
+                   anchor="rm")
+        else:
+            size = draw.fit(title, draw.WIDTH - 9, draw.HEIGHT, largest=12)
+            d.text((x, y + 18), e.when, font=draw.font(draw.SMALL), fill=ink, anchor="lm")
+            x += when_w + 6
+        d.text((2, y + 7), draw.clip(title, draw.WIDTH - 9, size), font=draw.font(size),
+               fill=ink, anchor="lm")
+        d.text((x, y + 18), draw.name_list(e.players, draw.WIDTH - 7 - x, draw.SMALL),
                font=draw.font(draw.SMALL), fill=ink, anchor="lm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
@@ -132,7 +155,8 @@ def choose_players(ctx: Context, kind: str) -> NumberEntry:
         return NewGame(Header(kind, default_names(ctx.names, n), 0, rules))
 
     return NumberEntry(f"{g.title}: players", value=start, lo=g.min_players, hi=g.max_players,
-                       done=done, describe=lambda n: ", ".join(default_names(ctx.names, n)))
+                       done=done, describe=lambda n: draw.name_list(default_names(ctx.names, n),
+                                                                    draw.WIDTH, draw.SMALL))
 
 
 def records_screen(ctx: Context) -> Screen:

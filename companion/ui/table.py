@@ -48,8 +48,9 @@ def next_line(d, ctx: Context, y: int) -> None:
     skips = t.pending_skips
     badge = f"SKIP {skips}" if skips > 1 else ("SKIP" if skips else "")
     room = draw.WIDTH - x - (draw.text_size(badge, 12)[0] + 6 if badge else 0)
-    d.text((x, y), draw.clip(ctx.name(t.upcoming), room, 13), font=draw.font(13), fill=1,
-           anchor="lm")
+    # On a baseline that keeps a descender ("Cy", "Guy") on the panel's last row.
+    d.text((x, min(y + 3, draw.HEIGHT - 3)), draw.clip(ctx.name(t.upcoming), room, 12),
+           font=draw.font(12), fill=1, anchor="ls")
     if badge:
         draw.badge(d, (draw.WIDTH - 1, y), badge, 12, anchor="r")
 
@@ -106,6 +107,11 @@ class EndScreen(Screen):
     def more(self, ctx: Context) -> Screen:
         raise NotImplementedError
 
+    def winners(self, ctx: Context) -> str:
+        """The winners' names, "Ann & Ben"; with many, as many as fit and how many more."""
+        return draw.name_list([ctx.name(w) for w in ctx.state.winners], draw.WIDTH,
+                              draw.SMALL, " & ")
+
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
         top = draw.title_bar(d, end_title(ctx, self.heading(ctx)))
@@ -119,11 +125,10 @@ class EndScreen(Screen):
                           (0, top, draw.WIDTH, 50), self.nobody, largest=22)
         elif detail := self.detail(ctx):
             draw.centered(d, (0, names_top, draw.WIDTH, names_top + 17),
-                          " & ".join(ctx.name(w) for w in s.winners), largest=26)
+                          self.winners(ctx), largest=26)
             d.text((draw.WIDTH // 2, 47), detail, font=draw.font(12), fill=1, anchor="mm")
         else:
-            draw.centered(d, (0, names_top, draw.WIDTH, 51),
-                          " & ".join(ctx.name(w) for w in s.winners), largest=28)
+            draw.centered(d, (0, names_top, draw.WIDTH, 51), self.winners(ctx), largest=28)
         draw.hint(d, self.hint)
 
     def on_press(self, button: Button, ctx: Context) -> Result:

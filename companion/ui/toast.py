@@ -3,6 +3,8 @@ boxed over the lower part) and the error frame (when a screen fails to draw)."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from PIL import ImageDraw
 
 from companion.ui import draw
@@ -18,19 +20,30 @@ def error_frame():
     return img
 
 
-def toast_lines(text: str) -> list[str]:
-    """A toast's text in at most two lines; a text that needs more ends in "…" on the second,
-    so a cut is seen as one (not "Not saved: database or disk is" for "... is full")."""
+def toast_lines(text: str, names: Sequence[str] = ()) -> list[str]:
+    """A toast's text in at most two lines. The players' `names` in it are shortened first
+    ("Undone: Bartholo… claimed 3 of a kind: true"), the longest first, as far as two
+    letters; a text that needs more still ends in "…" on the second line, so a cut is seen
+    as one (not "Not saved: database or disk is" for "... is full")."""
     lines = wrap(text, draw.WIDTH - 8, 12)
+    longest = sorted({n for n in names if n in text}, key=len, reverse=True)
+    for keep in range(max((len(n) for n in longest), default=0) - 2, 1, -1):
+        if len(lines) <= 2:
+            break
+        short = text
+        for n in longest:
+            if len(n) > keep + 1:
+                short = short.replace(n, n[:keep] + "…")
+        lines = wrap(short, draw.WIDTH - 8, 12)
     if len(lines) > 2:
         lines = [lines[0], draw.clip(" ".join(lines[1:]), draw.WIDTH - 8, 12)]
     return lines
 
 
-def draw_toast(img, text: str) -> None:
-    """A boxed message over the lower part of the frame, up to two lines."""
+def draw_toast(img, text: str, names: Sequence[str] = ()) -> None:
+    """A boxed message over the lower part of the frame, up to two lines (`toast_lines`)."""
     d = ImageDraw.Draw(img)
-    lines = toast_lines(text)
+    lines = toast_lines(text, names)
     h = 14 * len(lines) + 4
     y0 = draw.HEIGHT - h
     d.rectangle((0, y0 - 2, draw.WIDTH - 1, draw.HEIGHT - 1), fill=0)

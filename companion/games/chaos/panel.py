@@ -220,7 +220,7 @@ class RoundPoints(Screen):
         s = ctx.state
         n = len(self.points)
         top = draw.title_bar(d, f"Round {s.rounds + 1} points", f"{self.seat + 1}/{n}")
-        d.text((2, top + 7), draw.clip(ctx.name(self.seat), 70, 14), font=draw.font(14), fill=1,
+        d.text((2, top + 7), draw.clip(ctx.name(self.seat), 56, 14), font=draw.font(14), fill=1,
                anchor="lm")
         v = self.points[self.seat]
         draw.centered(d, (60, top, draw.WIDTH - 2, 50), str(v), largest=34)
@@ -328,7 +328,7 @@ def color_picker(title: str, kind: str, *, cursor: str | None = None) -> ColorPi
 class ChaosMode(Mode):
     kind = "chaos"
     turn_actions = ("skip", "double_skip", "reverse", "reverse_skip")
-    first_player_text = "The dealer's neighbour in the current direction goes first."
+    first_player_text = "Next after the dealer, in the direction of play."
     house_rules_text = (
         "NEXT ends the turn. ROLL: the Chaos! call. OK: the cards menu. UP/DOWN: points.",
         "Pick a Color, Draw 4 and Two Train end the turn at once (one card a turn).",

@@ -108,7 +108,7 @@ class D8Outcome(Screen):
             return
         draw.centered(d, (32, 0, draw.WIDTH, 30), self.HEADS[face], largest=22)
         for i, line in enumerate(self.DETAIL[face]):
-            draw.centered(d, (0, 31 + 12 * i, draw.WIDTH, 43 + 12 * i), line, largest=11)
+            draw.centered(d, (0, 30 + 11 * i, draw.WIDTH, 41 + 11 * i), line, largest=11)
         if face == 6:
             draw.hint(d, "NEXT: end the turn")
 

@@ -70,7 +70,7 @@ class FlowerScreen(TableScreen):
         d.line((0, 54, draw.WIDTH, 54), fill=1)
         played = f"played {s.played}/{MAX_CARDS}"
         pw = draw.text_size(played, draw.SMALL)[0]
-        d.text((draw.WIDTH - 1, 59), played, font=draw.font(draw.SMALL), fill=1, anchor="rm")
+        d.text((draw.WIDTH - 1, 58), played, font=draw.font(draw.SMALL), fill=1, anchor="rm")
         nxt = draw.clip("Next: " + ctx.name(t.upcoming), draw.WIDTH - pw - 4, 11)
         d.text((1, 59), nxt, font=draw.font(11), fill=1, anchor="lm")
 
@@ -112,7 +112,7 @@ def petal_entry(ctx: Context, color: str) -> Screen:
 
 
 def color_menu(ctx: Context) -> Menu:
-    return Menu("Petals of which color?", [
+    return Menu("Color of petals?", [
         Item(f"{c.capitalize()} ({p}/{PETALS})", (lambda cx, c=c: Push(petal_entry(cx, c))))
         for c, p in zip(COLORS, ctx.state.garden)])
 

@@ -21,18 +21,27 @@ def pair_event(ctx: Context, seat: int | None = None) -> Emit:
     return Emit(event, then=Toast(f"{ctx.name(who)}: {s.scores[who] + 1} pairs"))
 
 
+SCORES_SHOWN = 8  # cells of pairs at once; more players: the eight around the current one
+
+
 def draw_scores(d, ctx: Context, box: tuple[int, int, int, int]) -> None:
-    """Everyone's pairs in seat order, the current player's inverted."""
+    """Everyone's pairs in seat order, the current player's inverted. Up to eight players
+    at once (a cell of 16 pixels holds two figures); with more, the eight of the current
+    player's group (seats 1-8 or 9-16; the Pairs screen lists them all)."""
     x0, y0, x1, y1 = box
     scores = ctx.state.scores
     n = len(scores)
-    w = (x1 - x0) // n
-    for seat, p in enumerate(scores):
-        cell = (x0 + seat * w, y0, x0 + (seat + 1) * w - 2, y1)
+    shown = min(n, SCORES_SHOWN)
+    first = ctx.state.table.current // shown * shown
+    first = min(first, n - shown)
+    w = (x1 - x0) // shown
+    for col, seat in enumerate(range(first, first + shown)):
+        p = scores[seat]
+        cell = (x0 + col * w, y0, x0 + (col + 1) * w - 2, y1)
         cur = seat == ctx.state.table.current
         if cur:
             d.rectangle(cell, fill=1)
-        text = f"{ctx.name(seat)[:3]} {p}" if n <= 4 else str(p)
+        text = f"{ctx.name(seat)} {p}" if n <= 4 else str(p)  # the name shortened to fit
         draw.centered(d, (cell[0] + 1, y0, cell[2], y1 + 1), text, largest=12,
                       fill=0 if cur else 1)
 
@@ -67,7 +76,7 @@ class PipsEntry(Screen):
 
     def draw_on(self, d, ctx: Context) -> None:
         n = len(self.values)
-        top = draw.title_bar(d, "Mini-pips on 3 cards", f"{self.seat + 1}/{n}")
+        top = draw.title_bar(d, "Mini-pips, 3 cards", f"{self.seat + 1}/{n}")
         draw.centered(d, (0, top, draw.WIDTH, top + 15), ctx.name(self.seat), largest=15)
         draw.centered(d, (16, top + 15, draw.WIDTH - 16, 54), str(self.values[self.seat]),
                       largest=28)
@@ -129,7 +138,8 @@ class TiePick(FirstPlayer):
         if owner in self.seats:
             lines.append(f"Else: {ctx.name(owner)} (deck owner)")
         for i, line in enumerate(lines):
-            d.text((2, top + i * 10), line, font=draw.font(draw.SMALL), fill=1)
+            d.text((2, top + i * 10), draw.clip(line, draw.WIDTH - 4, draw.SMALL),
+                   font=draw.font(draw.SMALL), fill=1)
         y = top + 22
         d.rectangle((0, y, draw.WIDTH - 1, draw.HEIGHT - 1), fill=1)
         d.text((6, (y + draw.HEIGHT) // 2), "▲▼", font=draw.font(12), fill=0, anchor="lm")

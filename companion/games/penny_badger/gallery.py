@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 def shots(config) -> Iterator[Shot]:
     mode = PennyMode()
+    rules = config.house_rules("penny-badger")  # the config's bank and savings, if set
     names4 = tuple(config.names[:4])
-    j = Journal(Header("penny-badger", names4))
+    j = Journal(Header("penny-badger", names4, 0, rules))
     for e in ({"type": "claim", "cards": 2, "challengers": []}, {"type": "pass"},
               {"type": "claim", "cards": 3, "challengers": [0, 3], "truthful": True}):
         j.append(e)
@@ -40,13 +41,14 @@ def shots(config) -> Iterator[Shot]:
     yield "turn-claim-8", j, [Ledger(mode), TurnPicker(8)]
     acc = Accusers(3)
     yield "accusers-none", j, [Ledger(mode), acc]
+    yield "accusers-claim-8", j, [Ledger(mode), Accusers(8)]  # the whole bank: "+103"
     acc2 = Accusers(3)
     acc2.chosen = [0, 1]
     acc2.cursor = 2
     yield "accusers-two", j, [Ledger(mode), acc2]
     yield "reveal", j, [Ledger(mode), Reveal(3, [0, 1])]
     yield "settled-true", j, [Ledger(mode), SettlementScreen()]
-    jb = Journal(Header("penny-badger", names4))
+    jb = Journal(Header("penny-badger", names4, 0, rules))
     for e in ({"type": "claim", "cards": 2, "challengers": []}, {"type": "pass"},
               {"type": "claim", "cards": 3, "challengers": [0, 3], "truthful": False},
               {"type": "skip"}):
@@ -58,19 +60,19 @@ def shots(config) -> Iterator[Shot]:
     yield "first-player", jb, [mode.first_player_screen(Context(config=config, journal=jb))]
     # Eight badgers, two of them out, played counter-clockwise.
     names8 = tuple(config.names[:8])
-    j8 = Journal(Header("penny-badger", names8))
+    j8 = Journal(Header("penny-badger", names8, 0, rules))
     for e in ({"type": "claim", "cards": 5, "challengers": [1, 2], "truthful": True},
               {"type": "reverse"}, {"type": "pass"}):
         j8.append(e)
     yield "ledger-8", j8, [Ledger(mode)]
     # Five badgers with short names, as a group hit it ("O..." for "Olu" before).
-    j5 = Journal(Header("penny-badger", ("Olu", "Ann", "Ben", "Cy", "Dee")))
+    j5 = Journal(Header("penny-badger", ("Olu", "Ann", "Ben", "Cy", "Dee"), 0, rules))
     for e in ({"type": "claim", "cards": 3, "challengers": [2, 3], "truthful": True},
               {"type": "pass"}):
         j5.append(e)
     yield "ledger-5", j5, [Ledger(mode)]
     # Sixteen badgers: pages of nine.
-    j16 = Journal(Header("penny-badger", default_names(config.names, 16)))
+    j16 = Journal(Header("penny-badger", default_names(config.names, 16), 0, rules))
     for e in ({"type": "claim", "cards": 4, "challengers": [3], "truthful": False},
               {"type": "pass"}, {"type": "claim", "cards": 2, "challengers": []}):
         j16.append(e)
@@ -83,7 +85,7 @@ def shots(config) -> Iterator[Shot]:
     acc16.cursor = 3
     yield "accusers-16", j16, [Ledger(mode), acc16]
     # The end: the bank emptied by a claim of eight.
-    je = Journal(Header("penny-badger", names4))
+    je = Journal(Header("penny-badger", names4, 0, rules))
     for e in ({"type": "claim", "cards": 4, "challengers": [2, 3], "truthful": False},
               {"type": "claim", "cards": 5, "challengers": []}, {"type": "pass"},
               {"type": "claim", "cards": 8, "challengers": []}):

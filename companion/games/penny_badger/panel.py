@@ -42,14 +42,19 @@ TOP_H = 30  # the bank and the current badger
 GRID_TOP = 32
 
 
-def grid_layout(n: int) -> tuple[int, int, int]:
+NAME_ROOM = 16  # the fewest pixels a name gets beside its savings: two letters and "…"
+
+
+def grid_layout(n: int, money: int = 0) -> tuple[int, int, int]:
     """(columns, rows, font size) of the savings grid for `n` badgers: as large as fits.
     Five or six badgers sit in two columns of three rows: three columns left a name 20
     pixels beside its savings, one letter ("O…" for "Olu"); two give it 38 or more, six
-    or seven letters of the smallest size."""
+    or seven letters of the smallest size. Seven or more take three columns, unless the
+    widest savings (`money` pixels wide in the smallest size: a bank of thousands) would
+    leave a name less than NAME_ROOM: then two columns, six a page."""
     if n <= 4:
         return 2, 2, 13
-    if n <= 6:
+    if n <= 6 or (draw.WIDTH - 4) // 3 - money - 7 < NAME_ROOM:
         return 2, 3, 10
     return 3, 3, 10
 
@@ -91,16 +96,22 @@ class Ledger(Screen):
         self.mode = mode
         self.page: int | None = None  # None: the page holding the current badger
 
-    def pages(self, n: int) -> int:
-        cols, rows, _ = grid_layout(n)
-        return -(-n // (cols * rows))
+    @staticmethod
+    def layout(s: PennyState) -> tuple[int, int, int]:
+        """The grid for this game's badgers and the widest of their savings."""
+        return grid_layout(s.table.seats, max(draw.text_size(str(v), draw.SMALL)[0]
+                                              for v in s.savings))
+
+    def pages(self, s: PennyState) -> int:
+        cols, rows, _ = self.layout(s)
+        return -(-s.table.seats // (cols * rows))
 
     def shown_page(self, ctx: Context) -> int:
         s = ctx.state
-        cols, rows, _ = grid_layout(s.table.seats)
+        cols, rows, _ = self.layout(s)
         if self.page is None:
             return s.table.current // (cols * rows)
-        return min(self.page, self.pages(s.table.seats) - 1)
+        return min(self.page, self.pages(s) - 1)
 
     def draw_on(self, d, ctx: Context) -> None:
         s: PennyState = ctx.state
@@ -125,8 +136,8 @@ class Ledger(Screen):
     def draw_grid(self, d, ctx: Context) -> None:
         s: PennyState = ctx.state
         n = s.table.seats
-        cols, rows, size = grid_layout(n)
-        pages = self.pages(n)
+        cols, rows, size = self.layout(s)
+        pages = self.pages(s)
         page = self.shown_page(ctx)
         right = draw.WIDTH - (4 if pages > 1 else 0)
         cw = right // cols
@@ -162,7 +173,7 @@ class Ledger(Screen):
         if button is Button.OK:
             return Push(self.mode.menu(ctx))
         if button in (Button.UP, Button.DOWN):
-            pages = self.pages(ctx.state.table.seats)
+            pages = self.pages(ctx.state)
             if pages > 1:
                 step = -1 if button is Button.UP else 1
                 self.page = (self.shown_page(ctx) + step) % pages
@@ -275,8 +286,9 @@ def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool) -> None:
         d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
                fill=fill, anchor="rm")
         room = min(room, draw.WIDTH - 7 - rw - 4 - x)
-    d.text((x, y + ROW_H // 2), draw.clip(label, room, ROW_SIZE),
-           font=draw.font(ROW_SIZE), fill=fill, anchor="lm")
+    size = draw.fit(label, room, draw.HEIGHT, largest=ROW_SIZE, smallest=ROW_SIZE - 1)
+    d.text((x, y + ROW_H // 2), draw.clip(label, room, size),  # "No challenge: +103" whole
+           font=draw.font(size), fill=fill, anchor="lm")
 
 
 class Accusers(ScrollList):
@@ -486,7 +498,7 @@ def history_lines(state: PennyState, names: Sequence[str]) -> list[str]:
 
 def history_screen(ctx: Context) -> Screen:
     lines = history_lines(ctx.state, ctx.playing.header.players)
-    return TextScreen("Claims, newest first",
+    return TextScreen("Claims", ["Newest first."] +
                       [w for line in lines for w in wrap_list(line, draw.WIDTH - 6,
                                                                draw.SMALL + 1)])
 
@@ -552,7 +564,9 @@ class PennyEnd(ScrollList):
         if winners:
             amount = s.savings[s.winners[0]]
             verb = "wins" if len(winners) == 1 else "win"
-            text = f"{' & '.join(winners)} {verb} {amount}"
+            tail = f" {verb} {amount}"  # whole; as many winners as fit before it
+            room = draw.WIDTH - draw.text_size(tail, draw.SMALL)[0]
+            text = draw.name_list(winners, room, draw.SMALL, " & ") + tail
         else:
             text = "No winner"
         draw.centered(d, (0, top, draw.WIDTH, top + 20), text, largest=20)
@@ -578,17 +592,20 @@ class PennyMode(Mode):
     first_player_text = "Who gave the most pennies goes first:"
     house_rules_text = (
         "The companion is the bank. NEXT: pass (OK) or claim (UP to pick 1-8 cards).",
-        "Pass: 1 penny to the bank. Claim withdrawals: wild 3, 2: 4, 3: 8, 4: 16, 5: 32, "
-        "6: 64, 7: 128, 8: the whole bank; never more than the bank holds.",
-        "Penalty P: wild 1 (bluffer 2), 2: 2, 3: 4, 4: 8, 5: 16, 6: 32, 7: 64, "
-        "8: all the payer's savings.",
-        "True: each accuser pays P to the bank and P to the claimant. Bluff: the claimant "
-        "pays P to the bank and P to each accuser.",
+        "Pass: 1 penny to the bank.",
+        "A claim takes from the bank 3 pennies for a wild, 4 for 2 cards, 8 for 3, 16 for 4, "
+        "32 for 5, 64 for 6, 128 for 7, the whole bank for 8; never more than it holds.",
+        "Not challenged: the claimant keeps them; the cards stay hidden.",
+        "Challenged, the cards are shown. True: the claimant keeps them, and each accuser "
+        "pays the penalty to the bank and the penalty again to the claimant.",
+        "A bluff: the claimant takes nothing, and pays the penalty to the bank and the "
+        "penalty again to each accuser.",
+        "The penalty: 2 pennies for 2 cards, 4 for 3, 8 for 4, 16 for 5, 32 for 6, 64 for "
+        "7, all the payer's savings for 8; for a wild 1 (an accuser) or 2 (a bluffer).",
         "The bank is paid first; a payer short for the bank pays it all they have and is "
         "out, and the others get nothing.",
         "Short for the others: equal shares, odd pennies one each clockwise from the "
         "payer's left.",
-        "The withdrawal is taken when the claim is made; penalty deposits come after it.",
         "0 savings: out and skipped. The game ends at the end of a turn with the bank at 0 or "
         "one badger left with savings; the most savings wins, ties share.",
         "Skip and reverse cards: in the menu (hold OK).",

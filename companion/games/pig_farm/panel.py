@@ -434,13 +434,20 @@ class RoundSummary(ScrollList):
         s: PigFarmState = ctx.state
         k = self.index(s)
         r = s.results[k]
-        total = sum(rr.points[seat] for rr in s.results[:k + 1])
+        totals = [sum(rr.points[i] for rr in s.results[:k + 1]) for i in range(s.table.seats)]
         size = min(self.ROW_H - 1, 13)
         y += self.ROW_H // 2
+        # The columns as wide as their widest figure (scores of thousands), the name in the
+        # rest: 94 and 58 as before for figures of up to three digits.
+        total_w = max(draw.text_size(str(t), size)[0] for t in totals)
+        pts_right = min(94, draw.WIDTH - 5 - total_w - 5)
+        pts_w = max(draw.text_size(signed(p), size)[0] for p in r.points)
         name = ctx.name(seat) + (" $" if seat == r.seller else "")
-        d.text((1, y), draw.clip(name, 58, size), font=draw.font(size), fill=1, anchor="lm")
-        d.text((94, y), signed(r.points[seat]), font=draw.font(size), fill=1, anchor="rm")
-        d.text((draw.WIDTH - 5, y), str(total), font=draw.font(size), fill=1, anchor="rm")
+        d.text((1, y), draw.clip(name, min(58, pts_right - pts_w - 5), size),
+               font=draw.font(size), fill=1, anchor="lm")
+        d.text((pts_right, y), signed(r.points[seat]), font=draw.font(size), fill=1, anchor="rm")
+        d.text((draw.WIDTH - 5, y), str(totals[seat]), font=draw.font(size), fill=1,
+               anchor="rm")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button in (Button.OK, Button.BACK, Button.NEXT):
@@ -452,22 +459,31 @@ class RoundsTable(ScrollList):
     """Points by round: rounds down, seats across (four at a time; NEXT shows more seats),
     totals on the last line. UP/DOWN scroll the rounds."""
 
-    COLS = 4
+    COLS = 4  # seats shown at once; three when a figure is too wide for four (-1650)
     ROWS = 3  # rounds shown at once; the totals line is always under them
     ROW_H = 10
     LABEL_W = 20
-    COL_W = (draw.WIDTH - LABEL_W - 3) // COLS
 
     def __init__(self, *, done: Any = Pop()) -> None:
         self.first = 0  # first round line shown
         self.page = 0  # first seat shown = page * COLS
         self.done = done
 
+    def cols(self, s: PigFarmState) -> int:
+        figures = [*s.scores, *(p for r in s.results for p in r.points)]
+        widest = max((draw.text_size(str(p), draw.SMALL)[0] for p in figures), default=0)
+        return max(1, min(self.COLS, (draw.WIDTH - self.LABEL_W - 4) // (widest + 3)))
+
+    def col_w(self, s: PigFarmState) -> int:  # 26 for four, as ever; clear of the scroll bar
+        return (draw.WIDTH - self.LABEL_W - 4) // self.cols(s)
+
     def pages(self, s: PigFarmState) -> int:
-        return (s.table.seats + self.COLS - 1) // self.COLS
+        return (s.table.seats + self.cols(s) - 1) // self.cols(s)
 
     def seats(self, s: PigFarmState) -> range:
-        return range(self.page * self.COLS, min(s.table.seats, (self.page + 1) * self.COLS))
+        cols = self.cols(s)
+        self.page = min(self.page, self.pages(s) - 1)
+        return range(self.page * cols, min(s.table.seats, (self.page + 1) * cols))
 
     def lines(self, ctx: Context) -> list[tuple[str, tuple[int, ...]]]:
         return [(f"R{i + 1}", r.points) for i, r in enumerate(ctx.state.results)]
@@ -476,9 +492,10 @@ class RoundsTable(ScrollList):
         pages = self.pages(ctx.state)
         top = draw.title_bar(d, "Points by round",
                              f"{self.page + 1}/{pages}" if pages > 1 else "")
+        col_w = self.col_w(ctx.state)
         for col, seat in enumerate(self.seats(ctx.state)):
-            d.text((self.LABEL_W + (col + 1) * self.COL_W, top),
-                   draw.clip(ctx.name(seat), self.COL_W - 2, draw.SMALL),
+            d.text((self.LABEL_W + (col + 1) * col_w, top),
+                   draw.clip(ctx.name(seat), col_w - 2, draw.SMALL),
                    font=draw.font(draw.SMALL), fill=1, anchor="ra")
         d.line((0, top + 10, draw.WIDTH - 4, top + 10), fill=1)
         return top + 11
@@ -493,8 +510,9 @@ class RoundsTable(ScrollList):
     def draw_line(self, d, ctx: Context, i: int, line, y: int) -> None:
         label, points = line
         d.text((0, y), label, font=draw.font(draw.SMALL), fill=1)
+        col_w = self.col_w(ctx.state)
         for col, seat in enumerate(self.seats(ctx.state)):
-            d.text((self.LABEL_W + (col + 1) * self.COL_W, y), str(points[seat]),
+            d.text((self.LABEL_W + (col + 1) * col_w, y), str(points[seat]),
                    font=draw.font(draw.SMALL), fill=1, anchor="ra")
 
     def on_press(self, button: Button, ctx: Context) -> Result:
