@@ -243,6 +243,31 @@ def check_state_dir(cfg: configmod.Config) -> Check:
     return _ok("state directory", f"{path} is writable")
 
 
+def root_problem(path: Path, euid: int | None = None) -> str:
+    """Why root must not open the journal at `path` ("" when it may). Even a read-only open
+    leaves `-wal` and `-shm` files beside a journal, owned by whoever opened it: root's would
+    keep the journal's owner (the service's user) from writing it. So root opens only a
+    journal root owns (one `make run` as root wrote, say) or none yet (nothing is opened)."""
+    if euid is None:
+        euid = os.geteuid() if hasattr(os, "geteuid") else -1
+    if euid != 0:
+        return ""
+    try:
+        owner = path.stat().st_uid
+    except OSError:  # none yet (a skip), or unreadable: check_journal says which
+        return ""
+    if owner == 0:
+        return ""
+    try:
+        import pwd
+        name = pwd.getpwuid(owner).pw_name
+    except (ImportError, KeyError):
+        name = f"#{owner}"  # no such user here: sudo -u takes "#UID"
+    return (f"{path} not opened: it belongs to {name}, and opening it as root would leave "
+            f"root-owned files beside it that {name} cannot write; run as: sudo -u {name} "
+            "companion doctor ...")
+
+
 def check_journal(cfg: configmod.Config) -> Check:
     from companion.session.checksum import describe
     from companion.session.store import Store
@@ -346,12 +371,8 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
     yield check_display(cfg, open_display)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
     yield check_state_dir(cfg)
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.journal:
-        yield _fail("journal", "not opened: running as root would leave root-owned files the "
-                               "service cannot write; run as: sudo -u companion companion "
-                               "doctor ...")
-    else:
-        yield check_journal(cfg)
+    problem = root_problem(cfg.journal_path())
+    yield _fail("journal", problem) if problem else check_journal(cfg)
     yield check_web(cfg)
 
 
