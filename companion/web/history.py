@@ -37,6 +37,7 @@ from companion.session.stats import (
     History,
     LeftOut,
     compute,
+    minutes,
     not_counted_lines,
     seat_scores,
 )
@@ -137,7 +138,7 @@ def length(g: GameRecord) -> str:
     events = f"{g.events} event{'s' * (g.events != 1)}"
     if g.seconds is None:
         return events
-    return f"{events}, {round(g.seconds / 60)} min"
+    return f"{events}, {minutes(g.seconds):g} min"
 
 
 def winners(g: GameRecord) -> str:

@@ -250,3 +250,16 @@ def test_penny_badger_history_says_who_paid_whom(tmp_path, companion):
     with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
         snap = json.loads(r.read())
     assert [h["text"] for h in snap["history"]] == [line1, line2]
+
+
+def test_games_and_stats_give_one_length_without_the_time_set_aside(tmp_path, companion):
+    """Issue 26, item 10: /games said 4 min and /stats 3.5 for one game, both counting the
+    time it sat set aside. A Pig Farm of 160 s of play over 4160 s (parked, then left for the
+    start menu) is 2.7 minutes on both."""
+    from tests.test_playing_time import play_with_breaks
+    play_with_breaks(tmp_path)
+    c = companion()
+    games = get(c, "/games")[2].decode()
+    stats = get(c, "/stats")[2].decode()
+    assert "#1 · " in games and "4 events, 2.7 min" in games
+    assert "2.7 minutes" in stats and "69.3" not in stats
