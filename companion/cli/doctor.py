@@ -12,6 +12,7 @@ The doctor needs the pins, the display and the roller to itself: stop the servic
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import platform
 import sys
@@ -295,47 +296,88 @@ def check_journal(cfg: configmod.Config) -> Check:
 
 
 def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
-    """Is the table web listening, and at which addresses? (The doctor usually runs with the
-    service stopped: then it is not, which is a pass, and the line says where it will be.)"""
-    import http.client
-    import json
-
-    from companion.web.guard import box_addresses
+    """Is the table web listening, and at which addresses? Where the companion running on
+    this journal says its web listens (companion/session/webinfo.py: it may have been started
+    with another --web), else where the config says. (The doctor usually runs with the
+    service stopped: then it is not listening, which is a pass, and the line says where it
+    will be.)"""
+    from companion.session import webinfo
 
     w = cfg["web"]
+    published = webinfo.read(cfg.journal_path())
+    if published is not None:
+        return _check_running_web(published, (w["host"], w["port"]), timeout)
     if not w["enabled"]:
         return _skip("web", "off in the config ([web] enabled = false)")
     host, port = w["host"], w["port"]
-    wild = host in ("0.0.0.0", "::")
-    shown = [a for a in (box_addresses(host) if wild else [host])
-             if not wild or a not in ("127.0.0.1", "::1")] or [host]
-    urls = ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
-    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    urls = _urls(host, port)
     try:
-        conn = http.client.HTTPConnection(probe, port, timeout=timeout)
-        try:
-            conn.request("GET", "/api/state")
-            resp = conn.getresponse()
-            body = resp.read(65536)
-        finally:
-            conn.close()
+        answer = _probe(host, port, timeout)
     except ConnectionRefusedError:
         from companion.session.lock import running_pid
         pid = running_pid(cfg.journal_path())
         if pid is not None:
             return _skip("web", f"not listening on {host}:{port}, though a companion runs on "
-                                f"this journal (pid {pid}): it was started with another --web, "
-                                f"or --no-web; with the config's: {urls}")
+                                f"this journal (pid {pid}): it was started with --no-web (or "
+                                f"before it said where its web listens); with the config's: "
+                                f"{urls}")
         return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
                             f"when it runs: {urls}")
     except (OSError, http.client.HTTPException) as e:
         return _fail("web", f"{host}:{port} does not answer ({e})")
-    try:
-        int(json.loads(body)["seq"])
-    except (ValueError, KeyError, TypeError):
+    if not answer:
         return _fail("web", f"port {port} is held by another program: the companion would run "
                             "without the web (set [web] port)")
     return _ok("web", f"listening on {host}:{port}: {urls}")
+
+
+def _check_running_web(published: Any, configured: tuple[str, int], timeout: float) -> Check:
+    """The web of the running companion, where it said it listens."""
+    host, port, pid = published.host, published.port, published.pid
+    urls = _urls(host, port)
+    other = "" if (host, port) == configured else \
+        f" (started with --web {host}:{port}; the config says {configured[0]}:{configured[1]})"
+    try:
+        answer = _probe(host, port, timeout)
+    except ConnectionRefusedError:
+        return _skip("web", f"the companion running on this journal (pid {pid}) served its "
+                            f"web on {host}:{port}{other}, which does not answer now: Web off "
+                            "in its device menu? Table web > Web on starts it again")
+    except (OSError, http.client.HTTPException) as e:
+        return _fail("web", f"the companion running on this journal (pid {pid}) serves its web "
+                            f"on {host}:{port}{other}, which does not answer ({e})")
+    if not answer:
+        return _fail("web", f"{host}:{port}{other} answers, but not as the companion: "
+                            "another program holds the port")
+    return _ok("web", f"listening on {host}:{port}{other}, the companion running on this "
+                      f"journal (pid {pid}): {urls}")
+
+
+def _urls(host: str, port: int) -> str:
+    """The addresses phones open for a web on host:port (the box's own for 0.0.0.0/::)."""
+    from companion.web.guard import box_addresses
+    wild = host in ("0.0.0.0", "::")
+    shown = [a for a in (box_addresses(host) if wild else [host])
+             if not wild or a not in ("127.0.0.1", "::1")] or [host]
+    return ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
+
+
+def _probe(host: str, port: int, timeout: float) -> bool:
+    """Whether the companion's web answers on host:port (False: something else does).
+    ConnectionRefusedError when nothing listens there."""
+    import json
+    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+    try:
+        conn.request("GET", "/api/state")
+        body = conn.getresponse().read(65536)
+    finally:
+        conn.close()
+    try:
+        int(json.loads(body)["seq"])
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
 
 
 # --- running them ---------------------------------------------------------------------------

@@ -166,6 +166,10 @@ def _web(args, cfg, app, stack) -> str:
         print(f"companion: {problem}", file=sys.stderr, flush=True)
         app.show_toast("Web off: " + problem.split("(")[-1].split(")")[0], 4.0)
         return ""
+    # Where it listens, for `companion doctor` (which reads the config, not our --web).
+    from companion.session import webinfo
+    webinfo.publish(cfg.journal_path(), web.host, web.port, web.url)
+    stack.callback(webinfo.withdraw, cfg.journal_path())
     if args.ack:
         print(f"web {web.url}", flush=True)
     return web.url
