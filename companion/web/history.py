@@ -202,6 +202,8 @@ def _style(colors: tuple[str, ...] = COLORS):
                  font_family="DejaVu Sans, sans-serif", label_font_size=26,
                  major_label_font_size=26, legend_font_size=28, title_font_size=30,
                  value_font_size=26, tooltip_font_size=24,
+                 # Opaque: a kind's bars are its colour exactly, as in the legend's swatches.
+                 opacity="1", opacity_hover="1",
                  colors=colors)
 
 
