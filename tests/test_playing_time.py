@@ -114,11 +114,51 @@ def test_an_aside_without_its_resume_ends_at_the_next_move(tmp_path):
     assert record.seconds == pytest.approx(80)
 
 
-def test_a_journal_from_before_the_asides_counts_the_whole_time(tmp_path):
+def test_a_journal_from_before_the_asides_leaves_out_the_other_games_played_meanwhile(
+        tmp_path):
+    """No asides recorded (a journal written before them): another game's rows between two
+    moves of a game show it was set aside, from the first of them to the last."""
     wall = Wall()
     with Store(tmp_path / "journal.db", clock=wall) as s:
         j = s.new_game(Header("table", ("Ann", "Ben")))
-        wall.t += 90
+        wall.t += 60
         j.append({"type": "next"})
-        assert asides.spans(s.db, 1) == []  # no table yet
-        assert History(s).records()[0].seconds == pytest.approx(90)
+        wall.t += 40  # 100 s in: another game (parks this one), played until 900 s in
+        other = s.new_game(Header("table", ("Cy", "Dee")), park=True)
+        wall.t += 100
+        other.append({"type": "next"})
+        wall.t += 700
+        other.append({"type": "next"})
+        other.undo()  # an undone move was made too
+        wall.t += 100  # 1000 s in: resumed
+        j = s.reopen(1, park=True)
+        wall.t += 30
+        j.append({"type": "next"})
+        assert asides.spans(s.db, 1) == []  # no table
+        records = History(s).records()
+    assert records[0].seconds == pytest.approx(1030 - 800)
+    assert records[1].seconds == pytest.approx(100)  # to its last active move; none aside
+
+
+def test_two_games_played_while_one_sat_aside(tmp_path):
+    """Game 1 parked at 20 s for game 2 (played to its end), then game 3 from 100 s, then game
+    1 resumed: 130 s of other games inside its 210 s; games 2 and 3 lose nothing."""
+    wall = Wall()
+    with Store(tmp_path / "journal.db", clock=wall) as s:
+        j = s.new_game(Header("table", ("Ann", "Ben")))
+        wall.t = T0 + 10
+        j.append({"type": "next"})
+        wall.t = T0 + 20
+        two = s.new_game(Header("table", ("Cy", "Dee")), park=True)
+        wall.t = T0 + 30
+        two.append({"type": "next"})
+        wall.t = T0 + 100
+        three = s.new_game(Header("table", ("Eve", "Fay")))
+        wall.t = T0 + 150
+        three.append({"type": "next"})
+        wall.t = T0 + 200
+        j = s.reopen(1)
+        wall.t = T0 + 210
+        j.append({"type": "next"})
+        seconds = {r.id: r.seconds for r in History(s).records()}
+    assert seconds == pytest.approx({1: 80, 2: 10, 3: 50})

@@ -353,6 +353,9 @@ class History:
         self.left_out: list[LeftOut] = []  # the same games, with their kind and why
         # Records replayed by the last call and not saved (save=False): (id, key, JSON).
         self.unsaved: list[tuple[int, str, str]] = []
+        # The spans each game being replayed sat aside for another game (asides.interleaved).
+        self._interleaved: dict[int, list[tuple[float, float]]] = {}
+        self._aside: set[int] = set()  # the games with asides recorded (asides.recorded)
 
     @overload
     def records(self, *, budget: None = None) -> list[GameRecord]: ...
@@ -412,6 +415,12 @@ class History:
         if budget is not None and sum(row.events for row, _ in todo) > budget:
             return None
         fresh: list[tuple[int, str, str]] = []
+        # Which of them were set aside: recorded, or while another game was played (read
+        # once for all).
+        self._aside = asides.recorded(self.store.db)
+        self._interleaved = asides.interleaved(
+            self.store.db, rows, [row for row, _ in todo
+                                  if not row.imported and row.last_at is not None])
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
@@ -444,8 +453,10 @@ class History:
         header, events, state = replayed
         seconds = None
         if not row.imported and row.last_at is not None:
-            seconds = playing_seconds(row.created, row.last_at,
-                                      asides.spans(self.store.db, row.id))
+            away = self._interleaved.get(row.id, [])
+            if row.id in self._aside:
+                away = away + asides.spans(self.store.db, row.id)
+            seconds = playing_seconds(row.created, row.last_at, away)
         return record_of(row.id, header, state, events=row.events, created=row.created,
                          seconds=seconds, status=row.status, imported=row.imported)
 
