@@ -417,10 +417,10 @@ class History:
         fresh: list[tuple[int, str, str]] = []
         # Which of them were set aside: recorded, or while another game was played (read
         # once for all).
-        self._aside = asides.recorded(self.store.db)
-        self._interleaved = asides.interleaved(
-            self.store.db, rows, [row for row, _ in todo
-                                  if not row.imported and row.last_at is not None])
+        timed = [row for row, _ in todo if not row.imported and row.last_at is not None]
+        if timed:
+            self._aside = asides.recorded(self.store.db)
+            self._interleaved = asides.interleaved(self.store.db, rows, timed)
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
