@@ -282,6 +282,15 @@ def test_doctor_finds_the_web_of_a_companion_run_with_another_web(tmp_path, no_c
     assert p.returncode == 0 and err == ""
     assert not webinfo.path_for(journal).exists()  # withdrawn when it stopped
     assert "8080" in check_web(cfg).detail  # none runs: where the config will have it
+    (tmp_path / "none.toml").write_text(f"[web]\nport = {free_port()}\n")  # free, surely
+    p = run_companion(tmp_path, "--no-web")
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        line = check_web(cfg)
+        assert line.verdict == "SKIP" and f"(pid {p.pid})" in line.detail
+        assert "--no-web" in line.detail and "Web on" in line.detail
+    finally:
+        p.communicate("QUIT\n", timeout=30)
 
 
 def test_a_published_web_left_by_a_killed_companion_is_ignored(tmp_path):

@@ -318,9 +318,10 @@ def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
         pid = running_pid(cfg.journal_path())
         if pid is not None:
             return _skip("web", f"not listening on {host}:{port}, though a companion runs on "
-                                f"this journal (pid {pid}): it was started with --no-web (or "
-                                f"before it said where its web listens); with the config's: "
-                                f"{urls}")
+                                f"this journal (pid {pid}): it did not say where its web "
+                                f"listens (an older companion, or no room to write "
+                                f"{webinfo.path_for(cfg.journal_path()).name}); with the "
+                                f"config's: {urls}")
         return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
                             f"when it runs: {urls}")
     except (OSError, http.client.HTTPException) as e:
@@ -340,9 +341,10 @@ def _check_running_web(published: Any, configured: tuple[str, int], timeout: flo
     try:
         answer = _probe(host, port, timeout)
     except ConnectionRefusedError:
-        return _skip("web", f"the companion running on this journal (pid {pid}) served its "
-                            f"web on {host}:{port}{other}, which does not answer now: Web off "
-                            "in its device menu? Table web > Web on starts it again")
+        return _skip("web", f"the companion running on this journal (pid {pid}) serves its "
+                            f"web on {host}:{port}{other} when it is on, and it is off now "
+                            "(Web off in the device menu, or started with --no-web): "
+                            "Table web > Web on starts it")
     except (OSError, http.client.HTTPException) as e:
         return _fail("web", f"the companion running on this journal (pid {pid}) serves its web "
                             f"on {host}:{port}{other}, which does not answer ({e})")
