@@ -275,7 +275,7 @@ def test_doctor_finds_the_web_of_a_companion_run_with_another_web(tmp_path, no_c
         line = check_web(cfg)
         assert line.verdict == "OK", line.line()
         assert f"listening on 127.0.0.1:{port}" in line.detail
-        assert f"pid {p.pid}" in line.detail and "the config says 0.0.0.0:8080" in line.detail
+        assert f"pid {p.pid}" in line.detail and "not the config's 0.0.0.0:8080" in line.detail
         assert f"http://127.0.0.1:{port}/" in line.detail
     finally:
         out, err = p.communicate("QUIT\n", timeout=30)

@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from companion import config as configmod
 from companion.drivers.wiring import header_pin
 from companion.errors import CompanionError, ConfigError, DisplayMissing
+from companion.session import webinfo
 
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
@@ -301,8 +302,6 @@ def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
     with another --web), else where the config says. (The doctor usually runs with the
     service stopped: then it is not listening, which is a pass, and the line says where it
     will be.)"""
-    from companion.session import webinfo
-
     w = cfg["web"]
     published = webinfo.read(cfg.journal_path())
     if published is not None:
@@ -332,12 +331,12 @@ def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
     return _ok("web", f"listening on {host}:{port}: {urls}")
 
 
-def _check_running_web(published: Any, configured: tuple[str, int], timeout: float) -> Check:
+def _check_running_web(published: webinfo.Published, configured: tuple[str, int], timeout: float) -> Check:
     """The web of the running companion, where it said it listens."""
     host, port, pid = published.host, published.port, published.pid
     urls = _urls(host, port)
     other = "" if (host, port) == configured else \
-        f" (started with --web {host}:{port}; the config says {configured[0]}:{configured[1]})"
+        f" (not the config's {configured[0]}:{configured[1]}: run with --web, or --emulator)"
     try:
         answer = _probe(host, port, timeout)
     except ConnectionRefusedError:
