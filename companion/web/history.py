@@ -332,7 +332,7 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
                                                  truncate_label=-1,
                                                  height=_bar_height(players),
                                                  style=_style(tuple(kind_color(k)
-                                                                    for k in kinds))))
+                                                                    for k in kinds) or COLORS)))
     chart.x_labels = [_side_name(n) for n in names]
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
