@@ -188,7 +188,7 @@ def test_export_fails_on_an_altered_game_unless_forced(tmp_path, capsys):
     assert "written anyway" in err
     assert out.read_text().splitlines()[3] == '{"type": "skip"}'  # the log as it is now
     assert cli.main(["export", "--journal", str(path), "--list"]) == 0
-    assert capsys.readouterr().out.endswith("\t5 events\tchecksum does not match\n")
+    assert capsys.readouterr().out.endswith("\t5 events\taltered (checksum does not match)\n")
 
 
 def test_a_locked_journal_gives_up_well_before_five_seconds(tmp_path):

@@ -256,3 +256,55 @@ def test_a_phone_pairing_redraws_the_panel_and_says_so(web_app):
     drain(app)
     app.render()
     assert app.toast[0] == "Phone paired" and app.panel_frame.tobytes() != before
+
+
+def test_doctor_finds_the_web_of_a_companion_run_with_another_web(tmp_path, no_config):
+    """Issue 26, item 11: `companion run --web 127.0.0.1:PORT` while the config says
+    0.0.0.0:8080; the doctor said "not listening on 0.0.0.0:8080". The running companion
+    publishes where its web listens (companion/session/webinfo.py), and the doctor checks
+    there."""
+    from companion.session import webinfo
+    port = free_port()
+    journal = tmp_path / "j.db"
+    cfg = configmod.Config(configmod.check({"storage": {"path": str(journal)}}))
+    assert (cfg["web"]["host"], cfg["web"]["port"]) == ("0.0.0.0", 8080)
+    p = run_companion(tmp_path, "--web", f"127.0.0.1:{port}")
+    try:
+        assert p.stdout.readline().strip() == f"web http://127.0.0.1:{port}/"
+        assert p.stdout.readline().strip() == "ready"
+        line = check_web(cfg)
+        assert line.verdict == "OK", line.line()
+        assert f"listening on 127.0.0.1:{port}" in line.detail
+        assert f"pid {p.pid}" in line.detail and "not the config's 0.0.0.0:8080" in line.detail
+        assert f"http://127.0.0.1:{port}/" in line.detail
+    finally:
+        out, err = p.communicate("QUIT\n", timeout=30)
+    assert p.returncode == 0 and err == ""
+    assert not webinfo.path_for(journal).exists()  # withdrawn when it stopped
+    assert "8080" in check_web(cfg).detail  # none runs: where the config will have it
+    (tmp_path / "none.toml").write_text(f"[web]\nport = {free_port()}\n")  # free, surely
+    p = run_companion(tmp_path, "--no-web")
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        line = check_web(cfg)
+        assert line.verdict == "SKIP" and f"(pid {p.pid})" in line.detail
+        assert "--no-web" in line.detail and "Web on" in line.detail
+    finally:
+        p.communicate("QUIT\n", timeout=30)
+
+
+def test_a_published_web_left_by_a_killed_companion_is_ignored(tmp_path):
+    from companion.session import webinfo
+    from companion.session.lock import JournalLock
+    journal = tmp_path / "j.db"
+    port = free_port()
+    cfg = configmod.Config(configmod.check({"web": {"host": "127.0.0.1", "port": port},
+                                            "storage": {"path": str(journal)}}))
+    with JournalLock(journal):
+        webinfo.publish(journal, "127.0.0.1", 1, "http://127.0.0.1:1/")
+        assert webinfo.read(journal) is not None
+        line = check_web(cfg)  # ours, but nothing listens there: Web off on the box
+        assert line.verdict == "SKIP" and "Web off" in line.detail and "pid" in line.detail
+    # The lock is gone (its holder stopped without withdrawing): the file means nothing.
+    assert webinfo.path_for(journal).exists() and webinfo.read(journal) is None
+    assert "the companion is not running" in check_web(cfg).detail

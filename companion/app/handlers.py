@@ -16,6 +16,7 @@ from companion import games
 from companion.app import rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Quit, Tick
+from companion.session import asides
 from companion.session.store import CannotResume
 from companion.ui import actions as A, power
 from companion.ui.start import ResumeEntry, StartScreen
@@ -113,12 +114,16 @@ def start_game(app: App, header: Header) -> bool:
     if problem:
         app.show_toast(problem, 4.0)
         return False
+    park = open_unfinished(app)
+    parked = _open_game_id(app) if park else None
     try:
         # The game open until now is parked when unfinished: Resume brings it back.
-        app.journal = app.store.new_game(header, park=open_unfinished(app))
+        app.journal = app.store.new_game(header, park=park)
     except IllegalEvent as e:
         app.show_toast(str(e), 3.0)
         return False
+    if parked is not None:
+        asides.set_aside(app.store, parked)  # its playing time stops here
     app.left = None
     app.enter_game()
     app.stack.extend(app.mode.setup(app.ctx()))
@@ -175,10 +180,21 @@ def switch_to(app: App, game_id: int) -> None:
             and not app.left.state.over:
         journal = app.left  # still the open game in the journal
     else:
-        journal = app.store.reopen(game_id, park=open_unfinished(app))
+        park = open_unfinished(app)
+        parked = _open_game_id(app) if park else None
+        journal = app.store.reopen(game_id, park=park)
+        if parked is not None:
+            asides.set_aside(app.store, parked)
+    asides.taken_back(app.store, game_id)  # its playing time goes on from here
     app.journal, app.left = journal, None
     app.enter_game()
     app.snapshot_due = True
+
+
+def _open_game_id(app: App) -> int | None:
+    """The id of the journal's open game (played, or left for the start menu)."""
+    j = app.journal if app.journal is not None else app.left
+    return app.store.game_id(j) if j is not None else None
 
 
 def open_unfinished(app: App) -> bool:
@@ -190,6 +206,9 @@ def open_unfinished(app: App) -> bool:
 
 def leave_game(app: App, action: A.LeaveGame) -> bool:
     if app.journal is not None:  # it stays the open game: resumed at start
+        gid = app.store.game_id(app.journal)
+        if gid is not None and not app.journal.state.over:
+            asides.set_aside(app.store, gid)  # its playing time stops until it is resumed
         app.left, app.journal = app.journal, None
     start_menu(app)
     app.snapshot_due = True

@@ -12,6 +12,7 @@ The doctor needs the pins, the display and the roller to itself: stop the servic
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import platform
 import sys
@@ -24,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator
 from companion import config as configmod
 from companion.drivers.wiring import header_pin
 from companion.errors import CompanionError, ConfigError, DisplayMissing, shown
+from companion.session import webinfo
 
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
@@ -243,6 +245,31 @@ def check_state_dir(cfg: configmod.Config) -> Check:
     return _ok("state directory", f"{path} is writable")
 
 
+def root_problem(path: Path, euid: int | None = None) -> str:
+    """Why root must not open the journal at `path` ("" when it may). Even a read-only open
+    leaves `-wal` and `-shm` files beside a journal, owned by whoever opened it: root's would
+    keep the journal's owner (the service's user) from writing it. So root opens only a
+    journal root owns (one `make run` as root wrote, say) or none yet (nothing is opened)."""
+    if euid is None:
+        euid = os.geteuid() if hasattr(os, "geteuid") else -1
+    if euid != 0:
+        return ""
+    try:
+        owner = path.stat().st_uid
+    except OSError:  # none yet (a skip), or unreadable: check_journal says which
+        return ""
+    if owner == 0:
+        return ""
+    try:
+        import pwd
+        name = pwd.getpwuid(owner).pw_name
+    except (ImportError, KeyError):
+        name = f"#{owner}"  # no such user here: sudo -u takes "#UID"
+    return (f"{path} not opened: it belongs to {name}, and opening it as root would leave "
+            f"root-owned files beside it that {name} cannot write; run as: sudo -u {name} "
+            "companion doctor ...")
+
+
 def check_journal(cfg: configmod.Config) -> Check:
     from companion.session.checksum import describe
     from companion.session.store import Store
@@ -295,47 +322,88 @@ def _more_names(path: Path) -> str:
 
 
 def check_web(cfg: configmod.Config, *, timeout: float = 2.0) -> Check:
-    """Is the table web listening, and at which addresses? (The doctor usually runs with the
-    service stopped: then it is not, which is a pass, and the line says where it will be.)"""
-    import http.client
-    import json
-
-    from companion.web.guard import box_addresses
-
+    """Is the table web listening, and at which addresses? Where the companion running on
+    this journal says its web listens (companion/session/webinfo.py: it may have been started
+    with another --web), else where the config says. (The doctor usually runs with the
+    service stopped: then it is not listening, which is a pass, and the line says where it
+    will be.)"""
     w = cfg["web"]
+    published = webinfo.read(cfg.journal_path())
+    if published is not None:
+        return _check_running_web(published, (w["host"], w["port"]), timeout)
     if not w["enabled"]:
         return _skip("web", "off in the config ([web] enabled = false)")
     host, port = w["host"], w["port"]
-    wild = host in ("0.0.0.0", "::")
-    shown = [a for a in (box_addresses(host) if wild else [host])
-             if not wild or a not in ("127.0.0.1", "::1")] or [host]
-    urls = ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
-    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    urls = _urls(host, port)
     try:
-        conn = http.client.HTTPConnection(probe, port, timeout=timeout)
-        try:
-            conn.request("GET", "/api/state")
-            resp = conn.getresponse()
-            body = resp.read(65536)
-        finally:
-            conn.close()
+        answer = _probe(host, port, timeout)
     except ConnectionRefusedError:
         from companion.session.lock import running_pid
         pid = running_pid(cfg.journal_path())
         if pid is not None:
             return _skip("web", f"not listening on {host}:{port}, though a companion runs on "
-                                f"this journal (pid {pid}): it was started with another --web, "
-                                f"or --no-web; with the config's: {urls}")
+                                f"this journal (pid {pid}): it did not say where its web "
+                                f"listens (an older companion, or no room to write "
+                                f"{webinfo.path_for(cfg.journal_path()).name}); with the "
+                                f"config's: {urls}")
         return _skip("web", f"not listening on {host}:{port} (the companion is not running); "
                             f"when it runs: {urls}")
     except (OSError, http.client.HTTPException) as e:
         return _fail("web", f"{host}:{port} does not answer ({e})")
-    try:
-        int(json.loads(body)["seq"])
-    except (ValueError, KeyError, TypeError):
+    if not answer:
         return _fail("web", f"port {port} is held by another program: the companion would run "
                             "without the web (set [web] port)")
     return _ok("web", f"listening on {host}:{port}: {urls}")
+
+
+def _check_running_web(published: webinfo.Published, configured: tuple[str, int], timeout: float) -> Check:
+    """The web of the running companion, where it said it listens."""
+    host, port, pid = published.host, published.port, published.pid
+    urls = _urls(host, port)
+    other = "" if (host, port) == configured else \
+        f" (not the config's {configured[0]}:{configured[1]}: run with --web, or --emulator)"
+    try:
+        answer = _probe(host, port, timeout)
+    except ConnectionRefusedError:
+        return _skip("web", f"the companion running on this journal (pid {pid}) serves its "
+                            f"web on {host}:{port}{other} when it is on, and it is off now "
+                            "(Web off in the device menu, or started with --no-web): "
+                            "Table web > Web on starts it")
+    except (OSError, http.client.HTTPException) as e:
+        return _fail("web", f"the companion running on this journal (pid {pid}) serves its web "
+                            f"on {host}:{port}{other}, which does not answer ({e})")
+    if not answer:
+        return _fail("web", f"{host}:{port}{other} answers, but not as the companion: "
+                            "another program holds the port")
+    return _ok("web", f"listening on {host}:{port}{other}, the companion running on this "
+                      f"journal (pid {pid}): {urls}")
+
+
+def _urls(host: str, port: int) -> str:
+    """The addresses phones open for a web on host:port (the box's own for 0.0.0.0/::)."""
+    from companion.web.guard import box_addresses
+    wild = host in ("0.0.0.0", "::")
+    shown = [a for a in (box_addresses(host) if wild else [host])
+             if not wild or a not in ("127.0.0.1", "::1")] or [host]
+    return ", ".join(f"http://{'[' + a + ']' if ':' in a else a}:{port}/" for a in shown)
+
+
+def _probe(host: str, port: int, timeout: float) -> bool:
+    """Whether the companion's web answers on host:port (False: something else does).
+    ConnectionRefusedError when nothing listens there."""
+    import json
+    probe = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+    try:
+        conn.request("GET", "/api/state")
+        body = conn.getresponse().read(65536)
+    finally:
+        conn.close()
+    try:
+        int(json.loads(body)["seq"])
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
 
 
 # --- running them ---------------------------------------------------------------------------
@@ -371,12 +439,8 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
     yield check_display(cfg, open_display)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
     yield check_state_dir(cfg)
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.journal:
-        yield _fail("journal", "not opened: running as root would leave root-owned files the "
-                               "service cannot write; run as: sudo -u companion companion "
-                               "doctor ...")
-    else:
-        yield check_journal(cfg)
+    problem = root_problem(cfg.journal_path())
+    yield _fail("journal", problem) if problem else check_journal(cfg)
     yield check_web(cfg)
 
 

@@ -20,11 +20,11 @@ def export(args) -> int:
     with open_store(cfg, read_only=True) as store:  # export never changes the journal
         games = store.games()
         if args.list:
+            statuses = list_statuses(store)
             for g in games:
                 kind, players = ((g.header.game, f"{len(g.header.players)} players")
                                  if g.header else ("?", "unreadable header"))
-                altered = "\tchecksum does not match" if store.verify(g.id) else ""
-                print(f"{g.id}\t{kind}\t{players}\t{g.events} events{altered}")
+                print(f"{g.id}\t{kind}\t{players}\t{g.events} events\t{statuses[g.id]}")
             return 0
         if not games:
             raise CompanionError(f"no games in {cfg.journal_path()}")
@@ -67,6 +67,37 @@ def export(args) -> int:
     if altered or broken:
         print(f"written anyway (--force): game {gid} is not as it was recorded", file=sys.stderr)
     return 0
+
+
+def list_statuses(store) -> dict[int, str]:
+    """Each game's status for `companion export --list`, by game id: "finished", "unfinished"
+    (the open game, played or left for the start menu), "set aside" (parked by a new game or
+    a resume, or an unfinished game an older companion closed: Resume offers it), "broken"
+    (not resumed: export --force has its rows), "altered (checksum does not match)", "does
+    not replay" or "kind not installed" (its game kind is not installed here)."""
+    from companion import games
+    from companion.session.stats import History
+    history = History(store)  # the statistics' records: saved ones are not replayed again
+    records = {r.id: r for r in history.records()}
+    left_out = {x.game: x for x in history.left_out}
+    out = {}
+    for row in store.history_rows():
+        record = records.get(row.id)
+        if store.verify(row.id):
+            out[row.id] = "altered (checksum does not match)"
+        elif row.status == "broken":
+            out[row.id] = "broken"
+        elif record is None:
+            kind = left_out[row.id].kind if row.id in left_out else "?"
+            out[row.id] = "does not replay" if kind == "?" or games.find(kind) is not None \
+                else "kind not installed"
+        elif record.finished:
+            out[row.id] = "finished"
+        elif row.status == "open":
+            out[row.id] = "unfinished"
+        else:
+            out[row.id] = "set aside"
+    return out
 
 
 def replay(args) -> int:

@@ -161,9 +161,15 @@ def _web(args, cfg, app, stack) -> str:
     if args.ack:  # headless scripts and tests read the code here (the service never uses --ack)
         web.pairing.on_code = lambda code: print(f"pair {code}", flush=True)
     stack.callback(web.stop)
+    # Where the web listens (or will, from the device menu's Web on), for `companion doctor`,
+    # which reads the config, not this --web (companion/session/webinfo.py).
+    from companion.session import webinfo
+    stack.callback(webinfo.withdraw, cfg.journal_path())
     if args.no_web or not (w["enabled"] or args.web):
+        webinfo.publish(cfg.journal_path(), web.host, web.port, web.url)
         return ""
     problem = web.start()
+    webinfo.publish(cfg.journal_path(), web.host, web.port, web.url)
     if problem:
         print(shown(f"companion: {problem}"), file=sys.stderr, flush=True)
         app.show_toast("Web off: " + problem.split("(")[-1].split(")")[0], 4.0)

@@ -22,6 +22,7 @@ entry point of the same name (see `load`), so the shortcut finds what the entry 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
@@ -87,7 +88,9 @@ class GameKind:
     game the web screenshots show; `gallery` the panel screenshots `companion screens` draws
     (its own module, imported only when called, like `panel`); `web` the declared action
     forms and game view (companion/web/kinds.py reads it); `order` places it in New game
-    (built-ins 10-90, a house game after them unless it says otherwise).
+    (built-ins 10-90, a house game after them unless it says otherwise); `color` ("#rrggbb")
+    is the kind's colour wherever a kind has one (the charts of /stats and their legend);
+    without one, `color()` derives one from the kind's name alone.
     """
 
     rules: Game[Any]  # each kind is generic over its own state
@@ -98,6 +101,7 @@ class GameKind:
     gallery: Callable[[Config], Iterable[Shot]] | None = None
     web: Any = None
     order: int = 100
+    color: str | None = None
 
     @property
     def kind(self) -> str:
@@ -314,6 +318,26 @@ def title(kind: str) -> str:
     """The kind's title, or its name when it is not installed (an old game in the history)."""
     k = find(kind)
     return k.title if k else kind
+
+
+def color(kind: str) -> str:
+    """The kind's colour ("#rrggbb"): the one its GameKind declares, else one derived from its
+    name alone (a house game that declares none, or a kind no longer installed). Never from
+    the kinds installed beside it or their order: a kind keeps its colour in every chart,
+    whatever other kinds the group plays (Penny Badger went from yellow to green when a
+    kind was added)."""
+    k = find(kind)
+    declared = k.color if k is not None else None
+    if declared is not None and _HEX.fullmatch(declared):
+        return declared.lower()
+    import colorsys
+    import hashlib
+    hue = int.from_bytes(hashlib.sha256(kind.encode()).digest()[:2], "big") / 65536
+    r, g, b = colorsys.hls_to_rgb(hue, 0.62, 0.75)  # bright enough on the pages' dark panels
+    return "#" + "".join(f"{round(v * 255):02x}" for v in (r, g, b))
+
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 def scoring(kind: str) -> Scoring | None:

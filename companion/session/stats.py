@@ -24,6 +24,7 @@ from typing import Any, Iterable, overload
 from companion.errors import JournalError
 from companion.games import find as kind_find, scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
+from companion.session import asides
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,34 @@ def seat_scores(kind: str, state: State) -> tuple[int, ...] | None:
     return None if v is None else tuple(v)
 
 
+# --- one game's playing time ---------------------------------------------------------------
+
+def playing_seconds(start: float, end: float,
+                    away: Iterable[tuple[float, float]] = ()) -> float:
+    """A game's playing time, in seconds: from its start (`games.created`) to its last event
+    (`end`), less every span in `away` during which it was not played. Today `away` is the
+    spans it sat set aside (parked by another game, or left for the start menu:
+    companion/session/asides.py); a later pause or long break is one more span. Spans may
+    overlap each other and run past the game: only the part within start..end counts, once.
+    The one definition of a game's length: /games, /stats and `companion stats` all show it,
+    through `minutes`."""
+    total = max(0.0, end - start)
+    covered = 0.0
+    reach = start  # how far the spans so far cover (each second is taken off once)
+    for a, b in sorted(away):
+        a, b = max(a, reach), min(b, end)
+        if b > a:
+            covered += b - a
+            reach = b
+    return max(0.0, total - covered)
+
+
+def minutes(seconds: float) -> float:
+    """A playing time in minutes, the one rounding every page and command shows (one place:
+    "3.5 min", never "4 min" on one page and "3.5" on another)."""
+    return round(seconds / 60, 1)
+
+
 # --- one game ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -50,7 +79,7 @@ class GameRecord:
     finished: bool  # the final state is over
     winners: tuple[int, ...]
     events: int
-    seconds: float | None  # start to last event; None for an imported game (no real times)
+    seconds: float | None  # playing time (`playing_seconds`); None when imported (no times)
     scores: tuple[int, ...] | None  # per seat, the kind's main score (None: does not score)
     extras: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
     status: str = "closed"
@@ -274,13 +303,15 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
     if timed:
         g = max(timed, key=lambda g: (g.seconds, -g.id))
         assert g.seconds is not None
-        out["longest_minutes"] = {**_game_ref(g), "minutes": round(g.seconds / 60, 1)}
+        out["longest_minutes"] = {**_game_ref(g), "minutes": minutes(g.seconds)}
     return out
 
 
 # --- from the journal, cached ----------------------------------------------------------------
 
-SUMMARY_VERSION = 1  # of the saved records: a change in what a record holds bumps it
+# Of the saved records: a change in what a record holds bumps it (2: `seconds` is the playing
+# time, without the spans set aside).
+SUMMARY_VERSION = 2
 
 
 def summary_key(row) -> str:
@@ -322,6 +353,9 @@ class History:
         self.left_out: list[LeftOut] = []  # the same games, with their kind and why
         # Records replayed by the last call and not saved (save=False): (id, key, JSON).
         self.unsaved: list[tuple[int, str, str]] = []
+        # The spans each game being replayed sat aside for another game (asides.interleaved).
+        self._interleaved: dict[int, list[tuple[float, float]]] = {}
+        self._aside: set[int] = set()  # the games with asides recorded (asides.recorded)
 
     @overload
     def records(self, *, budget: None = None) -> list[GameRecord]: ...
@@ -381,6 +415,12 @@ class History:
         if budget is not None and sum(row.events for row, _ in todo) > budget:
             return None
         fresh: list[tuple[int, str, str]] = []
+        # Which of them were set aside: recorded, or while another game was played (read
+        # once for all).
+        timed = [row for row, _ in todo if not row.imported and row.last_at is not None]
+        if timed:
+            self._aside = asides.recorded(self.store.db)
+            self._interleaved = asides.interleaved(self.store.db, rows, timed)
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
@@ -413,7 +453,10 @@ class History:
         header, events, state = replayed
         seconds = None
         if not row.imported and row.last_at is not None:
-            seconds = max(0.0, row.last_at - row.created)
+            away = self._interleaved.get(row.id, [])
+            if row.id in self._aside:
+                away = away + asides.spans(self.store.db, row.id)
+            seconds = playing_seconds(row.created, row.last_at, away)
         return record_of(row.id, header, state, events=row.events, created=row.created,
                          seconds=seconds, status=row.status, imported=row.imported)
 

@@ -25,13 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games import kinds as game_kinds, scoring as kind_scoring, title as kind_title
+from companion.games import (
+    color as kind_color,
+    kinds as game_kinds,
+    scoring as kind_scoring,
+    title as kind_title,
+)
 from companion.session.checksum import describe
 from companion.session.stats import (
     GameRecord,
     History,
     LeftOut,
     compute,
+    minutes,
     not_counted_lines,
     seat_scores,
 )
@@ -132,7 +138,7 @@ def length(g: GameRecord) -> str:
     events = f"{g.events} event{'s' * (g.events != 1)}"
     if g.seconds is None:
         return events
-    return f"{events}, {round(g.seconds / 60)} min"
+    return f"{events}, {minutes(g.seconds):g} min"
 
 
 def winners(g: GameRecord, on_table: int | None = None) -> str:
@@ -191,14 +197,21 @@ def legend(names) -> list[dict[str, str]]:
     return [{"name": n, "color": COLORS[i % len(COLORS)]} for i, n in enumerate(names)]
 
 
-def _style():
+def kinds_legend(kinds) -> list[dict[str, str]]:
+    """The wins-by-game chart's legend: each kind in its own colour (`games.color`)."""
+    return [{"name": title(k), "color": kind_color(k)} for k in kinds]
+
+
+def _style(colors: tuple[str, ...] = COLORS):
     from pygal.style import Style
     return Style(background="#111417", plot_background="#111417", foreground="#f4f4f4",
                  foreground_strong="#f4f4f4", foreground_subtle="#3a4048",
                  font_family="DejaVu Sans, sans-serif", label_font_size=26,
                  major_label_font_size=26, legend_font_size=28, title_font_size=30,
                  value_font_size=26, tooltip_font_size=24,
-                 colors=COLORS)
+                 # Opaque: a kind's bars are its colour exactly, as in the legend's swatches.
+                 opacity="1", opacity_hover="1",
+                 colors=colors)
 
 
 def _config(**more: Any) -> dict[str, Any]:
@@ -304,19 +317,29 @@ def win_rate_chart(players: dict[str, dict[str, Any]]) -> str:
     return _svg(chart)
 
 
+def chart_kinds(players: dict[str, dict[str, Any]]) -> list[str]:
+    """The kinds the wins-by-game chart shows (those the charted players played), in New
+    game order: its series and its legend."""
+    names = list(players)[:CHART_PLAYERS]
+    return [k for k in game_kinds() if any(k in players[n]["by_game"] for n in names)]
+
+
 def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     """Each player's wins, stacked by game kind. Bars across, names down the side (as the
     win rate chart: a long name keeps its first letters, `_side_name`), and whole numbers on
     the wins axis."""
     import pygal
     names = list(players)[:CHART_PLAYERS]
-    kinds = [k for k in game_kinds() if any(k in players[n]["by_game"] for n in names)]
+    kinds = chart_kinds(players)
     most = max((sum(players[n]["by_game"].get(k, {}).get("won", 0) for k in kinds)
                 for n in names), default=0)
+    # Each kind in its own colour, the same in every chart whatever other kinds are in it.
     chart = pygal.HorizontalStackedBar(**_config(title=_top("Wins by game", players),
                                                  y_labels=ticks(0, most), margin_right=30,
                                                  truncate_label=-1,
-                                                 height=_bar_height(players)))
+                                                 height=_bar_height(players),
+                                                 style=_style(tuple(kind_color(k)
+                                                                    for k in kinds) or COLORS)))
     chart.x_labels = [_side_name(n) for n in names]
     for k in kinds:
         chart.add(title(k), [players[n]["by_game"].get(k, {}).get("won", 0) for n in names])
@@ -439,9 +462,7 @@ def routes(web) -> list:
             charts = {"rates": win_rate_chart(st.players)}
             if kind is None:
                 charts["kinds"] = wins_by_kind_chart(st.players)
-                shown = list(st.players.values())[:CHART_PLAYERS]
-                charts["kinds_legend"] = legend(
-                    title(k) for k in game_kinds() if any(k in p["by_game"] for p in shown))
+                charts["kinds_legend"] = kinds_legend(chart_kinds(st.players))
         kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,

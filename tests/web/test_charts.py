@@ -92,3 +92,34 @@ def test_a_long_game_labels_the_start_and_the_end_at_an_even_step(count):
     # No two overlap: a label's width fits the room between two labelled points.
     between = PLOT_WIDTH / (count - 1) * min(gaps)
     assert LABEL_PX * len(str(count - 1)) + 10 <= between + 1e-9
+
+
+def series_colors(svg: str) -> list[str]:
+    """Each series' fill colour, in series order (from the chart's own style sheet)."""
+    import re
+    found = dict(re.findall(r"\.color-(\d+),[^{]*\{stroke:(#[0-9a-fA-F]+);fill:", svg))
+    return [found[str(i)].lower() for i in range(len(found))]
+
+
+def test_a_kind_keeps_its_colour_whatever_other_kinds_are_charted():
+    """Penny Badger went from yellow to green when the group played another kind: each kind
+    is now its own colour in the wins chart and its legend, whatever else is in it (issue
+    26, item 10)."""
+    from companion.games import color, kinds
+    alone = series_colors(wins_by_kind_chart(players({"Ann": {"penny-badger": 1}})))
+    many = {"Ann": {"penny-badger": 1, "chaos": 2}, "Ben": {"table": 1, "pig-farm": 1}}
+    mixed = series_colors(wins_by_kind_chart(players(many)))
+    charted = [k for k in kinds() if k in {"penny-badger", "chaos", "table", "pig-farm"}]
+    assert alone == [color("penny-badger")]
+    assert mixed == [color(k) for k in charted]
+    assert mixed[charted.index("penny-badger")] == alone[0]
+    # Every built-in kind declares its own, and no two kinds share one.
+    assert len({color(k) for k in kinds()}) == len(kinds())
+    assert all(kinds()[k].color == color(k) for k in kinds())
+
+
+def test_a_house_game_without_a_colour_gets_one_from_its_name_alone():
+    from companion.games import color
+    first = color("coin-toss")
+    assert first == color("coin-toss") and first.startswith("#") and len(first) == 7
+    assert color("coin-toss") != color("coin-tosses")

@@ -250,3 +250,58 @@ def test_penny_badger_history_says_who_paid_whom(tmp_path, companion):
     with urllib.request.urlopen(c.url + "/api/state", timeout=5) as r:
         snap = json.loads(r.read())
     assert [h["text"] for h in snap["history"]] == [line1, line2]
+
+
+def test_games_and_stats_give_one_length_without_the_time_set_aside(tmp_path, companion):
+    """Issue 26, item 10: /games said 4 min and /stats 3.5 for one game, both counting the
+    time it sat set aside. A Pig Farm of 160 s of play over 4160 s (parked, then left for the
+    start menu) is 2.7 minutes on both."""
+    from tests.test_playing_time import play_with_breaks
+    play_with_breaks(tmp_path)
+    c = companion()
+    games = get(c, "/games")[2].decode()
+    stats = get(c, "/stats")[2].decode()
+    assert "#1 · " in games and "4 events, 2.7 min" in games
+    assert "2.7 minutes" in stats and "69.3" not in stats
+
+
+CHART_TEXT = """() => {
+  // Each chart's axis labels as they read on screen (their font size times the chart's
+  // scale), beside the tables' text.
+  const td = Math.max(...[...document.querySelectorAll('td')].map(
+    c => parseFloat(getComputedStyle(c).fontSize)));
+  const charts = [...document.querySelectorAll('.chart svg')].map(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const label = svg.querySelector('.axis text');
+    return parseFloat(getComputedStyle(label).fontSize) * scale;
+  });
+  return {td, charts};
+}"""
+
+
+@pytest.mark.parametrize("path", ["/stats", "/games/1"])
+def test_chart_text_is_in_proportion_to_the_tables_at_1920(browser, served, path):
+    """Issue 26, item 10: at 1920 px the charts' text was 50-60 px beside tables of 21 px;
+    it stays within a quarter of the tables' size, and on a phone at 16 px or more."""
+    sizes = {}
+    for width, height in ((1920, 1080), (1280, 720), (360, 800)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(served.url + path)
+        sizes[width] = page.evaluate(CHART_TEXT)
+        context.close()
+    for width, found in sizes.items():
+        assert found["charts"], path
+        for px in found["charts"]:
+            assert px >= 16, (width, found)
+            assert px <= 1.25 * found["td"], (width, found)
+
+
+def test_the_kinds_legend_is_the_charts_colours(page, served):
+    from companion.games import color
+    page.goto(served.url + "/stats")
+    swatches = page.locator("#kinds-chart .legend li")
+    expect(swatches).to_have_text(["Pig Farm", "Chaos"])
+    for name, kind in (("Pig Farm", "pig-farm"), ("Chaos", "chaos")):
+        style = swatches.filter(has_text=name).locator(".swatch").get_attribute("style")
+        assert color(kind) in style

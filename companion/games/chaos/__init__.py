@@ -37,4 +37,5 @@ KIND = GameKind(rules=Chaos(),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=80)
+                order=80,
+                color="#ff5a5a")

@@ -35,4 +35,5 @@ KIND = GameKind(rules=DiceFactor(),
                 gallery=gallery,
                 demo=sample.DEMO,
                 web=web,
-                order=20)
+                order=20,
+                color="#ff8a00")

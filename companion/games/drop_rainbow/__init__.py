@@ -36,4 +36,5 @@ KIND = GameKind(rules=DropRainbow(),
                 scoring=Scoring("cards", lambda s: [len(c) for c in s.score]),
                 demo=sample.DEMO,
                 web=web,
-                order=90)
+                order=90,
+                color="#5b8cff")

@@ -37,4 +37,5 @@ KIND = GameKind(rules=FlowerPower(),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=30)
+                order=30,
+                color="#3ddc84")

@@ -37,4 +37,5 @@ KIND = GameKind(rules=MatchPatch(),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=40)
+                order=40,
+                color="#d98cff")

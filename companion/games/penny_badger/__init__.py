@@ -61,4 +61,5 @@ KIND = GameKind(rules=PennyBadger(),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=50)
+                order=50,
+                color="#ffd400")

@@ -44,4 +44,5 @@ KIND = GameKind(rules=PigFarm(),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=60)
+                order=60,
+                color="#ff6fb5")

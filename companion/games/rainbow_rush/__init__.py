@@ -35,4 +35,5 @@ KIND = GameKind(rules=RainbowRush(),
                 gallery=gallery,
                 demo=sample.DEMO,
                 web=web,
-                order=70)
+                order=70,
+                color="#00c2b8")

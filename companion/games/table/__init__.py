@@ -36,4 +36,5 @@ KIND = GameKind(rules=Game[State](),
                 sample=sample.move,
                 demo=sample.DEMO,
                 web=web,
-                order=10)
+                order=10,
+                color="#c9a36b")

@@ -1,0 +1,145 @@
+"""When each game sat set aside: parked by a new game or a resume of another, or left for the
+start menu. A game's playing time leaves these spans out (`stats.playing_seconds`).
+
+The journal's rows say when each event was recorded (`events.at`), and a game's status says
+whether it is open, parked or closed, but not since when. The table `asides` adds that: one
+row per time a game was put aside, `left_at` when it was, `back_at` when it was resumed (NULL
+until then). It is written by the app thread (companion/app/handlers.py) when an unfinished game is
+left for the start menu or parked, and when it is resumed; it is only about time, so it is
+outside the checksums, and a write that fails (a full disk, a read-only journal) is logged
+and never stops the move: the figures then count that span as played, as they did before
+this table.
+
+A game cannot change while it is aside, so an aside ends at the latest at the game's next
+event: a game resumed at start-up (it was left for the start menu, then the companion
+stopped) has no `back_at`, and its aside ends at its next move.
+
+Journals from before this table have no rows in it, but one thing shows there too: only one
+game is open at a time, so between two moves of a game, any other game's rows (its start, its
+moves) mean the game was set aside meanwhile, from the first of them to the last at least
+(`interleaved`). A game left for the start menu with no other game played meanwhile leaves
+no such trace: it counts only from this table.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from bisect import bisect_right
+
+from companion.errors import JournalError
+
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS asides (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    left_at REAL NOT NULL,                   -- when it was parked or left for the start menu
+    back_at REAL                             -- when it was resumed (NULL: not yet, or at start)
+)"""
+
+
+def set_aside(store, game_id: int) -> None:
+    """Game `game_id` is put aside now (nothing, if it already is)."""
+    try:
+        with store._tx() as db:
+            db.execute(SCHEMA)
+            if db.execute("SELECT 1 FROM asides WHERE game_id=? AND back_at IS NULL",
+                          (game_id,)).fetchone() is None:
+                db.execute("INSERT INTO asides(game_id, left_at) VALUES (?, ?)",
+                           (game_id, float(store.clock())))
+    except JournalError as e:
+        log.warning("game %d: when it was set aside is not saved: %s", game_id, e)
+
+
+def taken_back(store, game_id: int) -> None:
+    """Game `game_id` is played again from now (its open aside ends)."""
+    try:
+        with store._tx() as db:
+            db.execute(SCHEMA)
+            db.execute("UPDATE asides SET back_at=? WHERE game_id=? AND back_at IS NULL",
+                       (float(store.clock()), game_id))
+    except JournalError as e:
+        log.warning("game %d: when it was resumed is not saved: %s", game_id, e)
+
+
+def recorded(db: sqlite3.Connection) -> set[int]:
+    """The games with asides recorded (none in a journal from before the table)."""
+    try:
+        return {gid for gid, in db.execute("SELECT DISTINCT game_id FROM asides")}
+    except sqlite3.OperationalError:  # no such table
+        return set()
+
+
+def spans(db: sqlite3.Connection, game_id: int) -> list[tuple[float, float]]:
+    """The spans game `game_id` sat aside, as (from, to): each ends when it was taken back or
+    at the game's next event, whichever is first; one after the game's last event ends
+    there too (it adds nothing to the game's time). A journal without the table has none."""
+    try:
+        rows = db.execute("SELECT left_at, back_at FROM asides WHERE game_id=? ORDER BY left_at",
+                          (game_id,)).fetchall()
+    except sqlite3.OperationalError:  # no such table: a journal from before it
+        return []
+    out = []
+    for left, back in rows:
+        after, = db.execute("SELECT MIN(at) FROM events WHERE game_id=? AND status='active' "
+                            "AND at > ?", (game_id, left)).fetchone()
+        ends = [t for t in (back, after) if t is not None]
+        if ends:
+            out.append((float(left), float(min(ends))))
+    return out
+
+
+def interleaved(db: sqlite3.Connection, rows: list, games: list) -> dict[int, list[tuple[float,
+                                                                                  float]]]:
+    """For each game of `games` (HistoryRows with events), the spans within its start..last
+    event in which other games had rows between two rows of its own: it was set aside from the
+    first of them to the last at least (when exactly it was parked and resumed only the
+    `asides` table knows). `rows`: every game's HistoryRow.
+
+    Only games whose times overlap are read, through the index by game: games played one
+    after another (most of a journal) cost nothing but a sort."""
+    def end(r) -> float:
+        return max(r.created, r.last_at or r.created)
+
+    order = sorted(rows, key=lambda r: r.created)
+    starts = [r.created for r in order]
+    reach: list[float] = []  # the latest end among the games up to each, in start order
+    for r in order:
+        reach.append(max(end(r), reach[-1] if reach else end(r)))
+    out: dict[int, list[tuple[float, float]]] = {}
+    for g in games:
+        lo, hi = g.created, end(g)
+        others = []
+        j = bisect_right(starts, hi) - 1
+        while j >= 0 and reach[j] >= lo:  # every game started by g's end and ending after lo
+            r = order[j]
+            if r.id != g.id and end(r) >= lo:
+                others.append(r)
+            j -= 1
+        if not others:
+            continue
+        ids = [g.id, *(r.id for r in others)]
+        marks = ",".join("?" * len(ids))
+        timeline = sorted(
+            [(r.created, r.id) for r in others if lo <= r.created <= hi]
+            + db.execute(f"SELECT at, game_id FROM events WHERE game_id IN ({marks}) "
+                         "AND at BETWEEN ? AND ?", (*ids, lo, hi)).fetchall())
+        out[g.id] = _runs(timeline, g.id)
+    return out
+
+
+def _runs(timeline: list[tuple[float, int]], game_id: int) -> list[tuple[float, float]]:
+    """The runs of other games' rows between two of `game_id`'s, as (first, last)."""
+    out: list[tuple[float, float]] = []
+    first = last = None
+    for at, gid in timeline:
+        if gid == game_id:
+            if first is not None and last is not None:
+                out.append((first, last))
+            first = None
+        else:
+            if first is None:
+                first = at
+            last = at
+    return out
