@@ -118,7 +118,7 @@ const Table = (function () {
       }
     }
     fill("turn-sub", sub);
-    fitText(who, Math.min(TV ? 220 : 160, Math.max(48, window.innerHeight * (TV ? 0.22 : 0.16))));
+    fitText(who, Math.min(TV ? 200 : 160, Math.max(48, window.innerHeight * (TV ? 0.18 : 0.16))));
   }
 
   // --- the game panel: the kind's own view -------------------------------------------------
@@ -177,7 +177,6 @@ const Table = (function () {
     sec.hidden = !view;
     if (!view) return;
     fill("game", h("h2", {text: s.title || s.game}), h("div", {class: "stats"}, (view.stats || []).map(widget)));
-    sec.style.setProperty("--cols", String(s.players.length + 1));  // the TV's round table fits
   }
 
   function cell(v) {
@@ -202,7 +201,6 @@ const Table = (function () {
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
     });
     fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
-    sec.style.setProperty("--rows", String(Math.max(6, s.players.length)));  // the TV fits them all
   }
 
   function renderRoll(s) {
@@ -215,34 +213,95 @@ const Table = (function () {
          h("div", {class: "dice"}, Object.entries(r.dice).map(([k, v]) => die(k, v))));
   }
 
-  function renderHistory(s) {
-    const items = (s.history || []).slice().reverse().slice(0, TV ? 8 : 30);
+  function renderHistory(s, count) {
+    const items = (s.history || []).slice().reverse().slice(0, count || (TV ? TV_HISTORY : 30));
     fill("history", h("h2", {text: "What happened"}),
          items.length ? h("ol", {class: "events"}, items.map((e) =>
            h("li", {value: e.n}, h("span", {class: "n", text: e.n}), e.text)))
                       : h("p", {class: "note", text: "Nothing yet"}));
-    if (TV) fitHistory();
   }
 
-  // A TV cannot scroll: the history goes under whichever column has more room left (many
-  // players fill the left one), and keeps the newest events that fit there whole.
-  function fitHistory() {
+  // --- the TV: the whole game on one screen -------------------------------------------------
+  // A TV cannot scroll, so nothing may be cut. Each column is fitted: at its biggest type
+  // (--k 1) with the newest events that fit whole when the history is in it (at least
+  // TV_HISTORY_MIN of them), else the round table's names written upwards, else smaller type
+  // (--k down to K_SOFT), then one event, then none, and only then smaller type still (down
+  // to K_MIN). Fewer lines rather than cut lines. The history goes under the left column or
+  // beside the box on the right, whichever leaves the bigger type, then the more events.
+  const TV_HISTORY = 8;
+  const TV_HISTORY_MIN = 3;
+  const K_SOFT = 0.7;  // smaller than this only when the history is gone
+  const K_MIN = 0.35;
+  const K_STEP = 5;  // hundredths of --k: one step smaller
+  function spills(col) {
+    // Whether anything in `col` is cut: content past its own box (the column's included).
+    if (col.scrollHeight > col.clientHeight + 1 || col.scrollWidth > col.clientWidth + 1) return true;
+    for (const el of col.querySelectorAll("*")) {
+      if (!el.clientWidth && !el.clientHeight) continue;  // inline, or not shown
+      if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return true;
+    }
+    return false;
+  }
+
+  function fitColumn(col, box) {
+    // The column's --k once it holds its content.
+    const mine = box.parentElement === col;
+    const list = () => box.querySelector("ol");
+    const trim = (keep) => {  // the oldest events go first
+      while (list() && list().children.length > keep && spills(col)) list().lastElementChild.remove();
+    };
+    const rounds = col.querySelector("table.rounds");
+    const tooWide = () => rounds && rounds.parentElement.scrollWidth > rounds.parentElement.clientWidth + 1;
+    let k = 1;
+    // The biggest type from `k` down to `floor` (in steps of K_STEP) at which the column holds its content (with
+    // `keep` events at least, when the history is here); false when none does.
+    const shrink = (floor, keep) => {
+      for (;;) {
+        col.style.setProperty("--k", String(k));
+        if (rounds) rounds.classList.remove("upright");
+        if (keep) { renderHistory(snap); trim(keep); }
+        if (!spills(col)) return true;
+        if (tooWide()) {  // the names upwards: the columns as narrow as their numbers
+          rounds.classList.add("upright");
+          if (keep) { renderHistory(snap); trim(keep); }
+          if (!spills(col)) return true;
+        }
+        if (k <= floor) return false;
+        k = Math.max(floor, Math.round(k * 100 - K_STEP) / 100);
+      }
+    };
+    if (shrink(K_SOFT, mine ? TV_HISTORY_MIN : 0)) return k;
+    if (mine) {
+      trim(1);
+      if (!spills(col)) return k;
+      box.hidden = true;  // no room for one event at a readable size: the game comes first
+      k = 1;
+    }
+    shrink(K_MIN, 0);
+    return k;
+  }
+
+  function fitTV() {
     const box = document.getElementById("history");
     const cols = [document.querySelector(".col-a"), document.querySelector(".col-b")];
-    if (!box || !cols[0] || !cols[1]) return;
-    const room = (col) => {
-      const others = Array.from(col.children).filter((el) => el !== box && !el.hidden);
-      const used = Math.max(col.getBoundingClientRect().top,
-                            ...others.map((el) => el.getBoundingClientRect().bottom));
-      return col.getBoundingClientRect().bottom - used;
+    if (!box || !cols[0] || !cols[1] || !snap) return;
+    // With the history in `col`, both columns fitted (the left one first: the right one has
+    // the width it leaves): [the smaller --k in hundredths, the events shown].
+    const place = (col) => {
+      box.hidden = false;
+      col.append(box);
+      renderHistory(snap);
+      for (const c of cols) c.style.setProperty("--k", "1");
+      const k = Math.min(...cols.map((c) => fitColumn(c, box)));
+      return [Math.round(k * 100), box.hidden ? 0 : box.querySelectorAll("li").length];
     };
-    const col = room(cols[1]) > room(cols[0]) ? cols[1] : cols[0];
-    if (box.parentElement !== col) col.append(box);
-    const list = box.querySelector("ol");
-    const limit = col.getBoundingClientRect().bottom + 1;
-    while (list && list.children.length > 1 && box.getBoundingClientRect().bottom > limit) {
-      list.lastElementChild.remove();
+    const left = place(cols[0]);
+    const right = place(cols[1]);
+    // One step of type is worth less than more of the history.
+    if (left[0] - right[0] > K_STEP || (Math.abs(left[0] - right[0]) <= K_STEP && left[1] > right[1])) {
+      place(cols[0]);
     }
+    document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
   }
 
   function renderFrame(s) {
@@ -272,6 +331,7 @@ const Table = (function () {
     renderHistory(s);
     renderFrame(s);
     for (const fn of listeners) fn(s);
+    if (TV) fitTV();
   }
 
   // --- the stream ---------------------------------------------------------------------------
@@ -323,7 +383,7 @@ const Table = (function () {
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
-      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); renderHistory(snap); } }, 100);
+      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); if (TV) fitTV(); } }, 100);
     });
   }
 
