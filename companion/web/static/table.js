@@ -223,16 +223,18 @@ const Table = (function () {
 
   // --- the TV: the whole game on one screen -------------------------------------------------
   // A TV cannot scroll, so nothing may be cut. Each column is fitted: at its biggest type
-  // (--k 1) with the newest events that fit whole when the history is in it (at least
+  // (--k 100) with the newest events that fit whole when the history is in it (at least
   // TV_HISTORY_MIN of them), else the round table's names written upwards, else smaller type
   // (--k down to K_SOFT), then one event, then none, and only then smaller type still (down
   // to K_MIN). Fewer lines rather than cut lines. The history goes under the left column or
   // beside the box on the right, whichever leaves the bigger type, then the more events.
   const TV_HISTORY = 8;
   const TV_HISTORY_MIN = 3;
-  const K_SOFT = 0.7;  // smaller than this only when the history is gone
-  const K_MIN = 0.35;
-  const K_STEP = 5;  // hundredths of --k: one step smaller
+  // --k in hundredths: smaller than K_SOFT only when the history is gone, never below K_MIN.
+  const K_SOFT = 70;
+  const K_MIN = 35;
+  const K_STEP = 5;
+
   function spills(col) {
     // Whether anything in `col` is cut: content past its own box (the column's included).
     if (col.scrollHeight > col.clientHeight + 1 || col.scrollWidth > col.clientWidth + 1) return true;
@@ -244,41 +246,60 @@ const Table = (function () {
   }
 
   function fitColumn(col, box) {
-    // The column's --k once it holds its content.
+    // The column's --k (in hundredths) once it holds its content. Each try lays the page out
+    // again, so the type is found by halving (the first try is the biggest, which most games
+    // fit) and the history is trimmed by measuring, not one event at a time.
     const mine = box.parentElement === col;
-    const list = () => box.querySelector("ol");
-    const trim = (keep) => {  // the oldest events go first
-      while (list() && list().children.length > keep && spills(col)) list().lastElementChild.remove();
+    const trim = (keep) => {  // the oldest events go first: those below the column's edge
+      const items = box.querySelectorAll("li");
+      if (items.length <= keep) return;
+      const last = items[items.length - 1].getBoundingClientRect().bottom;
+      const limit = col.getBoundingClientRect().bottom - (box.getBoundingClientRect().bottom - last);
+      for (let i = items.length - 1; i >= keep && items[i].getBoundingClientRect().bottom > limit + 0.5; i--) {
+        items[i].remove();
+      }
+      while (box.querySelectorAll("li").length > keep && col.scrollHeight > col.clientHeight + 1) {
+        box.querySelector("ol").lastElementChild.remove();
+      }
     };
     const rounds = col.querySelector("table.rounds");
     const tooWide = () => rounds && rounds.parentElement.scrollWidth > rounds.parentElement.clientWidth + 1;
-    let k = 1;
-    // The biggest type from `k` down to `floor` (in steps of K_STEP) at which the column holds its content (with
-    // `keep` events at least, when the history is here); false when none does.
-    const shrink = (floor, keep) => {
-      for (;;) {
-        col.style.setProperty("--k", String(k));
-        if (rounds) rounds.classList.remove("upright");
-        if (keep) { renderHistory(snap); trim(keep); }
-        if (!spills(col)) return true;
-        if (tooWide()) {  // the names upwards: the columns as narrow as their numbers
-          rounds.classList.add("upright");
-          if (keep) { renderHistory(snap); trim(keep); }
-          if (!spills(col)) return true;
-        }
-        if (k <= floor) return false;
-        k = Math.max(floor, Math.round(k * 100 - K_STEP) / 100);
-      }
+    // Whether the column holds its content at --k = k/100 (with `keep` events at least when
+    // the history is here; a round table too wide with its names written upwards).
+    const fits = (k, keep) => {
+      col.style.setProperty("--k", String(k / 100));
+      if (rounds) rounds.classList.remove("upright");
+      if (keep) { renderHistory(snap); trim(keep); }
+      if (!spills(col)) return true;
+      if (!tooWide()) return false;
+      rounds.classList.add("upright");
+      if (keep) { renderHistory(snap); trim(keep); }
+      return !spills(col);
     };
-    if (shrink(K_SOFT, mine ? TV_HISTORY_MIN : 0)) return k;
+    // The biggest k from 100 down to `floor` (in steps of K_STEP) that fits, the column left
+    // at it; or null, the column left at `floor`.
+    const biggest = (floor, keep) => {
+      if (fits(100, keep)) return 100;
+      if (!fits(floor, keep)) return null;
+      let lo = floor;  // fits
+      let hi = 100;  // does not
+      while (hi - lo > K_STEP) {
+        const mid = lo + Math.max(1, Math.round((hi - lo) / 2 / K_STEP)) * K_STEP;
+        if (mid >= hi) break;
+        if (fits(mid, keep)) lo = mid; else hi = mid;
+      }
+      fits(lo, keep);
+      return lo;
+    };
+    let k = biggest(K_SOFT, mine ? TV_HISTORY_MIN : 0);
+    if (k !== null) return k;
     if (mine) {
       trim(1);
-      if (!spills(col)) return k;
+      if (!spills(col)) return K_SOFT;
       box.hidden = true;  // no room for one event at a readable size: the game comes first
-      k = 1;
     }
-    shrink(K_MIN, 0);
-    return k;
+    k = biggest(K_MIN, 0);
+    return k === null ? K_MIN : k;
   }
 
   function fitTV() {
@@ -293,13 +314,16 @@ const Table = (function () {
       renderHistory(snap);
       for (const c of cols) c.style.setProperty("--k", "1");
       const k = Math.min(...cols.map((c) => fitColumn(c, box)));
-      return [Math.round(k * 100), box.hidden ? 0 : box.querySelectorAll("li").length];
+      return [k, box.hidden ? 0 : box.querySelectorAll("li").length];
     };
+    const all = Math.min(TV_HISTORY, (snap.history || []).length);
     const left = place(cols[0]);
-    const right = place(cols[1]);
-    // One step of type is worth less than more of the history.
-    if (left[0] - right[0] > K_STEP || (Math.abs(left[0] - right[0]) <= K_STEP && left[1] > right[1])) {
-      place(cols[0]);
+    if (left[0] < 100 || left[1] < all) {  // the left column does not hold it all: try the right
+      const right = place(cols[1]);
+      // One step of type is worth less than more of the history.
+      if (left[0] - right[0] > K_STEP || (Math.abs(left[0] - right[0]) <= K_STEP && left[1] > right[1])) {
+        place(cols[0]);
+      }
     }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
   }
@@ -383,7 +407,8 @@ const Table = (function () {
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
-      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); if (TV) fitTV(); } }, 100);
+      // A TV is refitted at once (it is resized rarely, and a test resizes it often).
+      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); if (TV) fitTV(); } }, TV ? 0 : 100);
     });
   }
 
