@@ -144,3 +144,29 @@ def _open(c: Companion) -> int | None:
     """The game open on the box, when it is unfinished (a resume sets it aside)."""
     s = state(c)
     return None if not s.get("game") or (s.get("state") or {}).get("over") else s["game_id"]
+
+
+def test_tv_shows_the_start_menu_whole(browser, tmp_path):
+    """No game on the box (the start menu, an unfinished game to resume): the TV says so, whole,
+    at both sizes."""
+    kind = max(games.kinds(), key=lambda k: crowd.counts(k)[-1])
+    players, rules, events = crowd.game(kind, crowd.counts(kind)[-1])
+    j = Journal(Header(kind, tuple(players), 0, rules))
+    for e in events:
+        j.append(e)
+    with Store(tmp_path / "journal.db") as store:
+        store.import_game(j, "start menu")  # parked: the box starts on its start menu
+    with Companion(tmp_path / "journal.db") as c:
+        assert state(c)["game"] is None and state(c)["resume"]
+        context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            for size in (*SIZES, SIZES[0]):
+                page.set_viewport_size(size)
+                _fitted(page, state(c)["seq"])
+                assert page.evaluate(CUT) == [], size
+            assert "Resume" in page.locator("#turn").inner_text()
+        finally:
+            context.close()
