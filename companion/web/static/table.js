@@ -184,7 +184,9 @@ const Table = (function () {
     return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
-  function renderPlayers(s) {
+  function renderPlayers(s, halves) {
+    // `halves`: the TV's two tables side by side, the first half of the seats and the second
+    // (many players: the rows are bigger so).
     const st = s.state || {};
     const sec = document.getElementById("players");
     sec.hidden = !s.game;
@@ -200,7 +202,14 @@ const Table = (function () {
         h("td", {class: "name"}, h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}), name),
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
     });
-    fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+    if (!halves) {
+      fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+      return;
+    }
+    const cut = Math.ceil(rows.length / 2);
+    fill("players", h("div", {class: "seats-halves"},
+      [rows.slice(0, cut), rows.slice(cut)].map((part) => h("table", {class: "seats"},
+        h("thead", {}, head.cloneNode(true)), h("tbody", {}, part)))));
   }
 
   function renderRoll(s) {
@@ -227,13 +236,15 @@ const Table = (function () {
   // TV_HISTORY_MIN of them), else the round table's names written upwards, else smaller type
   // (--k down to K_SOFT), then one event, then none, and only then smaller type still (down
   // to K_MIN). Fewer lines rather than cut lines. The history goes under the left column or
-  // beside the box on the right, whichever leaves the bigger type, then the more events.
+  // beside the box on the right, whichever leaves the bigger type, then the more events; many
+  // players whose rows came out small sit in two tables side by side when that is bigger.
   const TV_HISTORY = 8;
   const TV_HISTORY_MIN = 3;
   // --k in hundredths: smaller than K_SOFT only when the history is gone, never below K_MIN.
   const K_SOFT = 70;
   const K_MIN = 35;
   const K_STEP = 5;
+  const TV_HALVES = 8;  // more players than this may sit in two tables side by side
 
   function spills(col) {
     // Whether anything in `col` is cut: content past its own box (the column's included).
@@ -317,13 +328,21 @@ const Table = (function () {
       return [k, box.hidden ? 0 : box.querySelectorAll("li").length];
     };
     const all = Math.min(TV_HISTORY, (snap.history || []).length);
-    const left = place(cols[0]);
-    if (left[0] < 100 || left[1] < all) {  // the left column does not hold it all: try the right
+    const arrange = () => {  // the history where it does best; that placement's score
+      const left = place(cols[0]);
+      if (left[0] === 100 && left[1] === all) return left;  // the left column holds it all
       const right = place(cols[1]);
       // One step of type is worth less than more of the history.
       if (left[0] - right[0] > K_STEP || (Math.abs(left[0] - right[0]) <= K_STEP && left[1] > right[1])) {
-        place(cols[0]);
+        return place(cols[0]);
       }
+      return right;
+    };
+    const score = arrange();
+    if (snap.game && snap.players.length > TV_HALVES && score[0] < K_SOFT) {
+      // Many players and small type: the seats in two tables side by side, if that is bigger.
+      renderPlayers(snap, true);
+      if (arrange()[0] <= score[0]) { renderPlayers(snap, false); arrange(); }
     }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
   }
