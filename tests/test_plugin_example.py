@@ -303,11 +303,14 @@ def test_web_shots_draw_its_phone_and_tv_pages(house, tmp_path):
     chromium()
     out = tmp_path / "web"
     written = run(house, "-m", "companion.gallery.web_shots", str(out), "--kind", "coin-toss")
-    names = ["coin-toss-phone.png", "coin-toss-tv.png", "coin-toss-actions-phone.png"]
+    names = ["coin-toss-phone.png", "coin-toss-tv.png", "coin-toss-actions-phone.png",
+             "coin-toss-tv-4-players.png"]  # the TV at its most players
     assert written.split() == [str(out / n) for n in names]
     assert sorted(p.name for p in out.iterdir()) == sorted(names)
     with Image.open(out / "coin-toss-tv.png") as tv, Image.open(out / "coin-toss-phone.png") as ph:
         assert tv.size == (1920, 1080) and ph.size[0] == 390
+    with Image.open(out / "coin-toss-tv-4-players.png") as crowd:
+        assert crowd.size == (1920, 1080)
 
 
 def test_its_own_tests_pass_with_the_companion_test_driver(house):

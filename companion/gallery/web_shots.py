@@ -4,7 +4,8 @@ browser tests drive.
 `Companion` is the real thing on a free port: an App on luma's dummy display, its own thread
 handling the input queue, and the Web (uvicorn in its thread). `demos()` is a realistic game
 in progress for every game kind, from the kinds' own declarations. `main()` opens each in Debian's chromium through Playwright and
-saves the phone (390x844) and TV (1920x1080) layouts, plus the pairing and control pages.
+saves the phone (390x844) and TV (1920x1080) layouts, the TV at the kind's most players
+(companion/gallery/crowd.py), plus the pairing and control pages.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.gallery import crowd
 from companion.rules.game import Game
 
 if TYPE_CHECKING:
@@ -151,6 +153,8 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     page = browser.new_page(viewport=size, device_scale_factor=1)
                     page.goto(c.url + path)
                     page.wait_for_selector("#conn[data-state=live]")
+                    if label == "tv":
+                        page.wait_for_selector("body[data-fitted]")  # laid out to the screen
                     # The frame PNG loaded (a function the driver runs: no eval under the CSP).
                     page.locator("#frame-img").evaluate(
                         "img => img.complete || new Promise(r => { img.onload = r; })")
@@ -161,8 +165,28 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                 written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
                 if kind == control:
                     written += _control_shots(browser, c, out)
+            written.append(_crowd_shot(browser, Path(tmp), kind, out))
         browser.close()
     return written
+
+
+def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
+    """The TV at the kind's most players, well into a game (companion/gallery/crowd.py):
+    every column, the history's newest events and the box, all on the one screen."""
+    n = crowd.counts(kind)[-1]
+    c = Companion(tmp / f"{kind}-{n}.db")
+    c.seed(kind, *crowd.game(kind, n))
+    with c:
+        page = browser.new_page(viewport=TV, device_scale_factor=1)
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.wait_for_selector("body[data-fitted]")
+        page.locator("#frame-img").evaluate(
+            "img => img.complete || new Promise(r => { img.onload = r; })")
+        target = out / f"{kind}-tv-{n}-players.png"
+        page.screenshot(path=str(target))
+        page.close()
+    return target
 
 
 def _actions_shot(browser, c: Companion, target: Path) -> Path:

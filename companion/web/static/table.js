@@ -134,7 +134,7 @@ const Table = (function () {
       }
     }
     fill("turn-sub", sub);
-    fitText(who, Math.min(TV ? 220 : 160, Math.max(48, window.innerHeight * (TV ? 0.22 : 0.16))));
+    fitText(who, Math.min(TV ? 200 : 160, Math.max(48, window.innerHeight * (TV ? 0.18 : 0.16))));
   }
 
   // --- the game panel: the kind's own view -------------------------------------------------
@@ -214,7 +214,9 @@ const Table = (function () {
     return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
-  function renderPlayers(s) {
+  function renderPlayers(s, halves) {
+    // `halves`: the TV's two tables side by side, the first half of the seats and the second
+    // (many players: the rows are bigger so).
     const st = s.state || {};
     const sec = document.getElementById("players");
     sec.hidden = !s.game;
@@ -230,8 +232,14 @@ const Table = (function () {
         h("td", {class: "name"}, h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}), name),
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
     });
-    fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
-    sec.style.setProperty("--rows", String(Math.max(6, s.players.length)));  // the TV fits them all
+    if (!halves) {
+      fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+      return;
+    }
+    const cut = Math.ceil(rows.length / 2);
+    fill("players", h("div", {class: "seats-halves"},
+      [rows.slice(0, cut), rows.slice(cut)].map((part) => h("table", {class: "seats"},
+        h("thead", {}, head.cloneNode(true)), h("tbody", {}, part)))));
   }
 
   function renderRoll(s) {
@@ -244,34 +252,129 @@ const Table = (function () {
          h("div", {class: "dice"}, Object.entries(r.dice).map(([k, v]) => die(k, v))));
   }
 
-  function renderHistory(s) {
-    const items = (s.history || []).slice().reverse().slice(0, TV ? 8 : 30);
+  function renderHistory(s, count) {
+    const items = (s.history || []).slice().reverse().slice(0, count || (TV ? TV_HISTORY : 30));
     fill("history", h("h2", {text: "What happened"}),
          items.length ? h("ol", {class: "events"}, items.map((e) =>
            h("li", {value: e.n}, h("span", {class: "n", text: e.n}), e.text)))
                       : h("p", {class: "note", text: "Nothing yet"}));
-    if (TV) fitHistory();
   }
 
-  // A TV cannot scroll: the history goes under whichever column has more room left (many
-  // players fill the left one), and keeps the newest events that fit there whole.
-  function fitHistory() {
+  // --- the TV: the whole game on one screen -------------------------------------------------
+  // A TV cannot scroll, so nothing may be cut. Each column is fitted: at its biggest type
+  // (--k 100) with the newest events that fit whole when the history is in it (at least
+  // TV_HISTORY_MIN of them), else the round table's names written upwards, else smaller type
+  // (--k down to K_SOFT), then one event, then none, and only then smaller type still (down
+  // to K_MIN). Fewer lines rather than cut lines. The history goes under the left column or
+  // beside the box on the right, whichever leaves the bigger type, then the more events; many
+  // players whose rows came out small sit in two tables side by side when that is bigger.
+  const TV_HISTORY = 8;
+  const TV_HISTORY_MIN = 3;
+  // --k in hundredths: smaller than K_SOFT only when the history is gone, never below K_MIN.
+  const K_SOFT = 70;
+  const K_MIN = 35;
+  const K_STEP = 5;
+  const TV_HALVES = 8;  // more players than this may sit in two tables side by side
+
+  function spills(col) {
+    // Whether anything in `col` is cut: content past its own box (the column's included).
+    if (col.scrollHeight > col.clientHeight + 1 || col.scrollWidth > col.clientWidth + 1) return true;
+    for (const el of col.querySelectorAll("*")) {
+      if (!el.clientWidth && !el.clientHeight) continue;  // inline, or not shown
+      if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return true;
+    }
+    return false;
+  }
+
+  function fitColumn(col, box) {
+    // The column's --k (in hundredths) once it holds its content. Each try lays the page out
+    // again, so the type is found by halving (the first try is the biggest, which most games
+    // fit) and the history is trimmed by measuring, not one event at a time.
+    const mine = box.parentElement === col;
+    const trim = (keep) => {  // the oldest events go first: those below the column's edge
+      const items = box.querySelectorAll("li");
+      if (items.length <= keep) return;
+      const last = items[items.length - 1].getBoundingClientRect().bottom;
+      const limit = col.getBoundingClientRect().bottom - (box.getBoundingClientRect().bottom - last);
+      for (let i = items.length - 1; i >= keep && items[i].getBoundingClientRect().bottom > limit + 0.5; i--) {
+        items[i].remove();
+      }
+      while (box.querySelectorAll("li").length > keep && col.scrollHeight > col.clientHeight + 1) {
+        box.querySelector("ol").lastElementChild.remove();
+      }
+    };
+    const rounds = col.querySelector("table.rounds");
+    const tooWide = () => rounds && rounds.parentElement.scrollWidth > rounds.parentElement.clientWidth + 1;
+    // Whether the column holds its content at --k = k/100 (with `keep` events at least when
+    // the history is here; a round table too wide with its names written upwards).
+    const fits = (k, keep) => {
+      col.style.setProperty("--k", String(k / 100));
+      if (rounds) rounds.classList.remove("upright");
+      if (keep) { renderHistory(snap); trim(keep); }
+      if (!spills(col)) return true;
+      if (!tooWide()) return false;
+      rounds.classList.add("upright");
+      if (keep) { renderHistory(snap); trim(keep); }
+      return !spills(col);
+    };
+    // The biggest k from 100 down to `floor` (in steps of K_STEP) that fits, the column left
+    // at it; or null, the column left at `floor`.
+    const biggest = (floor, keep) => {
+      if (fits(100, keep)) return 100;
+      if (!fits(floor, keep)) return null;
+      let lo = floor;  // fits
+      let hi = 100;  // does not
+      while (hi - lo > K_STEP) {
+        const mid = lo + Math.max(1, Math.round((hi - lo) / 2 / K_STEP)) * K_STEP;
+        if (mid >= hi) break;
+        if (fits(mid, keep)) lo = mid; else hi = mid;
+      }
+      fits(lo, keep);
+      return lo;
+    };
+    let k = biggest(K_SOFT, mine ? TV_HISTORY_MIN : 0);
+    if (k !== null) return k;
+    if (mine) {
+      trim(1);
+      if (!spills(col)) return K_SOFT;
+      box.hidden = true;  // no room for one event at a readable size: the game comes first
+    }
+    k = biggest(K_MIN, 0);
+    return k === null ? K_MIN : k;
+  }
+
+  function fitTV() {
     const box = document.getElementById("history");
     const cols = [document.querySelector(".col-a"), document.querySelector(".col-b")];
-    if (!box || !cols[0] || !cols[1]) return;
-    const room = (col) => {
-      const others = Array.from(col.children).filter((el) => el !== box && !el.hidden);
-      const used = Math.max(col.getBoundingClientRect().top,
-                            ...others.map((el) => el.getBoundingClientRect().bottom));
-      return col.getBoundingClientRect().bottom - used;
+    if (!box || !cols[0] || !cols[1] || !snap) return;
+    // With the history in `col`, both columns fitted (the left one first: the right one has
+    // the width it leaves): [the smaller --k in hundredths, the events shown].
+    const place = (col) => {
+      box.hidden = false;
+      col.append(box);
+      renderHistory(snap);
+      for (const c of cols) c.style.setProperty("--k", "1");
+      const k = Math.min(...cols.map((c) => fitColumn(c, box)));
+      return [k, box.hidden ? 0 : box.querySelectorAll("li").length];
     };
-    const col = room(cols[1]) > room(cols[0]) ? cols[1] : cols[0];
-    if (box.parentElement !== col) col.append(box);
-    const list = box.querySelector("ol");
-    const limit = col.getBoundingClientRect().bottom + 1;
-    while (list && list.children.length > 1 && box.getBoundingClientRect().bottom > limit) {
-      list.lastElementChild.remove();
+    const all = Math.min(TV_HISTORY, (snap.history || []).length);
+    const arrange = () => {  // the history where it does best; that placement's score
+      const left = place(cols[0]);
+      if (left[0] === 100 && left[1] === all) return left;  // the left column holds it all
+      const right = place(cols[1]);
+      // One step of type is worth less than more of the history.
+      if (left[0] - right[0] > K_STEP || (Math.abs(left[0] - right[0]) <= K_STEP && left[1] > right[1])) {
+        return place(cols[0]);
+      }
+      return right;
+    };
+    const score = arrange();
+    if (snap.game && snap.players.length > TV_HALVES && score[0] < K_SOFT) {
+      // Many players and small type: the seats in two tables side by side, if that is bigger.
+      renderPlayers(snap, true);
+      if (arrange()[0] <= score[0]) { renderPlayers(snap, false); arrange(); }
     }
+    document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
   }
 
   function renderFrame(s) {
@@ -301,6 +404,7 @@ const Table = (function () {
     renderHistory(s);
     renderFrame(s);
     for (const fn of listeners) fn(s);
+    if (TV) fitTV();
   }
 
   // --- the stream ---------------------------------------------------------------------------
@@ -385,7 +489,10 @@ const Table = (function () {
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
-      fitTimer = setTimeout(() => { if (snap) { renderTurn(snap); renderHistory(snap); fitRounds(); } }, 100);
+      // A TV is refitted at once (it is resized rarely, and a test resizes it often).
+      fitTimer = setTimeout(() => {
+        if (snap) { renderTurn(snap); if (TV) fitTV(); else { renderHistory(snap); fitRounds(); } }
+      }, TV ? 0 : 100);
     });
   }
 
