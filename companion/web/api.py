@@ -30,8 +30,6 @@ BUTTONS = [b.value for b in Button]
 
 
 def error(status: int, reason: str, **headers: str) -> JSONResponse:
-    # Always encodable, whatever text of the guest's a reason quotes (a lone surrogate).
-    reason = reason.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
 
 
