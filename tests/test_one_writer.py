@@ -212,6 +212,43 @@ def test_a_journal_made_after_the_lock_is_locked_by_the_file_too(tmp_path):
                 JournalLock(tmp_path / "hard.db").acquire()
 
 
+BIND = r'''
+import subprocess, sys
+from pathlib import Path
+journal, bound = Path(sys.argv[1]), Path(sys.argv[2])
+subprocess.run(["mount", "--bind", str(journal), str(bound)], check=True)
+from companion.session.lock import JournalInUse, JournalLock
+with JournalLock(journal):
+    try:
+        JournalLock(bound).acquire()
+    except JournalInUse as err:
+        print(err)
+    else:
+        print("FAIL: the bound path took the lock")
+'''
+
+
+@needs_file_locks
+def test_a_bind_mount_of_the_journal_is_the_same_lock(tmp_path):
+    """The journal file bound onto another path in another directory (made in a private
+    mount namespace, `unshare -rm`, as the full-disk test does) meets the same lock."""
+    from tests.test_disk_full import _namespaces
+    if not _namespaces():
+        pytest.skip("needs unshare -rm (user and mount namespaces)")
+    journal, bound = tmp_path / "d" / "j.db", tmp_path / "e" / "bound.db"
+    Store(journal).close()
+    bound.parent.mkdir()
+    bound.touch()
+    script = tmp_path / "bind.py"
+    script.write_text(BIND)
+    p = subprocess.run(["unshare", "-rm", sys.executable, str(script), str(journal),
+                        str(bound)], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[-1].startswith(f"journal: {bound} is in use by another "
+                                                "companion (pid "), p.stdout
+
+
 @needs_file_locks
 def test_a_journal_path_that_is_no_file_is_left_to_the_store_to_refuse(tmp_path, cfg_file):
     """Opening the journal to lock it never hangs on a FIFO, nor locks a directory: the
