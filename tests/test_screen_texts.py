@@ -1,6 +1,6 @@
 """Issue 26, item 7: no text on the panel is cut where the fact matters.
 
-Every screen is drawn with the longest names the config allows (twelve of the widest letters)
+Every screen is drawn with the longest names the config allows (sixteen of the widest letters)
 and the largest numbers the games reach (the house rules' highest bank and savings, scores in
 the thousands, game number 99999, sixteen players). Text that does not fit may be shortened
 with "…" only inside a player's name (draw.clip records every shortening); no text may run off
@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from PIL import Image
 
-from companion import games
+from companion import games, names
 from companion.config import Config, check
 from companion.gallery import screens
 from companion.rules.game import Header
@@ -22,8 +22,9 @@ from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.screen import Context
 
-# Twelve characters (the config's limit), of the widest letters, sixteen different ones.
-LONG = tuple(f"MWMWMWMWMW{c}{c}" for c in "ABCDEFGHIJKLMNOP")
+# The longest a name may be (companion/names.py, the config's and a phone's limit alike), of
+# the widest letters, sixteen different ones.
+LONG = tuple(f"{'MW' * ((names.MAX_LENGTH - 2) // 2)}{c}{c}" for c in "ABCDEFGHIJKLMNOP")
 
 
 def long_config() -> Config:
