@@ -8,7 +8,8 @@ import sqlite3
 from companion import cli, games
 from companion.errors import IllegalEvent
 from companion.rules.game import Header
-from companion.session.store import Store, _set_game_status
+from companion.session.rows import set_game_status
+from companion.session.store import Store
 
 PIG_TO_THE_END = [
     {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [2, 2]}]},
@@ -33,7 +34,7 @@ def test_each_game_says_its_status(tmp_path, capsys):
         s.new_game(Header("table", ("Cy", "Eve")), park=True)               # 4: broken
         s.new_game(Header("table", ("Eve", "Fay")), park=True).append({"type": "skip"})  # 5
         with s._tx() as db:  # as the start-up check marks a game that no longer replays
-            _set_game_status(db, 4, "broken")
+            set_game_status(db, 4, "broken")
     db = sqlite3.connect(path)
     db.execute("UPDATE games SET header=replace(header, 'Dee', 'Dan') WHERE id=3")
     db.commit()
