@@ -154,9 +154,6 @@
     // label (the browser's bubble would say "Please fill out this field" of no field named).
     const f = h("form", {"data-form": name || title, noValidate: true}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
-    // The browser's own check (a number past its max) stops the submit before it happens:
-    // an older error line would then still speak of the last try. Clear it.
-    f.addEventListener("invalid", () => showError(""), true);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
