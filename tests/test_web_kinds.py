@@ -382,6 +382,17 @@ def test_who_goes_first_only_before_the_first_turn_ends():
     assert kw.refusal(games.get("chaos"), seen(j), first) == kw.FIRST_LATE
 
 
+@pytest.mark.parametrize("kind,form", [("dice-factor", "roll_off"), ("match-patch", "pips")])
+def test_a_kinds_own_who_goes_first_is_offered_only_before_the_first_turn_ends(kind, form):
+    """The roll-off and the mini-pips decide who goes first: the phone offered them all game
+    long, for the engine to refuse."""
+    k = games.get(kind)
+    j = _journal(kind)
+    assert form in [a.name for a in kw.actions(k, seen(j)) if isinstance(a, kw.Form)]
+    j.append({"type": "next"})
+    assert form not in [a.name for a in kw.actions(k, seen(j)) if isinstance(a, kw.Form)]
+
+
 # --- no kind named outside its package -----------------------------------------------------------
 
 # Where a kind's name is its definition: the base `Game` is the table kind's rules.

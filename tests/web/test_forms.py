@@ -81,6 +81,8 @@ def test_every_input_has_a_label_in_words_and_errors_use_it(page, companion):
     expect(page.get_by_label("Unmatched pigs, Ann", exact=True)).to_have_count(1)
     expect(page.get_by_label("Sets, Ben", exact=True)).to_have_count(1)
     expect(page.get_by_label("Goes first", exact=True)).to_have_count(1)
+    expect(page.get_by_label("Face", exact=True)).to_have_count(1)  # not "Face choose…"
+    expect(page.get_by_label("8-sided", exact=True)).to_have_count(1)
     sell = page.locator("#actions form[data-form=sell]")
     sell.locator("input[name=sets0]").fill("3 3 2")
     sell.locator("input[name=unmatched0]").fill("0")

@@ -17,6 +17,7 @@ from companion.web.kinds import (
     Seen,
     Send,
     View,
+    first_open,
     options,
 )
 
@@ -24,11 +25,15 @@ from companion.web.kinds import (
 def actions(s: Seen) -> list[Action]:
     # The faces rolled are the players' input (no default); a target already rolled is kept
     # filled in, as the dice card re-rolls one die and leaves the other target as it is.
+    # The roll-off decides who goes first: offered before the first turn ends only (the
+    # engine refuses it after, docs/rules.md).
     t = s.state.get("targets") or {}
-    return [
+    first: list[Action] = [
         Form("roll_off", "Roll-off (8-sided, one per player)",
              (PerSeat("roll", "roll", 1, 8, key="rolls"),),
-             submit=Send("Record the roll-off", {"type": "roll_off"})),
+             submit=Send("Record the roll-off", {"type": "roll_off"}))] if first_open(s) else []
+    return [
+        *first,
         Form("targets", "Targets", (Row((
             Choice("colors", options(*COLORS.faces), t.get("colors"), key="dice.colors",
                    label="Colors die"),

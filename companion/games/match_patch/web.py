@@ -14,13 +14,18 @@ from companion.web.kinds import (
     Send,
     Stat,
     View,
+    first_open,
 )
 
 
 def actions(s: Seen) -> list[Action]:
-    return [
+    # The mini-pips decide who goes first: offered before the first turn ends only (the
+    # engine refuses them after, docs/rules.md).
+    first: list[Action] = [
         Form("pips", "Mini-pip totals", (PerSeat("pips", "mini-pip total", 0, MAX_PIPS),),
-             submit=Send("Record the pips", {"type": "pips"})),
+             submit=Send("Record the pips", {"type": "pips"}))] if first_open(s) else []
+    return [
+        *first,
         Form("pair", "A pair for", (Choice("player", s.seats(), s.current, label="Player"),),
              submit=Send("Pair", {"type": "pair"})),
     ]

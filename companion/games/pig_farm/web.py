@@ -63,7 +63,7 @@ def actions(s: Seen) -> list[Action]:
                  Choice("face", FACES["colors"], follows="die", options_by=FACES,
                         label="Face"))),
             Tick("deal", "dealt at the start of the round"),
-            Choice("player", s.seats(), cur, only_if="deal", label="to"),
+            Choice("player", s.seats(), cur, only_if="deal", label="Dealt to"),
         ), submit=Send("Record the butcher", {"type": "butcher"})),
     ]
 

@@ -145,6 +145,11 @@
     // words on screen already say it (the form's title, a column's head and the row's name).
     return [h("label", {for: el.id, class: hidden ? "sr" : "", text}), el];
   }
+  function beside(el, text, cls) {
+    // A label shown before `el` on one line. Not wrapped round the select: a screen reader
+    // would read the chosen option into its name ("Color red").
+    return h("div", {class: "field " + (cls || "")}, h("label", {for: el.id, text}), " ", el);
+  }
   function seatOptions(s, filter) {
     return s.players.map((n, k) => [k, n]).filter(([k]) => !filter || filter(k));
   }
@@ -174,9 +179,6 @@
     // label (the browser's bubble would say "Please fill out this field" of no field named).
     const f = h("form", {"data-form": name || title, noValidate: true}, h("h3", {text: title}), kids,
                 h("button", {type: "submit", text: submitLabel}));
-    // The browser's own check (a number past its max) stops the submit before it happens:
-    // an older error line would then still speak of the last try. Clear it.
-    f.addEventListener("invalid", () => showError(""), true);
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       for (const el of f.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
@@ -278,7 +280,7 @@
               ...choiceOptions(f, d).map((o) => h("option", {value: String(o.value), text: String(optionLabel(o))})));
           }));
         }
-        const el = d.label ? h("label", {}, d.label + " ", sel) : labelled(sel, title, true);
+        const el = d.label ? beside(sel, d.label) : labelled(sel, title, true);
         if (!d.options.some((o) => o.note)) return el;
         const note = h("p", {class: "note option-note", "aria-live": "polite"});
         const sayNote = () => { note.textContent = (optionOf(d.options, sel.value) || {}).note || ""; };
@@ -436,8 +438,7 @@
   function common(s) {
     const st = s.state;
     const live = (k) => active(s, k);
-    const die = (name, label, faces) => h("label", {class: "inline"}, label + " ",
-      select(name, [["", "—"]].concat(faces), ""));
+    const die = (name, label, faces) => beside(select(name, [["", "—"]].concat(faces), ""), label, "inline");
     // The turn moves this game's panel menu offers (snapshot.turns), no more.
     const turns = s.turns || [];
     const moves = [["skip", "Skip"], ["double_skip", "Double skip"], ["reverse", "Reverse"],
