@@ -37,14 +37,18 @@
   const busy = new Set();  // controls waiting for their answer
   // The snapshot this page shows: a change is asked on it.
   function shownSeq() { return Table.snapshot ? Table.snapshot.seq : 0; }
+  const waiting = new Set();  // [seq, resolve] of rendered() calls: told by each render
   function rendered(seq) {
     // Resolves once the snapshot `seq` (or a later one) has rendered, or after 3 s.
     return new Promise((resolve) => {
       if (shownSeq() >= seq) { resolve(); return; }
-      const t0 = Date.now();
-      const wait = () => (shownSeq() >= seq || Date.now() - t0 > 3000) ? resolve() : setTimeout(wait, 30);
-      wait();
+      const w = [seq, resolve];
+      waiting.add(w);
+      setTimeout(() => { waiting.delete(w); resolve(); }, 3000);
     });
+  }
+  function renderedNow() {
+    for (const w of [...waiting]) if (shownSeq() >= w[0]) { waiting.delete(w); w[1](); }
   }
 
   async function call(method, path, body) {
@@ -816,6 +820,7 @@
       document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
     }
   });
+  Table.onRender(renderedNow);
   Table.onRender(onSnapshot);
   Table.onFrame(showControlFrame);
   // On load and after every reconnect (the box restarted, or forgot its phones): ask again,
