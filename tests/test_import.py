@@ -150,7 +150,7 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     assert app.journal is not None and app.journal.header.game == "table"
     press(app, Button.OK)  # the end screen's menu: play again or leave
     choose(app, "Start menu")  # leave the finished game: the imported one is offered instead
-    choose(app, "Resume Penny Badger (3)")
+    choose(app, "Resume Penny Badger", prefix=True)
     assert app.journal.events == PENNY
     press(app, Button.OK, hold=True)
     choose(app, "Leave to start")
@@ -164,7 +164,7 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
             set_game_status(tx, s.open_id(), "parked")
     app = make_app(path=db)
     assert app.journal is None
-    choose(app, "Resume Penny Badger (3)")
+    choose(app, "Resume Penny Badger", prefix=True)
     assert app.journal.events == PENNY and app.journal.header.players == ("Ann", "Ben", "Cy")
     app.emit({"type": "pass"})
     app.close()

@@ -33,7 +33,6 @@ layers, both on the web loop (no locks):
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections import Counter
@@ -317,6 +316,8 @@ class Admission:
     async def _body(self, receive) -> tuple[int, list[dict[str, Any]]]:
         """The request's body messages: (0, messages), or (status, []) for 408 (too slow),
         413 (too large) and -1 (the client hung up: no answer)."""
+        import asyncio  # here: the web loop has it already; a companion run --no-web never does
+
         messages: list[dict[str, Any]] = []
         size = 0
         try:

@@ -41,6 +41,8 @@ def choose(c, label: str) -> None:
 
 
 def web_menu(c) -> None:
+    while getattr(c.app.top, "items", None) is not None:  # a menu still open: back to the game
+        press(c, Button.BACK)
     press(c, Button.OK, Gesture.HOLD)  # the game's menu
     choose(c, "Table web")
 

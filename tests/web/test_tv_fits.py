@@ -157,7 +157,7 @@ def test_tv_shows_the_start_menu_whole(browser, tmp_path):
     with Store(tmp_path / "journal.db") as store:
         store.import_game(j, "start menu")  # parked: the box starts on its start menu
     with Companion(tmp_path / "journal.db") as c:
-        assert state(c)["game"] is None and state(c)["resume"]
+        assert state(c)["game"] is None and state(c)["unfinished"]
         context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
         try:
             page = context.new_page()
@@ -167,6 +167,7 @@ def test_tv_shows_the_start_menu_whole(browser, tmp_path):
                 page.set_viewport_size(size)
                 _fitted(page, state(c)["seq"])
                 assert page.evaluate(CUT) == [], size
-            assert "Resume" in page.locator("#turn").inner_text()
+            said = page.locator("#turn").inner_text()
+            assert "No game on the table" in said and "resume it on the box" in said
         finally:
             context.close()
