@@ -212,6 +212,34 @@ def test_a_journal_made_after_the_lock_is_locked_by_the_file_too(tmp_path):
                 JournalLock(tmp_path / "hard.db").acquire()
 
 
+
+def test_locking_the_file_again_keeps_sqlites_own_locks(tmp_path):
+    """`hold_file` again on the file it holds (as `companion run` does after the store opened
+    an existing journal) must not open and close another descriptor of it: on Linux that close
+    drops SQLite's POSIX locks, and a writer that then opened and closed the journal (an
+    import) checkpointed and deleted the -wal the companion went on writing to: the next
+    acknowledged event was lost."""
+    from companion.session.lock import JournalLock
+
+    journal = tmp_path / "journal.db"
+    Store(journal).close()  # an existing journal, as at every start after the first
+    with JournalLock(journal) as lock:
+        with Store(journal) as s:
+            game = s.new_game(HEADER)
+            game.append({"type": "next"})
+            lock.hold_file()
+            other = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                     "c.execute('SELECT count(*) FROM games').fetchone(); c.close()")
+            subprocess.run([sys.executable, "-c", other, str(journal)], check=True, timeout=60)
+            game.append({"type": "next"})
+            assert os.path.exists(f"{journal}-wal")
+            seen = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
+            try:
+                count = seen.execute("SELECT count(*) FROM events").fetchone()[0]
+            finally:
+                seen.close()
+            assert count == 2
+
 BIND = r'''
 import subprocess, sys
 from pathlib import Path

@@ -99,6 +99,16 @@ class JournalLock:
         and made a new one). JournalInUse when another companion holds it by any name."""
         if not FILE_LOCKS:
             return
+        # Never open (and so close) a second descriptor of a file already held: once SQLite
+        # has the journal open, closing any descriptor of it in this process drops every POSIX
+        # lock the process holds on it, SQLite's own included, and another process could then
+        # checkpoint and delete the -wal the store is still writing to (acked events lost).
+        if self.file_fd is not None:
+            try:
+                if os.path.samestat(os.stat(self.journal), os.fstat(self.file_fd)):
+                    return
+            except OSError:
+                pass  # gone or unreadable: the open below says what
         try:  # (O_NONBLOCK: a FIFO at the path must not hang the start; the store refuses it)
             fd = os.open(self.journal, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
         except FileNotFoundError:
@@ -108,9 +118,6 @@ class JournalLock:
                                ) from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)  # not a file: the store says so, in its words
-            return
-        if self.file_fd is not None and os.path.samestat(os.fstat(fd), os.fstat(self.file_fd)):
-            os.close(fd)  # the file already held
             return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
