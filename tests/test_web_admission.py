@@ -341,6 +341,23 @@ def test_the_log_rate_limit_writes_one_line_per_cause_per_minute_with_a_count():
         logger.removeFilter(limit)
 
 
+def test_the_log_rate_limit_forgets_causes_that_are_over():
+    """A message whose text varies (asyncio's names an object's address) is a cause each
+    time: the limit must not remember every one for as long as the box runs."""
+    clock = FakeClock(100.0)
+    limit = RateLimit(clock=clock)
+    logger = logging.getLogger("companion.test.lograte.many")
+    logger.propagate = False
+    logger.addFilter(limit)
+    try:
+        for i in range(5000):
+            logger.warning(f"task {i:#x} was destroyed")
+            clock.advance(0.1)
+        assert len(limit.last) <= 1000  # 600 in the last minute, plus at most 256 older
+    finally:
+        logger.removeFilter(limit)
+
+
 # --- item 4 and item 10: bad values are 4xx, and nesting is our own rule ----------------------
 
 @pytest.mark.parametrize("path,raw", [

@@ -14,6 +14,8 @@ import time
 from typing import Callable
 
 WINDOW = 60.0  # seconds
+MAX_CAUSES = 256  # causes remembered before those that are over are forgotten (a message
+#                   whose text varies, asyncio's with an object's address, is a cause each time)
 # uvicorn's protocol and server ("Invalid HTTP request received.", "Exception in ASGI
 # application"), asyncio's accept loop (out of file descriptors) and our own.
 LOGGERS = ("uvicorn.error", "asyncio", "companion.web.server", "companion.web.gate")
@@ -43,6 +45,9 @@ class RateLimit(logging.Filter):
             text = record.getMessage().splitlines()[0] if record.getMessage() else ""
             self.held[key] = (n + 1, logging.getLogger(record.name), record.levelno, text)
             return False
+        if len(self.last) > MAX_CAUSES:  # causes whose window is over and hold nothing go
+            self.last = {k: t for k, t in self.last.items()
+                         if now - t < self.window or k in self.held}
         self.last[key] = now
         held = self.held.pop(key, None)
         if held is not None:

@@ -119,7 +119,10 @@ class Web:
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=gatemod.protocol(g), limit_concurrency=None,
                                 loop="asyncio", server_header=False)
-        lograte.install(self.lograte)
+        # A limit of this start's own: a server thread of an earlier start that outlived its
+        # stop takes only its own filter off when it ends.
+        limit = self.lograte = lograte.RateLimit()
+        lograte.install(limit)
         server = self.server = uvicorn.Server(config)
         self.hub = Hub()
         started = threading.Event()
@@ -139,7 +142,7 @@ class Web:
             finally:
                 sock.close()
                 self.loop = None
-                lograte.remove(self.lograte)
+                lograte.remove(limit)
                 started.set()
 
         self.thread = threading.Thread(target=run, name="web", daemon=True)
