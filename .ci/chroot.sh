@@ -62,7 +62,7 @@ make_chroot() {
 
 # Into CHROOT: the clone at /src (what git knows of, tracked and untracked but not ignored;
 # the whole folder where there is no git), this machine's name servers, and its CA bundle for
-# pip (a proxy this machine trusts is trusted there too); /proc and /dev/shm mounted.
+# pip (a proxy this machine trusts is trusted there too); /proc, /dev/shm and /dev/pts mounted.
 fill_chroot() {
     mkdir "$CHROOT/src"
     if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
@@ -86,6 +86,9 @@ fill_chroot() {
     done
     mount -t proc proc "$CHROOT/proc" && MOUNTS+=("$CHROOT/proc")
     mount -t tmpfs -o mode=1777 shm "$CHROOT/dev/shm" && MOUNTS+=("$CHROOT/dev/shm")
+    # The host's ptys: the roller and terminal tests open pseudo-terminals (/dev/ptmx).
+    mkdir -p "$CHROOT/dev/pts"
+    mount --bind /dev/pts "$CHROOT/dev/pts" && MOUNTS+=("$CHROOT/dev/pts")
 }
 
 # in_chroot CMD...: run it in CHROOT with a clean environment (nothing of the caller's but
