@@ -341,6 +341,29 @@ def test_the_log_rate_limit_writes_one_line_per_cause_per_minute_with_a_count():
         logger.removeFilter(limit)
 
 
+def test_a_pipelined_request_is_busy_not_idle_while_it_is_answered(make):
+    """uvicorn starts a request sent in the same packet as the one before it (HTTP/1.1
+    pipelining) as soon as the first answer is complete: the connection is then busy with the
+    second (here an endless event stream), and must not be counted idle and evictable."""
+    s = make()
+    sock = connect(s.web.port, "127.0.0.2")
+    try:
+        host = f"Host: 127.0.0.1:{s.web.port}\r\n"
+        sock.sendall((f"GET /api/state HTTP/1.1\r\n{host}\r\n"
+                      f"GET /api/events HTTP/1.1\r\n{host}Accept: text/event-stream\r\n\r\n"
+                      ).encode())
+        sock.settimeout(5)
+        seen = b""
+        while seen.count(b"HTTP/1.1 200") < 2:  # both answers have begun: the stream is on
+            chunk = sock.recv(65536)
+            assert chunk, seen[-300:]
+            seen += chunk
+        assert until(lambda: len(s.web.gate.open) == 1)
+        assert not s.web.gate.idle  # streaming: busy, not evictable
+    finally:
+        sock.close()
+
+
 def test_the_log_rate_limit_forgets_causes_that_are_over():
     """A message whose text varies (asyncio's names an object's address) is a cause each
     time: the limit must not remember every one for as long as the box runs."""

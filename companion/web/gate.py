@@ -280,9 +280,18 @@ def protocol(gate: Gate):
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            if not self.transport.is_closing():
-                gate.waiting(self)
-                self._arm()
+            if self.transport.is_closing():
+                return
+            if self.cycle is not None and self.cycle is not self._cycle \
+                    and not self.cycle.response_complete:
+                # uvicorn started a pipelined request at once: busy, not idle (never evicted
+                # mid-request), and its own cycle from now on.
+                self._cycle = self.cycle
+                self._disarm()
+                gate.busy(self)
+                return
+            gate.waiting(self)
+            self._arm()
 
         def connection_lost(self, exc) -> None:
             self._disarm()
