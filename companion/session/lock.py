@@ -15,8 +15,10 @@ opened until it exits:
   meets, a hard link in any directory or a bind mount included. On Linux flock and SQLite's own
   locks (POSIX `fcntl` byte ranges) never interact. On other systems they may (BSD and macOS
   implement both on one lock list), so there the name's lock is the only one; `companion doctor`
-  warns about a journal with more than one name everywhere. The pid of the holder of a file lock
-  is read from /proc/locks (the kernel's table of locks).
+  fails its journal check for a journal with more than one name, on every system. The pid of
+  the holder of a file lock is read from /proc/locks (the kernel's table of locks). The file's
+  descriptor is never closed while SQLite has the journal open (`hold_file`): closing any
+  descriptor of a file drops every POSIX lock the process holds on it, SQLite's included.
 
 The kernel drops both when the process ends in any way (a SIGKILL, a power cut), so a lock is
 never stale. A clean exit removes the lock file (one left by a SIGKILL means nothing: nobody
