@@ -55,8 +55,8 @@ def build(path: Path, *, games: int, events: int) -> None:
 
 def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     from companion.rules.game import Header
-    from companion.session.stats import History
     from companion.session.store import Store
+    from companion.session.tally import History
 
     games = 100 if quick else 1000
     events = 200

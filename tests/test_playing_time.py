@@ -11,8 +11,9 @@ import pytest
 from companion import cli
 from companion.rules.game import Header
 from companion.session import asides
-from companion.session.stats import History, compute, minutes, playing_seconds
+from companion.session.stats import compute, minutes, playing_seconds
 from companion.session.store import Store
+from companion.session.tally import History
 from companion.testing import close, make_app
 from companion.ui import actions as A
 from companion.web.history import length

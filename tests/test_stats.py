@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion import cli
 from companion.rules.game import Header
-from companion.session import stats as statsmod
+from companion.session import stats as statsmod, tally
 from companion.session.store import Store
 from companion.testing import FakeClock, choose, press
 
@@ -57,7 +57,7 @@ def journal(tmp_path):
 
 def figures(path, **kw):
     with Store(path, read_only=True) as s:
-        return statsmod.History(s).stats(**kw)
+        return tally.History(s).stats(**kw)
 
 
 def test_hand_computed_players(journal):
@@ -156,7 +156,7 @@ def test_a_winner_behind_on_the_score_has_no_margin():
 
 def test_cache_replays_only_what_changed(journal, monkeypatch):
     with Store(journal) as s:
-        h = statsmod.History(s)
+        h = tally.History(s)
         first = h.stats()
         calls = []
         real = h._replay
@@ -173,15 +173,15 @@ def test_cache_replays_only_what_changed(journal, monkeypatch):
 
 def test_saved_records_spare_a_restart_the_replays(journal, monkeypatch):
     with Store(journal, read_only=True) as s:  # a read-only History never saves
-        statsmod.History(s).records()
+        tally.History(s).records()
         assert s.summaries() == {}
     with Store(journal) as s:
-        first = statsmod.History(s, save=True).stats()
+        first = tally.History(s, save=True).stats()
         assert sorted(s.summaries()) == [1, 2, 3, 4]  # the finished games only
     with Store(journal) as s:
-        again = statsmod.History(s)
+        again = tally.History(s)
         monkeypatch.setattr(again, "_replay", lambda row: pytest.fail(f"replayed {row.id}")
-                            if row.id != 5 else statsmod.History._replay(again, row))
+                            if row.id != 5 else tally.History._replay(again, row))
         assert again.stats().to_json() == first.to_json()
         # A finished game taken back (undo of its end) no longer matches its saved record.
         s.db.execute("UPDATE games SET status='open' WHERE id=4")
@@ -190,7 +190,7 @@ def test_saved_records_spare_a_restart_the_replays(journal, monkeypatch):
         j.undo()
         replayed = []
         monkeypatch.setattr(again, "_replay", lambda row: replayed.append(row.id) or
-                            statsmod.History._replay(again, row))
+                            tally.History._replay(again, row))
         # 4 changed; 5 changed status and, unfinished, has no saved record.
         assert again.stats().totals["finished"] == 3 and replayed == [4, 5]
 
@@ -201,15 +201,15 @@ def test_a_reader_sees_one_moment_while_the_box_moves(journal, monkeypatch):
     record saved under the unfinished game's key (an undo then made it match for good)."""
     with Store(journal) as writer, Store(journal, read_only=True) as reader:
         j = writer.resume()  # G5, open: one claim
-        h = statsmod.History(reader)
-        real = statsmod.History._replay
+        h = tally.History(reader)
+        real = tally.History._replay
 
         def replay(self, row):
             if row.id == 5 and not j.state.over:
                 j.append({"type": "end"})  # the last move, mid-read
             return real(self, row)
 
-        monkeypatch.setattr(statsmod.History, "_replay", replay)
+        monkeypatch.setattr(tally.History, "_replay", replay)
         g5 = next(r for r in h.records() if r.id == 5)
         assert j.state.over and not g5.finished and g5.events == 1
         assert all(u[0] != 5 for u in h.unsaved)  # unfinished: nothing to save for it
@@ -219,15 +219,15 @@ def test_a_reader_sees_one_moment_while_the_box_moves(journal, monkeypatch):
 
 def test_a_damaged_saved_record_is_replayed(journal):
     with Store(journal) as s:
-        statsmod.History(s, save=True).records()
+        tally.History(s, save=True).records()
         s.db.execute("UPDATE game_stats SET record='{oops' WHERE game_id=1")
-        assert statsmod.History(s).stats().players["Ann"]["won"] == 2
+        assert tally.History(s).stats().players["Ann"]["won"] == 2
 
 
 def test_unreadable_game_is_left_out(journal):
     with Store(journal) as s:
         s.db.execute("UPDATE events SET body='{\"type\": \"nope\"}' WHERE game_id=3")
-        h = statsmod.History(s)
+        h = tally.History(s)
         assert h.stats().totals["finished"] == 3 and h.unreadable == [3]
 
 
@@ -332,7 +332,7 @@ def test_records_screen_and_end_line(make_app, tmp_path):
 
 
 def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
-    import companion.session.stats as S
+    import companion.session.tally as S  # History computes through the name it imported
     calls = []
     real = S.compute
     monkeypatch.setattr(S, "compute", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -346,7 +346,7 @@ def test_stats_are_computed_on_demand_and_kept(make_app, monkeypatch):
 
 def test_a_game_over_at_start_up_gets_its_line_after_the_first_frame(make_app, tmp_path,
                                                                       monkeypatch):
-    import companion.session.stats as S
+    import companion.session.tally as S  # History computes through the name it imported
     with Store(tmp_path / "journal.db") as s:
         j = s.new_game(Header("match-patch", ("Ann", "Ben")))
         j.append({"type": "pair", "player": 1})
@@ -368,7 +368,7 @@ def test_bench_journal_is_all_finished_and_saved(tmp_path):
     build(tmp_path / "b.db", games=14, events=40)
     with Store(tmp_path / "b.db") as s:
         assert [g.events for g in s.games()] == [40] * 14
-        st_ = statsmod.History(s, save=True).stats()
+        st_ = tally.History(s, save=True).stats()
         assert st_.totals["finished"] == 14 and len(s.summaries()) == 14
         assert s.verify(1) == []  # written with checksums, like play
 
@@ -387,8 +387,8 @@ def test_a_journal_of_old_games_is_counted_off_the_app_thread(journal, make_app,
     app = make_app(path=journal)
     app.render()  # the first frame: no statistics in it
     replayed_on: list[str] = []
-    real = statsmod.History._replay
-    monkeypatch.setattr(statsmod.History, "_replay", lambda self, row: replayed_on.append(
+    real = tally.History._replay
+    monkeypatch.setattr(tally.History, "_replay", lambda self, row: replayed_on.append(
         threading.current_thread().name) or real(self, row))
     assert app.stats() is None and app.stats() is None  # asked twice, one background replay
     ctx = app.ctx()
@@ -455,10 +455,10 @@ def test_a_game_of_a_kind_not_installed_is_said_not_counted(journal, capsys):
     the same game counted on a box that had saved its record: now it is named, with why."""
     with Store(journal) as s:
         pig = next(g.id for g in s.games() if g.header.game == "pig-farm")
-        before = statsmod.History(s).stats().totals["finished"]
+        before = tally.History(s).stats().totals["finished"]
     _gone_kind(journal, pig)
     with Store(journal) as s:
-        history = statsmod.History(s)
+        history = tally.History(s)
         st_ = history.stats()
         assert st_.totals["finished"] == before - 1
         assert st_.totals["not_counted"] == [
@@ -483,7 +483,7 @@ def test_a_game_that_no_longer_replays_is_said_not_counted(journal):
     db.commit()
     db.close()
     with Store(journal) as s:
-        st_ = statsmod.History(s).stats()
+        st_ = tally.History(s).stats()
     [left] = st_.totals["not_counted"]
     assert left["game"] == pig and left["kind"] == "pig-farm"
     assert "no longer replays" in left["why"] and "companion doctor" in left["why"]

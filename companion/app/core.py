@@ -37,7 +37,8 @@ from companion.ui.toast import draw_toast, error_frame
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from companion.session.stats import History, Stats
+    from companion.session.stats import Stats
+    from companion.session.tally import History
     from companion.web.server import Web
 
 log = logging.getLogger(__name__)
@@ -328,7 +329,7 @@ class App:
         app thread saves what it posts back (`on_stats_filled`). None until then: Records
         says "Counting games", an end screen keeps its plain title."""
         if self._stats is None and not self._filling:
-            from companion.session.stats import History
+            from companion.session.tally import History
             if self._history is None:
                 self._history = History(self.store, save=True)
             budget = None if self._filled else STATS_BUDGET
@@ -338,8 +339,8 @@ class App:
         return self._stats
 
     def _fill_stats(self) -> None:
-        from companion.session.stats import History
         from companion.session.store import Store
+        from companion.session.tally import History
         self._filling = True
         path, post = self.store.path, self.post
 

@@ -76,7 +76,7 @@ def list_statuses(store) -> dict[int, str]:
     (not resumed: export --force has its rows), "altered (checksum does not match)", "does
     not replay" or "kind not installed" (its game kind is not installed here)."""
     from companion import games
-    from companion.session.stats import History
+    from companion.session.tally import History
     history = History(store)  # the statistics' records: saved ones are not replayed again
     records = {r.id: r for r in history.records()}
     left_out = {x.game: x for x in history.left_out}
@@ -127,7 +127,7 @@ def import_log(args) -> int:
         except AlreadyImported as e:
             print(shown(f"{args.file}: {e}"))
             return 0
-        from companion.session.stats import History
+        from companion.session.tally import History
         History(store, save=True).records()  # its statistics record, saved like the box's
     title, n = journal.game.title, len(journal.header.players)
     if journal.state.over:

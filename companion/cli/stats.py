@@ -11,7 +11,7 @@ from companion.errors import CompanionError
 
 def stats(args) -> int:
     from companion import games
-    from companion.session import stats as statsmod
+    from companion.session import stats as statsmod, tally
     if args.game is not None and args.game not in games.kinds():
         print(f"companion: stats: --game: unknown game {args.game!r} "
               f"(known: {', '.join(games.kinds())})", file=sys.stderr)
@@ -21,7 +21,7 @@ def stats(args) -> int:
     left_out: list[statsmod.LeftOut] = []
     if cfg.journal_path().exists():
         with open_store(cfg, read_only=True) as store:  # stats never change the journal
-            history = statsmod.History(store)
+            history = tally.History(store)
             records, left_out = history.records(), history.left_out
     result = statsmod.compute(records, kind=args.game, player=args.player, left_out=left_out)
     if args.player is not None and not result.players:

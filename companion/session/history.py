@@ -186,7 +186,7 @@ def unfinished(store: Store) -> list[Unfinished]:
 
     A game with a saved statistics record of its current content is finished (records
     are saved for finished games only), so only the others are replayed."""
-    from companion.session.stats import summary_key
+    from companion.session.tally import summary_key
     saved = store.summaries()
     out = []
     for row in store.history_rows():

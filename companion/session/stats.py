@@ -2,11 +2,10 @@
 
 `GameRecord` is what one game contributes: its kind, players, winners, each seat's score and
 the kind's extra figures, read from the final state of a replay. `compute` folds records into
-per-player figures, head-to-head counts and records; `History` keeps the records of a store
-cached by what identifies each game's content (its active event count and last row), so only
-games that changed since the last call are replayed, and nothing is computed at start-up.
-The app thread also saves each finished game's record in the journal (table `game_stats`), so
-that a restart does not replay them all.
+per-player figures, head-to-head counts and records; `History` (session/tally.py) keeps the
+records of a store cached by what identifies each game's content (its active event count and
+last row), so only games that changed since the last call are replayed, and nothing is
+computed at start-up.
 
 Names are compared ignoring case and surrounding spaces and shown as first written. Only
 finished games count toward played and won; a shared win counts for each winner; a game the
@@ -19,12 +18,10 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Iterable, overload
+from typing import Any, Iterable
 
-from companion.errors import JournalError
-from companion.games import find as kind_find, scoring as kind_scoring, title as kind_title
+from companion.games import scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
-from companion.session import asides
 
 log = logging.getLogger(__name__)
 
@@ -305,171 +302,6 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
         assert g.seconds is not None
         out["longest_minutes"] = {**_game_ref(g), "minutes": minutes(g.seconds)}
     return out
-
-
-# --- from the journal, cached ----------------------------------------------------------------
-
-# Of the saved records: a change in what a record holds bumps it (2: `seconds` is the playing
-# time, without the spans set aside).
-SUMMARY_VERSION = 2
-
-
-def summary_key(row) -> str:
-    """What identifies a game's content for a saved record: its active events (count and last
-    row: an append adds a row, an undo lowers the count, a redo restores both), its header
-    and whether it was imported; the status (open, closed) does not change the record."""
-    digest = hashlib.sha1(bytes(row.header)).hexdigest()[:16]
-    return f"{SUMMARY_VERSION}:{row.events}:{row.last_row}:{digest}:{int(row.imported)}"
-
-
-def record_to_json(r: GameRecord) -> dict[str, Any]:
-    return {"kind": r.kind, "players": list(r.players), "created": r.created,
-            "finished": r.finished, "winners": list(r.winners), "events": r.events,
-            "seconds": r.seconds, "scores": None if r.scores is None else list(r.scores),
-            "extras": {k: list(v) for k, v in r.extras.items()}, "imported": r.imported}
-
-
-def record_from_json(game_id: int, status: str, d: dict[str, Any]) -> GameRecord:
-    return GameRecord(game_id, d["kind"], tuple(d["players"]), d["created"], d["finished"],
-                      tuple(d["winners"]), d["events"], d["seconds"],
-                      None if d["scores"] is None else tuple(d["scores"]),
-                      {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"])
-
-
-class History:
-    """The journal's game records, replayed only when a game changed since the last call.
-
-    In memory each game is keyed by (status, `summary_key`). A finished game's record is also
-    saved in the journal (`game_stats`, when `save`: the app thread and `companion import`
-    only, never a read-only reader) and read back by every later History, so a thousand
-    finished games are not replayed again after a restart. Games that no longer replay are
-    counted in `unreadable` and left out."""
-
-    def __init__(self, store, *, save: bool = False) -> None:
-        self.store = store
-        self.save = save
-        self._cache: dict[int, tuple[tuple, GameRecord | None]] = {}
-        self.unreadable: list[int] = []
-        self.left_out: list[LeftOut] = []  # the same games, with their kind and why
-        # Records replayed by the last call and not saved (save=False): (id, key, JSON).
-        self.unsaved: list[tuple[int, str, str]] = []
-        # The spans each game being replayed sat aside for another game (asides.interleaved).
-        self._interleaved: dict[int, list[tuple[float, float]]] = {}
-        self._aside: set[int] = set()  # the games with asides recorded (asides.recorded)
-
-    @overload
-    def records(self, *, budget: None = None) -> list[GameRecord]: ...
-    @overload
-    def records(self, *, budget: int | None) -> list[GameRecord] | None: ...
-
-    def records(self, *, budget: int | None = None) -> list[GameRecord] | None:
-        """Every game's record. With `budget`, None instead when more events than that would
-        have to be replayed (nothing is replayed then): the app thread's guard against a
-        journal of games from before the statistics.
-
-        The reads are one read transaction: a reader on another thread (the background
-        replay, the web) must not see a game's key before a move and its events after it,
-        or a record would be saved under a key it does not belong to."""
-        db = self.store.db
-        own = not db.in_transaction
-        if own:
-            db.execute("BEGIN")
-        try:
-            result = self._read(budget)
-        finally:
-            if own:
-                db.execute("COMMIT")
-        if result is None:
-            return None
-        if self.unsaved and self.save:
-            try:
-                self.store.save_summaries(self.unsaved)
-                self.unsaved = []
-            except JournalError as e:  # only a cache: the figures are right without it
-                log.warning("statistics records not saved: %s", e)
-        return result
-
-    def _read(self, budget: int | None) -> list[GameRecord] | None:
-        rows = self.store.history_rows()
-        saved: dict[int, tuple[str, bytes]] | None = None
-        found: dict[int, tuple[tuple, GameRecord | None]] = {}
-        todo = []
-        for row in rows:
-            k = (row.status, summary_key(row))
-            cached = self._cache.get(row.id)
-            if cached is not None and cached[0] == k:
-                found[row.id] = cached
-                continue
-            if saved is None:
-                saved = self.store.summaries()
-            record = None
-            if row.id in saved and saved[row.id][0] == k[1]:
-                try:
-                    record = record_from_json(row.id, row.status, json.loads(saved[row.id][1]))
-                except (ValueError, KeyError, TypeError):
-                    record = None  # a damaged saved record: replay the game instead
-            if record is None:
-                todo.append((row, k))
-            else:
-                found[row.id] = (k, record)
-        if budget is not None and sum(row.events for row, _ in todo) > budget:
-            return None
-        fresh: list[tuple[int, str, str]] = []
-        # Which of them were set aside: recorded, or while another game was played (read
-        # once for all).
-        timed = [row for row, _ in todo if not row.imported and row.last_at is not None]
-        if timed:
-            self._aside = asides.recorded(self.store.db)
-            self._interleaved = asides.interleaved(self.store.db, rows, timed)
-        for row, k in todo:
-            record = self._replay(row)
-            if record is not None and record.finished:
-                fresh.append((row.id, k[1], json.dumps(record_to_json(record))))
-            found[row.id] = (k, record)
-        self._cache = found  # games deleted since are forgotten
-        self.unreadable = [row.id for row in rows if found[row.id][1] is None]
-        self.left_out = [_left_out(row) for row in rows if found[row.id][1] is None]
-        self.unsaved = fresh
-        return [r for row in rows if (r := found[row.id][1]) is not None]
-
-    @overload
-    def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: None = None) -> Stats: ...
-    @overload
-    def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: int | None) -> Stats | None: ...
-
-    def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: int | None = None) -> Stats | None:
-        """The figures (None when `budget` is exceeded: see `records`)."""
-        records = self.records(budget=budget)
-        return None if records is None else compute(records, kind=kind, player=player,
-                                                    left_out=self.left_out)
-
-    def _replay(self, row) -> GameRecord | None:
-        replayed = self.store.replay(row)
-        if replayed is None:
-            return None
-        header, events, state = replayed
-        seconds = None
-        if not row.imported and row.last_at is not None:
-            away = self._interleaved.get(row.id, [])
-            if row.id in self._aside:
-                away = away + asides.spans(self.store.db, row.id)
-            seconds = playing_seconds(row.created, row.last_at, away)
-        return record_of(row.id, header, state, events=row.events, created=row.created,
-                         seconds=seconds, status=row.status, imported=row.imported)
-
-
-def _left_out(row) -> LeftOut:
-    """Why the game of `row` did not replay, in a user's words."""
-    try:
-        kind = str(json.loads(row.header)["game"])
-    except (ValueError, KeyError, TypeError):
-        return LeftOut(row.id, "?", "its header is unreadable")
-    if kind_find(kind) is None:
-        return LeftOut(row.id, kind, "not installed here")
-    return LeftOut(row.id, kind, "it no longer replays; companion doctor says more")
 
 
 # --- the terminal table ------------------------------------------------------------------------

@@ -34,7 +34,6 @@ from companion.games import (
 from companion.session.checksum import describe
 from companion.session.stats import (
     GameRecord,
-    History,
     LeftOut,
     compute,
     minutes,
@@ -42,6 +41,7 @@ from companion.session.stats import (
     seat_scores,
 )
 from companion.session.store import Store, empty_journal
+from companion.session.tally import History
 from companion.web import guard
 
 HERE = Path(__file__).parent
