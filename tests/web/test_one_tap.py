@@ -77,6 +77,7 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
     go.click()
     expect(go).to_have_text("End Chaos #1 and start")
     assert state(c)["game"] == "chaos"  # one tap changed nothing
+    page.wait_for_timeout(750)  # a second thought, not a double tap's second tap
     go.click()
     expect(page.locator("#who")).to_have_text("Zoe")
     snap = state(c)
@@ -92,6 +93,7 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
     chaos.click()
     expect(chaos).to_have_text("End Table #2 and resume")
     assert state(c)["game_id"] == 2
+    page.wait_for_timeout(750)
     chaos.click()
     page.wait_for_url(c.url + "/")
     expect(page.locator("#who")).to_have_text("Ben")
@@ -178,3 +180,28 @@ def test_a_second_tab_of_the_same_phone_cannot_get_round_it(page, companion):
     other.click("button.press[data-button=NEXT]")
     expect(other.locator("#who")).to_have_text("Cy")
     assert len(c.app.journal.events) == 2
+
+
+def test_a_double_tap_on_a_tap_twice_button_only_arms_it(page, companion):
+    """Found trying it as players: the first tap of "End the game" (and of "End Chaos #1 and
+    start", "End ... and resume") only arms the button and sends nothing, so a double tap's
+    second tap confirmed it and one double tap ended the game. The second tap within 0.7 s of
+    arming is ignored; a tap after that confirms. The page's clock stands still while the two
+    taps land, so a slow machine cannot stretch them apart."""
+    c = companion("table", NAMES)
+    page.clock.install()
+    pair(page, c)
+    end = "#actions button:text-is('End the game')"
+    expect(page.locator(end)).to_be_visible()
+    page.clock.pause_at(datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1))
+    tap(page, end)
+    armed = page.locator("#actions button:text-is('Tap again: End the game')")
+    expect(armed).to_be_visible()
+    page.wait_for_timeout(120)  # real time; the page's stands still
+    tap(page, "#actions button:text-is('Tap again: End the game')")
+    time.sleep(0.3)  # a request, had one been sent, is answered by now
+    assert not state(c)["state"]["over"] and c.app.journal.events == []
+    page.clock.run_for(750)  # then a deliberate second tap
+    tap(page, "#actions button:text-is('Tap again: End the game')")
+    expect(page.locator("#who")).not_to_have_text("Ann", timeout=5000)
+    assert state(c)["state"]["over"] and c.app.journal.events == [{"type": "end"}]

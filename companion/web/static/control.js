@@ -220,10 +220,15 @@
     return n;
   }
   function confirmButton(label, event) {
-    // Two taps instead of a dialog: the first arms the button, the second sends.
+    // Two taps instead of a dialog: the first arms the button, the second sends. The second
+    // tap of a double tap is not a second thought: within DOUBLE_TAP_MS of arming it is
+    // ignored (a double tap on "End the game" ended the game).
     const b = button(label, async () => {
-      if (b.dataset.armed) { delete b.dataset.armed; b.textContent = label; await send(event, b); return; }
-      b.dataset.armed = "1";
+      if (b.dataset.armed) {
+        if (Date.now() - Number(b.dataset.armed) < DOUBLE_TAP_MS) return;
+        delete b.dataset.armed; b.textContent = label; await send(event, b); return;
+      }
+      b.dataset.armed = String(Date.now());
       b.textContent = "Tap again: " + label;
       setTimeout(() => { delete b.dataset.armed; b.textContent = label; }, 4000);
     });
@@ -649,8 +654,10 @@
   const ngGo = document.querySelector("#new-game-form button[type=submit]");
   const ngGoLabel = ngGo.textContent;
   let ngTimer = 0;
+  let ngArmedAt = 0;  // when the button was armed: a tap within DOUBLE_TAP_MS of it is the same tap
   function armNewGame(title, id) {
     ngGo.dataset.armed = String(id);
+    ngArmedAt = Date.now();
     ngGo.classList.add("danger");
     ngGo.textContent = "End " + title + " #" + id + " and start";
     showNote(title + " #" + id + " is not finished: tap again to set it " +
@@ -694,6 +701,7 @@
         armNewGame(playing ? (s.title || s.game) : s.left.title, open);
         return;
       }
+      if (Date.now() - ngArmedAt < DOUBLE_TAP_MS) return;  // a double tap's second tap
       body.replaces = open;
     }
     disarmNewGame();

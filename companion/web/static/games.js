@@ -8,7 +8,9 @@
   const errorLine = document.getElementById("error");
   const buttons = [...document.querySelectorAll("button.resume")];
   let snap = null;
-  let armed = null;  // [button, id of the game it sets aside]
+  let armed = null;  // [button, id of the game it sets aside, when it was armed]
+  // The second tap of a double tap is not the confirming one (as control.js's DOUBLE_TAP_MS).
+  const DOUBLE_TAP_MS = 700;
   let armTimer = 0;
 
   function showError(text) {
@@ -46,12 +48,13 @@
     if (playing !== null) {
       if (!armed || armed[0] !== b || armed[1] !== playing) {
         disarm();
-        armed = [b, playing];
+        armed = [b, playing, Date.now()];
         b.textContent = "End " + (snap.title || snap.game) + " #" + playing + " and resume";
         b.classList.add("danger");
         armTimer = setTimeout(disarm, 8000);
         return;
       }
+      if (Date.now() - armed[2] < DOUBLE_TAP_MS) return;  // a double tap's second tap
       body.replaces = playing;
     } else if (leftAside() !== null && String(leftAside()) !== b.dataset.game) {
       body.replaces = leftAside();
