@@ -442,6 +442,7 @@ def test_play_again_is_one_tap_on_the_game_over_view(page, companion):
     pair(page, c)
     page.goto(c.url + "/control")
     page.locator("#actions").get_by_role("button", name="End the game").click()
+    page.wait_for_timeout(750)  # the confirming tap, not a double tap's second one
     page.locator("#actions").get_by_role("button", name="Tap again: End the game").click()
     expect(page.locator("#turn")).to_have_attribute("data-state", "over")
     first = state(c)

@@ -85,6 +85,20 @@ def test_live_and_control_pages_fit_a_390px_phone_with_long_names(phone, compani
     phone.goto(c.url + "/")
     expect(phone.locator("#conn")).to_have_attribute("data-state", "live")
     assert fits(phone) == ""
+    # Each name without a space on one line beside its marker, and every name at one indent
+    # (a guest trial found "Bartholomewsm / ith" on a line of its own under the marker).
+    # A long name is written smaller (fewer breaks); where it still wraps, it starts on its
+    # marker's line.
+    names = phone.locator("#players td.name").evaluate_all("""tds => tds.map(td => {
+        const t = td.querySelector('.name-t'), m = td.querySelector('.marker');
+        const r = document.createRange(); r.selectNodeContents(t);
+        return [t.textContent, r.getClientRects().length,
+                Math.round(t.getBoundingClientRect().left),
+                !m.textContent || Math.abs(r.getClientRects()[0].bottom -
+                                           m.getBoundingClientRect().bottom) < 3]; })""")
+    assert len(names) == len(players)
+    assert len({left for _, _, left, _ in names}) == 1, names
+    assert all(beside for *_, beside in names), names
     pair(phone, c)
     phone.goto(c.url + "/control")
     expect(phone.locator("#actions h2")).to_contain_text("'s turn")

@@ -229,7 +229,12 @@ const Table = (function () {
       const cls = [k === st.current && !st.over ? "current" : "", out.has(k) ? "out" : "",
                    win.has(k) ? "winner" : ""].join(" ").trim();
       return h("tr", {class: cls, "data-seat": String(k)},
-        h("td", {class: "name"}, h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}), name),
+        // The marker and the name side by side in one box: a long name wraps within its own
+        // column, never onto a line of its own under the marker; 11 letters or more are
+        // written smaller on a phone (CSS) rather than broken mid-word.
+        h("td", {class: name.length > 10 ? "name long" : "name"}, h("div", {class: "name-in"},
+          h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}),
+          h("span", {class: "name-t", text: name}))),
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
     });
     if (!halves) {
