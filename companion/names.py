@@ -87,4 +87,4 @@ def _glyph(ch: str) -> bytes:
 @lru_cache(maxsize=1)
 def _font():
     from PIL import ImageFont
-    return ImageFont.truetype(str(FONT_PATH), _GLYPH_SIZE)
+    return ImageFont.truetype(str(FONT_PATH), _GLYPH_SIZE, layout_engine=ImageFont.Layout.BASIC)

@@ -67,7 +67,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     # A file beside this module: the companion is installed as files (a wheel or a checkout),
     # never run from a zip, so importlib.resources (and the zipfile module it imports: ~4 ms
     # of a start-up's CPU here, ~50 ms on a Pi Zero 2 W) has nothing to add.
-    return ImageFont.truetype(str(FONT_PATH), size)
+    # Pillow's basic layout, never raqm: raqm (libraqm, where the system has it) lays the same
+    # text out a pixel or two wider, so a name fitted on one machine was cut on another (a Pi
+    # has no libraqm by default). Names are left to right (companion/names.py): basic suffices.
+    return ImageFont.truetype(str(FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @lru_cache(maxsize=4096)
@@ -149,8 +152,9 @@ def clip(text: str, width: int, size: int, names: Iterable[str] | None = None) -
     """`text` fitted to `width` at `size`, shortened with an ellipsis if it must be: in the
     players' names it holds (`names`, else those of the game being drawn), the widest first
     ("Bartholo… +16"), so that the words and numbers around them stay whole. Only a name may
-    be shortened (the tests hold every screen to it); text with no name, or too wide even
-    with one letter of each, is cut at its end, which the tests catch."""
+    be shortened (the tests hold every screen to it); where not even one letter and "…" of
+    each fit, the names' initials alone; text with no name, or too wide even with those, is
+    cut at its end, which the tests catch."""
     if text_size(text, size)[0] <= width:
         return text
     wanted = sorted(set(_players.get() if names is None else names), key=len, reverse=True)
@@ -166,20 +170,24 @@ def clip(text: str, width: int, size: int, names: Iterable[str] | None = None) -
     parts.append(rest)
     kept = {i: parts[i] for i in range(1, len(parts), 2)}
     cut: set[int] = set()
+    mark = "…"
 
     def joined() -> str:
-        return "".join(kept[i] + "…" if i in cut else kept.get(i, p)
+        return "".join(kept[i] + mark if i in cut else kept.get(i, p)
                        for i, p in enumerate(parts))
 
     while text_size(joined(), size)[0] > width:
         widest = max((i for i in kept if len(kept[i]) > 1),
                      key=lambda i: text_size(kept[i], size)[0], default=None)
         if widest is None:
+            if cut and mark:  # not even "M…": the names' initials, rather than "…" alone
+                mark = ""
+                continue
             return _cut(text, width, size)
         kept[widest] = kept[widest][:-1]
         cut.add(widest)
     if _recording is not None:
-        _recording.shortened.extend((parts[i], kept[i] + "…", True) for i in sorted(cut))
+        _recording.shortened.extend((parts[i], kept[i] + mark, True) for i in sorted(cut))
     return joined()
 
 
