@@ -26,6 +26,7 @@ from companion.games.penny_badger.rules import (
     penalty,
     record_title,
     settle,
+    short_bank,
     withdrawal,
 )
 from companion.inputs import Button
@@ -193,7 +194,7 @@ def stake_lines(state: PennyState, cards: int) -> tuple[str, str]:
     w = withdrawal(cards, state.bank)
     if cards == MAX_CARDS:
         take = f"Takes the bank: {w}"
-    elif w < withdrawal(cards, 10 ** 6):
+    elif short_bank(cards, state.bank):
         take = f"Takes {w}: all there is"
     else:
         take = f"Takes {w} from the bank"

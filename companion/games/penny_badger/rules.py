@@ -43,6 +43,12 @@ def withdrawal(cards: int, bank: int) -> int:
     return min(WITHDRAWAL[cards], bank)
 
 
+def short_bank(cards: int, bank: int) -> bool:
+    """Whether a claim of `cards` (short of the whole bank) takes all there is: the bank holds
+    less than its withdrawal."""
+    return cards != MAX_CARDS and withdrawal(cards, bank) < WITHDRAWAL[cards]
+
+
 def penalty(cards: int, *, bluffer: bool, savings: int) -> int:
     """P(N) for one payer: the bluffing claimant (`bluffer`) or an accuser of a true claim."""
     if cards == MAX_CARDS:

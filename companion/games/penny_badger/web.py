@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from companion.games.penny_badger.rules import MAX_CARDS, PENALTY, withdrawal
+from companion.games.penny_badger.rules import MAX_CARDS, penalty, short_bank, withdrawal
 from companion.web.kinds import (
     Action,
     Choice,
@@ -36,7 +36,7 @@ def stake(s: Seen, cards: int) -> str:
     w = withdrawal(cards, bank)
     if cards == MAX_CARDS:
         take = f"Takes the whole bank: {w}."
-    elif w < withdrawal(cards, 10 ** 6):
+    elif short_bank(cards, bank):
         take = f"Takes {w} from the bank: all there is."
     else:
         take = f"Takes {w} from the bank."
@@ -45,7 +45,8 @@ def stake(s: Seen, cards: int) -> str:
         bluff = (f"A called bluff costs {who} all savings ({savings}); a wrong challenger "
                  f"pays all of theirs.")
     else:
-        p, paid = (2, 1) if cards == 1 else (PENALTY[cards], PENALTY[cards])
+        p = penalty(cards, bluffer=True, savings=0)  # as the engine settles it
+        paid = penalty(cards, bluffer=False, savings=0)
         bluff = (f"A called bluff costs {who} {p} to the bank + {p} to each challenger; a "
                  f"wrong challenger pays {paid} to the bank + {paid} to {who}.")
     return f"{take}\n{bluff}"
