@@ -89,7 +89,7 @@ def test_leave_and_resume_from_the_start_menu(make_app):
     press(app, Button.OK, hold=True)
     choose(app, "Leave to start")
     press(app, Button.OK)
-    assert app.journal is None and "Resume Table (4)" in app.top.items[0].text(app.ctx())
+    assert app.journal is None and "Resume Table #1" in app.top.items[0].text(app.ctx())
     press(app, Button.OK)
     assert app.journal.state.table.current == 1
 

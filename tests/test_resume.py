@@ -44,7 +44,7 @@ def test_the_panel_parks_a_game_for_a_new_one_and_resumes_either(make_app, tmp_p
     press(app, Button.NEXT)
     first = app.store.game_id(app.journal)
     leave(app)
-    assert labels(app)[0] == "Resume Table (4)"
+    assert labels(app)[0] == f"Resume Table #{first}"
     start_table_game(app, players=5)  # from the start menu: the left game is set aside
     second = app.store.game_id(app.journal)
     assert status(app.store, first) == "parked" and status(app.store, second) == "open"
@@ -83,7 +83,7 @@ def test_the_panel_parks_a_game_for_a_new_one_and_resumes_either(make_app, tmp_p
     assert isinstance(app.top, EndScreen)
     press(app, Button.OK)  # the end screen's menu: Play again, Start menu
     choose(app, "Start menu")
-    assert isinstance(app.top, StartScreen) and labels(app)[0] == "Resume Table (4)"
+    assert isinstance(app.top, StartScreen) and labels(app)[0] == f"Resume Table #{first}"
     press(app, Button.OK)
     assert app.store.game_id(app.journal) == first
     # The finished game gave way: closed, not parked.

@@ -24,7 +24,7 @@ class ResumeEntry:
 
     @property
     def label(self) -> str:
-        return f"{self.title} ({len(self.players)})"
+        return f"{self.title} #{self.game_id}"  # as the Resume list and the web name it
 
 
 def default_names(names: list[str], n: int) -> tuple[str, ...]:
@@ -57,7 +57,7 @@ class StartScreen(Menu):
                               lambda c: Push(ResumeScreen(c.unfinished))))
         elif ctx.unfinished:
             entry = ctx.unfinished[0]
-            label = f"Resume {entry.label}"  # "(4)": its players; left out if it is too long
+            label = f"Resume {entry.label}"  # "#3": the game's number; left out if too long
             if draw.text_size(label, draw.SMALL)[0] > draw.WIDTH - 8:
                 label = f"Resume {entry.title}"
             items.append(Item(label, ResumeGame(entry.game_id)))
