@@ -48,7 +48,7 @@ def actions(s: Seen) -> list[Action]:
         Form("add_card", "Add a card to the hand limit of",
              (Choice("player", s.seats(), s.current, label="Player"),),
              submit=Send("Add a card", {"type": "add_card"})),
-        Form("win", "Winner", (Choice("player", s.seats(), s.current, label="Player"),),
+        Form("win", "Winner", (Choice("player", s.seats(), label="Player"),),
              submit=Send("Wins", {"type": "win"})),
     ]
 

@@ -9,7 +9,7 @@ from companion.web.kinds import Action, Choice, Form, KindWeb, Quick, Seen, Send
 def actions(s: Seen) -> list[Action]:
     return [
         Quick((Send("Wild replaced a card", {"type": "wild_replace"}),)),
-        Form("win", "Winner", (Choice("player", s.seats(), s.current, label="Player"),),
+        Form("win", "Winner", (Choice("player", s.seats(), label="Player"),),
              submit=Send("Wins", {"type": "win"})),
     ]
 
