@@ -160,9 +160,8 @@ class App:
 
     def ctx(self) -> Context:
         unfinished = self.unfinished if self.journal is None else ()
-        resume = unfinished[0].label if unfinished else ""
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, resume=resume, unfinished=unfinished,
+                       dice_note=self.dice_note, unfinished=unfinished,
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},

@@ -43,7 +43,7 @@ def screens(config) -> Iterator[tuple[str, Image.Image]]:
     waiting = (ResumeEntry(3, "Chaos", names[:4], "14:05"),
                ResumeEntry(2, "Pig Farm", names[:3], "12 Mar"),
                ResumeEntry(1, "Table", names[:5], "2 Mar"))
-    start_ctx = Context(config=config, resume="Table (4)",
+    start_ctx = Context(config=config,
                         unfinished=(ResumeEntry(1, "Table", names[:4], "14:05"),))
     yield "start", StartScreen(start_ctx).render(start_ctx)
     yield "resume", ResumeScreen(waiting).render(start_ctx)  # "Resume (3 games)" chosen

@@ -30,14 +30,13 @@ class Context:
     journal: Journal | None = None
     now: float = 0.0  # monotonic seconds, from the app's clock
     dice_note: str = ""  # "Roller" / "Software dice" / a fault note, for the dice screens
-    resume: str = ""  # words for the game that "Resume" would bring back ("" = none)
     # The history figures (companion.session.stats.Stats), computed by the app thread on first call
     # and kept until the journal changes; None where there is no journal (screenshots).
     stats: Callable[[], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     roster: tuple[str, ...] | None = None  # the names a phone keeps (None: never set)
     # The unfinished games the start menu's Resume offers (companion.ui.start.ResumeEntry),
-    # newest move first; `resume` names the first.
+    # newest move first.
     unfinished: tuple[Any, ...] = ()
 
     @property
