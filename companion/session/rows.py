@@ -188,27 +188,26 @@ class GameSink:
         """Undo, redo and a new event change only statuses; an altered row stops the move."""
         resum(db, self.game_id, rows, status, refuse_altered=True)
 
+    def _the_row(self, db: sqlite3.Connection, seq: int, status: str, what: str) -> list[tuple]:
+        """Event `seq` of this game, as one row of `status`; NotSaved when the journal does not
+        hold it so (`what` names it: "event", "undone event")."""
+        rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
+                          "WHERE game_id=? AND seq=? AND status=?",
+                          (self.game_id, seq, status)).fetchall()
+        if len(rows) != 1:
+            raise NotSaved(f"not saved: {what} {seq} of game {self.game_id} is not in the "
+                           "journal as the screen shows it")
+        return rows
+
     def undo(self, seq: int) -> None:
         with self.store._tx() as db:
             self._expect(db, seq + 1)
-            rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
-                              "WHERE game_id=? AND seq=? AND status='active'",
-                              (self.game_id, seq)).fetchall()
-            if len(rows) != 1:
-                raise NotSaved(f"not saved: event {seq} of game {self.game_id} is not "
-                               "in the journal as the screen shows it")
-            self._set_status(db, rows, "undone")
+            self._set_status(db, self._the_row(db, seq, "active", "event"), "undone")
 
     def redo(self, seq: int) -> None:
         with self.store._tx() as db:
             self._expect(db, seq)
-            rows = db.execute("SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
-                              "WHERE game_id=? AND seq=? AND status='undone'",
-                              (self.game_id, seq)).fetchall()
-            if len(rows) != 1:
-                raise NotSaved(f"not saved: undone event {seq} of game {self.game_id} is "
-                                   "not in the journal as the screen shows it")
-            self._set_status(db, rows, "active")
+            self._set_status(db, self._the_row(db, seq, "undone", "undone event"), "active")
 
 
 def insert_game(db: sqlite3.Connection, header: Header, status: str, created: float) -> int:
