@@ -71,6 +71,20 @@ def cfg_file(tmp_path):
     return path
 
 
+def play_one_event(proc) -> list[str]:
+    """A started companion: a new table game and one NEXT, acked; its stdout lines so far
+    (more come as it runs)."""
+    acks = wait_ready(proc)
+    for key in ("OK", "OK", "OK", "OK", "OK", "NEXT"):  # a table game, one event
+        proc.stdin.write(key + "\n")
+        proc.stdin.flush()
+    deadline = time.monotonic() + 20
+    while not any(a.startswith("ack append 1") for a in acks):
+        assert time.monotonic() < deadline and proc.poll() is None, acks
+        time.sleep(0.01)
+    return acks
+
+
 @pytest.mark.slow
 def test_a_second_companion_on_the_journal_exits_1_naming_the_first(tmp_path, cfg_file,
                                                                     capsys):
@@ -78,14 +92,7 @@ def test_a_second_companion_on_the_journal_exits_1_naming_the_first(tmp_path, cf
     journal = tmp_path / "journal.db"
     first = launch(journal, config)
     try:
-        acks = wait_ready(first)
-        for key in ("OK", "OK", "OK", "OK", "OK", "NEXT"):  # a table game, one event
-            first.stdin.write(key + "\n")
-            first.stdin.flush()
-        deadline = time.monotonic() + 20
-        while not any(a.startswith("ack append 1") for a in acks):
-            assert time.monotonic() < deadline and first.poll() is None, acks
-            time.sleep(0.01)
+        play_one_event(first)
 
         second = launch(journal, config)
         out, err = second.communicate(timeout=30)
@@ -321,14 +328,7 @@ def test_a_companion_started_on_a_hard_link_stops_naming_the_first(tmp_path, cfg
     journal, hard = d / "j.db", d / "hard.db"
     first = launch(journal, cfg_file)
     try:
-        acks = wait_ready(first)
-        for key in ("OK", "OK", "OK", "OK", "OK", "NEXT"):  # a table game, one event
-            first.stdin.write(key + "\n")
-            first.stdin.flush()
-        deadline = time.monotonic() + 20
-        while not any(a.startswith("ack append 1") for a in acks):
-            assert time.monotonic() < deadline and first.poll() is None, acks
-            time.sleep(0.01)
+        play_one_event(first)
         os.link(journal, hard)
         second = launch(hard, cfg_file)
         out, err = second.communicate("NEXT\nNEXT\n", timeout=30)

@@ -17,14 +17,8 @@ from companion.session.tally import History
 from companion.testing import close, make_app
 from companion.ui import actions as A
 from companion.web.history import length
+from tests.web.test_history import PIG  # Ann 230, Ben 195, Cy 35: Ann wins
 
-PIG = [  # Ann 230, Ben 15, Cy 5; then Ben 180, Cy 30: Ann wins
-    {"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [2, 2]},
-                               {"sets": [2]}]},
-    {"type": "roll", "dice": {"d8": 3}},
-    {"type": "sell", "hands": [{"sets": []}, {"sets": [4, 2, 2], "unmatched": 1},
-                               {"sets": [2, 2, 2]}]},
-    {"type": "end"}]
 T0 = 1_763_830_800.0
 
 

@@ -6,20 +6,14 @@ from __future__ import annotations
 
 import time
 
-import pytest
-from test_web_api import Events, Served
+import test_web_seq
+from test_web_api import Events
 from test_web_guests import box, choose
 
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.web.snapshot import BYES
 
-
-@pytest.fixture
-def served(tmp_path, config, clock):
-    s = Served(tmp_path, config, clock)
-    s.pair()
-    yield s
-    s.close()
+served = test_web_seq.served  # the fixture, by its name: a served app, paired
 
 
 def bye(ev: Events) -> dict:
