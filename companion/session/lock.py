@@ -164,8 +164,8 @@ class JournalLock:
 
     def release(self) -> None:
         if self.file_fd is not None:
-            # Only our own descriptor closes: SQLite's locks belong to its own (and flock's
-            # are not POSIX locks, which any close by this process would drop).
+            # After the store has closed the journal (companion run's ExitStack closes it
+            # first): while SQLite has the file open, this close would drop its POSIX locks.
             os.close(self.file_fd)
             self.file_fd = None
         if self.fd is not None:
