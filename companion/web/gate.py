@@ -264,14 +264,11 @@ def protocol(gate: Gate):
         def send_400_response(self, msg: str) -> None:
             """h11 could not read the request (a bad Content-Length, two of them, a bad
             request line): `400 {"error": ...}` as every other refusal, not plain text."""
-            body = json.dumps({"error": bad_request_line()}).encode()
+            start, body = _json(400, bad_request_line(), close=True)  # as Admission's
             try:
                 out = self.conn.send(h11.Response(status_code=400, reason=b"Bad Request",
-                                                  headers=[(b"content-type", b"application/json"),
-                                                           (b"content-length",
-                                                            str(len(body)).encode()),
-                                                           (b"connection", b"close")]))
-                out = (out or b"") + (self.conn.send(h11.Data(data=body)) or b"") \
+                                                  headers=start["headers"]))
+                out = (out or b"") + (self.conn.send(h11.Data(data=body["body"])) or b"") \
                     + (self.conn.send(h11.EndOfMessage()) or b"")
                 self.transport.write(out)
             except h11.LocalProtocolError:  # a response was under way already: just close
