@@ -204,7 +204,10 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     if clock is None:
         clock = FakeClock()
     header = None if kind is None else Header(kind, tuple(players), first, dict(rules or {}))
-    store = Store(Path(directory) / journal)
+    # On a FakeClock the journal's times (`events.at`, when a game started, a pause) are
+    # that clock's too, so the turn clock (docs/clock.md) runs on it.
+    store = Store(Path(directory) / journal, clock=clock) if isinstance(clock, FakeClock) \
+        else Store(Path(directory) / journal)
     try:
         if header is not None and not setup:
             store.new_game(header)

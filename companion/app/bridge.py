@@ -260,6 +260,19 @@ def game_action(app: App, p: dict) -> dict:
     return ok(app)
 
 
+def pause(app: App, p: dict) -> dict:
+    """Stop (`"paused": true`) or start the turn clock: a state, not a toggle, so two phones
+    that both tap Pause leave it paused."""
+    j = app.journal
+    if j is None:
+        return refused(409, NO_GAME)
+    if j.state.over:
+        return refused(409, "the game is over: its clock has stopped")
+    if not app.perform(A.PauseClock(bool(p["paused"]))):
+        return refused(503, not_saved_words(app) or "the pause was not saved")
+    return ok(app, paused=app.turn_clock.paused)
+
+
 def undo(app: App, p: dict) -> dict:
     j = app.journal
     if j is None:
@@ -293,6 +306,7 @@ CHANGES: dict[str, Callable[[App, dict], dict]] = {
     "action": game_action,
     "undo": undo,
     "redo": redo,
+    "pause": pause,
 }
 
 
@@ -355,7 +369,10 @@ def publish_snapshot(app: App) -> None:
     left = None
     if j is None and app.left is not None and not app.left.state.over:
         left = {"game_id": app.store.game_id(app.left), "title": app.left.game.title}
-    app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left))
+    from companion.app.clock import snapshot as clock_snapshot
+    clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits)
+    app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
+                      clock=clock))
 
 
 def current_seq(app: App) -> int:

@@ -97,6 +97,8 @@ class App:
         self.pending: rolls.PendingRoll | None = None
         self.dice_note = ""
         self.journal: Journal | None = store.resume()
+        from companion.app.clock import TurnClock
+        self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
         # The game left for the start menu (still the open game in the journal: resumed at
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
@@ -165,7 +167,7 @@ class App:
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},
-                       roster=self.roster)
+                       roster=self.roster, clock=self.turn_clock.reading())
 
     @property
     def top(self) -> Screen:
@@ -277,6 +279,7 @@ class App:
         self.commits += 1
         self._stats = None
         self.snapshot_due = True
+        self.turn_clock.committed(what)
         if self.on_commit is not None:
             assert self.journal is not None
             self.on_commit(what, len(self.journal.events), event)
@@ -409,6 +412,7 @@ class App:
             frame = error_frame()
         self.panel_frame = frame
         self.display.show(frame)
+        self.turn_clock.schedule()  # while a turn runs, the next frame is due on its next second
         # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
         # end, not only its own OK/BACK): its code closes with it, as the screen's would.
         secret_up = any(getattr(s, "secret", False) for s in self.stack)

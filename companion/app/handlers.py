@@ -263,6 +263,11 @@ def beep(app: App, action: A.Beep) -> bool:
     return True
 
 
+def pause_clock(app: App, action: A.PauseClock) -> bool:
+    on = not app.turn_clock.paused if action.on is None else action.on
+    return app.turn_clock.pause(on)
+
+
 def quit_app(app: App, action: A.QuitApp) -> bool:
     app.post(Quit())
     return True
@@ -291,6 +296,7 @@ HANDLERS: dict[type, Callable[[App, Any], bool]] = {
     A.WebSwitch: web_switch,
     A.ForgetPhones: forget_phones,
     A.Beep: beep,
+    A.PauseClock: pause_clock,
     A.QuitApp: quit_app,
     power.PowerOff: power_off,
 }

@@ -97,6 +97,8 @@ def start_roll(app: App, roll: A.Roll) -> None:
 def on_tick(app: App, tick: Tick) -> None:
     if tick.token == "startframe":
         firstframe.on_tick(app)
+    elif tick.token == "clock":
+        app.turn_clock.on_tick()
     elif tick.token == "toast":
         if app.toast and app.clock() >= app.toast[1] - 0.01:
             app.toast = None

@@ -17,6 +17,28 @@ from companion.rules.table import Table
 Event = dict[str, Any]
 
 
+# The turn clock's house rules, common to every kind like `deck_owner` (docs/clock.md): absent
+# or null is off, and none of them changes the game (the engines never read them). key ->
+# (lowest, highest) in whole seconds.
+CLOCK_RULES: dict[str, tuple[int, int]] = {
+    "turn_limit": (10, 3600),  # seconds each turn may take
+    "time_bank": (60, 36000),  # chess clock: seconds each player has for the whole game
+    "time_bonus": (0, 600),  # chess clock: seconds added to a bank at the end of each turn
+}
+
+
+def check_clock_rule(key: str, value: Any) -> int | None:
+    """One turn clock house rule: null (off) or whole seconds within its range."""
+    lo, hi = CLOCK_RULES[key]
+    if value is None and key != "time_bonus":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        off = " or null (off)" if key != "time_bonus" else ""
+        raise IllegalEvent(f"house rule {key} must be whole seconds {lo}-{hi}{off}, "
+                           f"not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Header:
     game: str
@@ -102,10 +124,19 @@ class Game(Generic[S]):
                                        f"{self.max_players} players), not {value!r}")
                 out[key] = value
                 continue
+            if key in CLOCK_RULES and key not in self.default_rules:
+                out[key] = check_clock_rule(key, value)
+                continue
             if key not in self.default_rules:
-                known = ", ".join([*self.default_rules, "deck_owner"])
+                known = ", ".join([*self.default_rules, "deck_owner", *CLOCK_RULES])
                 raise IllegalEvent(f"unknown house rule {key!r} for {self.kind} (known: {known})")
             out[key] = self.check_rule(key, value)
+        if out.get("turn_limit") is not None and out.get("time_bank") is not None:
+            raise IllegalEvent("house rules turn_limit and time_bank are two turn clocks: "
+                               "choose one (a limit per turn, or a time bank per player)")
+        if out.get("time_bonus") and out.get("time_bank") is None:
+            raise IllegalEvent("house rule time_bonus is added to a time bank: set time_bank "
+                               "too, or leave time_bonus out")
         return out
 
     def check_rule(self, key: str, value: Any) -> Any:

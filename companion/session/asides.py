@@ -38,46 +38,86 @@ CREATE TABLE IF NOT EXISTS asides (
     back_at REAL                             -- when it was resumed (NULL: not yet, or at start)
 )"""
 
+# The turn clock's pauses (docs/clock.md) are spans of the same shape, in a table of their own:
+# `left_at` when the group pressed Pause, `back_at` when it went on (or NULL). A pause, like an
+# aside, ends at the latest at the game's next event.
+TABLES = {"asides": SCHEMA, "pauses": SCHEMA.replace("asides", "pauses")}
 
-def set_aside(store, game_id: int) -> None:
-    """Game `game_id` is put aside now (nothing, if it already is)."""
+
+def set_aside(store, game_id: int, *, table: str = "asides") -> bool:
+    """Game `game_id` is put aside (or, with `table="pauses"`, paused) now: nothing, if it
+    already is. False when that could not be saved (logged)."""
     try:
         with store._tx() as db:
-            db.execute(SCHEMA)
-            if db.execute("SELECT 1 FROM asides WHERE game_id=? AND back_at IS NULL",
+            db.execute(TABLES[table])
+            if db.execute(f"SELECT 1 FROM {table} WHERE game_id=? AND back_at IS NULL",
                           (game_id,)).fetchone() is None:
-                db.execute("INSERT INTO asides(game_id, left_at) VALUES (?, ?)",
+                db.execute(f"INSERT INTO {table}(game_id, left_at) VALUES (?, ?)",
                            (game_id, float(store.clock())))
     except JournalError as e:
-        log.warning("game %d: when it was set aside is not saved: %s", game_id, e)
+        log.warning("game %d: when it was %s is not saved: %s", game_id,
+                    "paused" if table == "pauses" else "set aside", e)
+        return False
+    return True
 
 
-def taken_back(store, game_id: int) -> None:
-    """Game `game_id` is played again from now (its open aside ends)."""
+def taken_back(store, game_id: int, *, table: str = "asides") -> bool:
+    """Game `game_id` is played again from now (its open aside, or pause, ends). False when
+    that could not be saved (logged)."""
     try:
         with store._tx() as db:
-            db.execute(SCHEMA)
-            db.execute("UPDATE asides SET back_at=? WHERE game_id=? AND back_at IS NULL",
+            db.execute(TABLES[table])
+            db.execute(f"UPDATE {table} SET back_at=? WHERE game_id=? AND back_at IS NULL",
                        (float(store.clock()), game_id))
     except JournalError as e:
         log.warning("game %d: when it was resumed is not saved: %s", game_id, e)
+        return False
+    return True
 
 
-def recorded(db: sqlite3.Connection) -> set[int]:
-    """The games with asides recorded (none in a journal from before the table)."""
+def recorded(db: sqlite3.Connection, table: str = "asides") -> set[int]:
+    """The games with asides (or pauses) recorded (none in a journal from before the table)."""
+    assert table in TABLES
     try:
-        return {gid for gid, in db.execute("SELECT DISTINCT game_id FROM asides")}
+        return {gid for gid, in db.execute(f"SELECT DISTINCT game_id FROM {table}")}
     except sqlite3.OperationalError:  # no such table
         return set()
 
 
-def spans(db: sqlite3.Connection, game_id: int) -> list[tuple[float, float]]:
-    """The spans game `game_id` sat aside, as (from, to): each ends when it was taken back or
-    at the game's next event, whichever is first; one after the game's last event ends
-    there too (it adds nothing to the game's time). A journal without the table has none."""
+def open_since(db: sqlite3.Connection, game_id: int, table: str = "pauses") -> float | None:
+    """When game `game_id`'s open pause (or aside) began; None when none is open."""
+    assert table in TABLES
     try:
-        rows = db.execute("SELECT left_at, back_at FROM asides WHERE game_id=? ORDER BY left_at",
-                          (game_id,)).fetchall()
+        row = db.execute(f"SELECT MAX(left_at) FROM {table} WHERE game_id=? AND back_at IS NULL",
+                         (game_id,)).fetchone()
+    except sqlite3.OperationalError:  # no such table
+        return None
+    return None if row is None or row[0] is None else float(row[0])
+
+
+def away(db: sqlite3.Connection, game_id: int) -> list[tuple[float, float | None]]:
+    """Every span game `game_id` was away from play: set aside or paused (`spans` of both
+    tables), and the pause still open, if any, as (from, None)."""
+    out: list[tuple[float, float | None]] = [*spans(db, game_id), *spans(db, game_id, "pauses")]
+    since = open_since(db, game_id)
+    if since is not None:
+        last, = db.execute("SELECT MAX(at) FROM events WHERE game_id=? AND status='active'",
+                           (game_id,)).fetchone()
+        if last is None or since >= last:  # a pause before the last event ended there
+            out.append((since, None))
+    return out
+
+
+def spans(db: sqlite3.Connection, game_id: int,
+          table: str = "asides") -> list[tuple[float, float]]:
+    """The spans game `game_id` sat aside (or was paused), as (from, to): each ends when it
+    was taken back or at the game's next event, whichever is first; one after the game's last
+    event ends there too (it adds nothing to the game's time). A journal without the table has
+    none."""
+    assert table in TABLES
+    try:
+        rows = db.execute(f"SELECT left_at, back_at FROM {table} WHERE game_id=? "
+                          "ORDER BY left_at", (game_id,)).fetchall()
     except sqlite3.OperationalError:  # no such table: a journal from before it
         return []
     out = []

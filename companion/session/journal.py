@@ -8,38 +8,51 @@ Memory stays flat however long the game (issue 20): the events are kept as compa
 `CHECKPOINT_EVERY` events plus the recent ones (between one and two checkpoints' worth, so an
 undo is a pop). An older state (`state_at`) is folded again from the nearest checkpoint; the
 last two such blocks are kept, so a walk over the whole game folds each event once more.
+
+Beside each event it keeps what the turn clock needs (companion/session/clock.py): when the
+event was recorded (`times`, NaN when not known: a log without times) and whose turn it was
+after it (`seats`, -1 once the game is over; `turn_numbers`, the turns ended so far), in flat
+arrays of numbers, 20 bytes an event.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+from array import array
 from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from companion import games
 from companion.errors import IllegalEvent
 from companion.rules.game import Event, Game, Header, State
 
 CHECKPOINT_EVERY = 64
+NO_TIME = math.nan  # an event whose time is not known (a log without times)
 
 
 class Sink(Protocol):
-    def append(self, seq: int, event: Event) -> None: ...
+    """Where a journal's changes are committed. `append` and `redo` return the time the
+    event is recorded at (Unix time; the store's `events.at`), or None when nothing keeps
+    time (the journal then takes its own clock's, or none)."""
+
+    def append(self, seq: int, event: Event) -> float | None: ...
     def undo(self, seq: int) -> None: ...
-    def redo(self, seq: int) -> None: ...
+    def redo(self, seq: int) -> float | None: ...
 
 
 class NullSink:
     """For journals that live only in memory (replay, screenshots, benchmarks)."""
 
-    def append(self, seq: int, event: Event) -> None:
-        pass
+    def append(self, seq: int, event: Event) -> float | None:
+        return None
 
     def undo(self, seq: int) -> None:
         pass
 
-    def redo(self, seq: int) -> None:
-        pass
+    def redo(self, seq: int) -> float | None:
+        return None
 
 
 def game_for(header: Header) -> Game[Any]:
@@ -105,22 +118,37 @@ class EventLog:
 
 
 class Journal:
+    """`times`: when each of `events` was recorded, read once every event is folded (so a
+    loader may fill it as it streams the events); missing or None entries are not known.
+    `clock`: the time of a new event when the sink keeps none (None: not known)."""
+
     def __init__(self, header: Header, events: Iterable[Event] = (),
-                 redo: Iterable[Event] = (), *, sink: Sink | None = None) -> None:
+                 redo: Iterable[Event] = (), *, sink: Sink | None = None,
+                 times: Iterable[float | None] | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         self.game = game_for(header)
         self.header = self.game.check_header(header)
         self.sink: Sink = sink or NullSink()
+        self.clock = clock
         self.events = EventLog()
+        self.times = array("d")
+        self.seats = array("i")
+        self.turn_numbers = array("i")
         first = self.game.initial(self.header)
+        self.first_seat = first.table.current
         self._marks: list[State] = [first]  # the state before event k * CHECKPOINT_EVERY
         self._tail: list[State] = [first]  # the states from event _tail_start on, to now
         self._tail_start = 0
         self._blocks: dict[int, list[State]] = {}  # refolded older blocks, the last two
         for e in events:
             text = self.events.encode(e)
-            self._push(text, self.game.apply(self.state, json.loads(text)))
-        # Undone events, most recently undone last (so redo pops from the end).
+            self._push(text, self.game.apply(self.state, json.loads(text)), NO_TIME)
+        if times is not None:
+            for i, t in enumerate(itertools.islice(times, len(self.events))):
+                self.times[i] = NO_TIME if t is None else float(t)
+        # Undone events, most recently undone last (so redo pops from the end), and their times.
         self.redo_stack = EventLog(redo)
+        self.redo_times = array("d", [NO_TIME] * len(self.redo_stack))
 
     # --- states ---------------------------------------------------------------------------
 
@@ -161,8 +189,11 @@ class Journal:
             out.append(self.game.apply(out[-1], e))
         return out
 
-    def _push(self, text: bytes, new: State) -> None:
+    def _push(self, text: bytes, new: State, at: float) -> None:
         self.events.append_encoded(text)
+        self.times.append(at)
+        self.seats.append(-1 if new.over else new.table.current)
+        self.turn_numbers.append(new.table.turns)
         self._tail.append(new)
         n = len(self.events)
         if n % CHECKPOINT_EVERY == 0:
@@ -171,8 +202,11 @@ class Journal:
             del self._tail[:CHECKPOINT_EVERY]
             self._tail_start += CHECKPOINT_EVERY
 
-    def _pop(self) -> Event:
+    def _pop(self) -> tuple[Event, float]:
         event = self.events.pop()
+        at = self.times.pop()
+        self.seats.pop()
+        self.turn_numbers.pop()
         self._tail.pop()
         n = len(self.events)
         del self._marks[n // CHECKPOINT_EVERY + 1:]
@@ -184,7 +218,7 @@ class Journal:
             start = (n - 1) // CHECKPOINT_EVERY * CHECKPOINT_EVERY
             self._tail = self._fold(self._marks[start // CHECKPOINT_EVERY], start, n)
             self._tail_start = start
-        return event
+        return event, at
 
     # --- changes --------------------------------------------------------------------------
 
@@ -203,10 +237,16 @@ class Journal:
     def append(self, event: Event) -> State:
         text = self.events.encode(event)  # the event as stored, and as a replay will read it
         new = self.game.apply(self.state, json.loads(text))
-        self.sink.append(len(self.events), event)
-        self._push(text, new)
+        at = self.sink.append(len(self.events), event)
+        self._push(text, new, self._time(at))
         self.redo_stack.clear()
+        del self.redo_times[:]
         return new
+
+    def _time(self, at: float | None) -> float:
+        if at is not None:
+            return float(at)
+        return float(self.clock()) if self.clock is not None else NO_TIME
 
     def undo(self) -> Event:
         """Take back the last event (kept for redo) and return it."""
@@ -214,8 +254,9 @@ class Journal:
             raise IllegalEvent("nothing to undo: this is the start of the game")
         seq = len(self.events) - 1
         self.sink.undo(seq)
-        event = self._pop()
+        event, at = self._pop()
         self.redo_stack.append(event)
+        self.redo_times.append(at)
         return event
 
     def redo(self) -> Event:
@@ -224,9 +265,11 @@ class Journal:
         event = self.redo_stack[-1]
         text = self.events.encode(event)
         new = self.game.apply(self.state, event)
-        self.sink.redo(len(self.events))
+        at = self.sink.redo(len(self.events))
         self.redo_stack.pop()
-        self._push(text, new)
+        kept = self.redo_times.pop()
+        # A redone event keeps the time it was first recorded at (its row's `at`).
+        self._push(text, new, float(at) if at is not None else kept)
         return event
 
     # --- words ----------------------------------------------------------------------------

@@ -164,18 +164,22 @@ class GameSink:
                            f"events there, {seq} on the screen): another program wrote it",
                            short="Not saved: game moved on")
 
-    def append(self, seq: int, event: Event) -> None:
+    def append(self, seq: int, event: Event) -> float:
+        """Record `event` at `seq` now; returns its time (`events.at`)."""
         with self.store._tx() as db:
             self._expect(db, seq)
             self._set_status(db, db.execute(
                 "SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
                 "WHERE game_id=? AND status='undone'", (self.game_id,)).fetchall(), "dropped")
-            self.insert(db, seq, event)
+            return self.insert(db, seq, event)
 
-    def insert(self, db: sqlite3.Connection, seq: int, event: Event) -> None:
+    def insert(self, db: sqlite3.Connection, seq: int, event: Event,
+               at: float | None = None) -> float:
         """The one INSERT of an event row (play and `companion import`), inside a transaction:
-        its checksums, and the game's head moves on to it."""
-        body, at = json.dumps(event), float(self.store.clock())
+        its checksums, and the game's head moves on to it. `at`: its time (None: now, the
+        store's clock; an imported log's own time otherwise). Returns the time written."""
+        body = json.dumps(event)
+        at = float(self.store.clock()) if at is None else float(at)
         head, = db.execute("SELECT head FROM games WHERE id=?", (self.game_id,)).fetchone()
         chain = checksum.link(head, self.game_id, seq, body.encode(), at)
         db.execute("INSERT INTO events(game_id, seq, body, at, chain, sum) "
@@ -183,6 +187,7 @@ class GameSink:
                    (self.game_id, seq, body, at, chain,
                     checksum.row_sum(self.game_id, seq, body.encode(), at, "active")))
         db.execute("UPDATE games SET head=? WHERE id=?", (chain, self.game_id))
+        return at
 
     def _set_status(self, db: sqlite3.Connection, rows: list[tuple], status: str) -> None:
         """Undo, redo and a new event change only statuses; an altered row stops the move."""
@@ -204,10 +209,13 @@ class GameSink:
             self._expect(db, seq + 1)
             self._set_status(db, self._the_row(db, seq, "active", "event"), "undone")
 
-    def redo(self, seq: int) -> None:
+    def redo(self, seq: int) -> float:
+        """Make undone event `seq` active again; returns the time it was recorded at."""
         with self.store._tx() as db:
             self._expect(db, seq)
-            self._set_status(db, self._the_row(db, seq, "undone", "undone event"), "active")
+            rows = self._the_row(db, seq, "undone", "undone event")
+            self._set_status(db, rows, "active")
+            return float(rows[0][3])
 
 
 def insert_game(db: sqlite3.Connection, header: Header, status: str, created: float) -> int:
@@ -233,21 +241,25 @@ def load_game(db: sqlite3.Connection, game_id: int) -> Journal:
         raise JournalError(f"no game {game_id} in the journal")
     header = header_from_json(json.loads(row[0]))
     # Most recently undone last: the undone event with the lowest seq is redone first.
-    undone = [json.loads(b) for b, in db.execute(
-        "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='undone' "
-        "ORDER BY seq DESC",
-        (game_id,))]
+    undone_rows = db.execute(
+        "SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? AND status='undone' "
+        "ORDER BY seq DESC", (game_id,)).fetchall()
+    times: list[float] = []  # filled as the events stream in; the Journal reads it after
 
     def active():  # streamed: a 100,000-event game is never a list of rows in memory
-        for expect, (seq, body) in enumerate(db.execute(
-                "SELECT seq, CAST(body AS BLOB) FROM events WHERE game_id=? AND "
+        for expect, (seq, body, at) in enumerate(db.execute(
+                "SELECT seq, CAST(body AS BLOB), at FROM events WHERE game_id=? AND "
                 "status='active' ORDER BY seq", (game_id,))):
             if seq != expect:
                 raise JournalError(f"the events of game {game_id} are not numbered 0, 1, "
                                    f"2, ... (event {expect} is numbered {seq})")
+            times.append(at)
             yield json.loads(body)
 
-    return Journal(header, active(), undone)
+    journal = Journal(header, active(), [json.loads(b) for b, _ in undone_rows], times=times)
+    for i, (_, at) in enumerate(undone_rows):
+        journal.redo_times[i] = float(at)
+    return journal
 
 
 def kind_of(db: sqlite3.Connection, game_id: int) -> str | None:

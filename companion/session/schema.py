@@ -130,7 +130,8 @@ def schema_columns() -> dict[str, frozenset[str]]:
 # Every name SCHEMA and the tables made on first use put in sqlite_master (SQLite's own
 # sqlite_* names aside).
 KNOWN_NAMES = frozenset({"games", "events", "events_game", "events_active_seq", "imports",
-                         "game_stats", "roster", "phones", "asides"})
+                         "game_stats", "roster", "phones", "asides",
+                         "pauses"})
 
 
 def exactly_ours(db: sqlite3.Connection) -> bool:

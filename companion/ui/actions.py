@@ -57,6 +57,14 @@ class Redo:
 
 
 @dataclass(frozen=True)
+class PauseClock:
+    """Stop (`on`) or start the turn clock of the game being played; None: the other way
+    round from how it is (docs/clock.md)."""
+
+    on: bool | None = None
+
+
+@dataclass(frozen=True)
 class Roll:
     """Roll `dice` (through the roller if attached), animate, then append an event.
 

@@ -38,6 +38,8 @@ class Context:
     # The unfinished games the start menu's Resume offers (companion.ui.start.ResumeEntry),
     # newest move first.
     unfinished: tuple[Any, ...] = ()
+    # The turn clock now (companion.session.clock.Reading; docs/clock.md); None without a game.
+    clock: Any = None
 
     @property
     def names(self) -> list[str]:

@@ -171,6 +171,7 @@ def routes(web: Web) -> list[Route]:
         Route("/api/action", paired("action", check_action), methods=["POST"]),
         Route("/api/undo", paired("undo", check_empty), methods=["POST"]),
         Route("/api/redo", paired("redo", check_empty), methods=["POST"]),
+        Route("/api/pause", paired("pause", check_pause), methods=["POST"]),
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
         Route("/api/resume", paired("resume", check_resume), methods=["POST"]),
         Route("/api/play-again", paired("play-again", check_empty), methods=["POST"]),
@@ -219,6 +220,14 @@ def _game_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
 def check_empty(body: dict[str, Any]) -> dict[str, Any]:
     _only(body)
     return {}
+
+
+def check_pause(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "paused")
+    if not isinstance(body.get("paused"), bool):
+        raise Refused(400, 'expected {"paused": true} (stop the turn clock) or '
+                           '{"paused": false} (start it again)')
+    return {"paused": body["paused"]}
 
 
 def check_press(body: dict[str, Any]) -> dict[str, Any]:

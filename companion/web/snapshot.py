@@ -24,18 +24,20 @@ HISTORY = 30  # events listed in `history`
 
 
 def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
-          left: dict[str, Any] | None = None) -> dict[str, Any]:
+          left: dict[str, Any] | None = None,
+          clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
     On the start menu, `unfinished`: the games its Resume offers, newest move first
     ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
-    ({"game_id", "title"}), which a new game would set aside."""
+    ({"game_id", "title"}), which a new game would set aside. `clock`: the turn clock
+    (companion/app/clock.py `snapshot`; None without a game)."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
         "can_undo": False, "can_redo": False, "unfinished": list(unfinished or []),
         "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
-        "frame": f"/api/frame.png?seq={seq}",
+        "frame": f"/api/frame.png?seq={seq}", "clock": None,
     }
     if journal is None:
         return snap
@@ -51,6 +53,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
+        "clock": clock,
     })
     return snap
 

@@ -1,0 +1,173 @@
+"""The turn clock on the app thread (docs/clock.md): the open game's ledger kept in step with
+its journal, Pause, the tick once a second while a turn runs, and the buzzer's chirp at the
+warning and at "Time!".
+
+The seconds themselves come from companion/session/clock.py, folded from the journal's own
+times: nothing here counts time, it only asks the store's clock (wall time, the one `events.at`
+is written with) what time it is now. A press is never held up by the clock: a commit folds one
+more event into the ledger (a few microseconds), and a tick draws a frame only when what the
+clock shows has changed (the panel's driver then sends the changed pages only).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any
+
+from companion.inputs import Tick
+from companion.session import asides
+from companion.session.clock import WARN_BEFORE, Ledger, Limits, Reading, ledger_of
+
+if TYPE_CHECKING:
+    from companion.app.core import App
+
+log = logging.getLogger(__name__)
+
+TOKEN = "clock"
+CHIRP = 0.06  # seconds: the buzzer at the warning (WARN_BEFORE seconds left)
+TIME_UP = 0.5  # seconds: the buzzer at "Time!"
+
+
+class TurnClock:
+    """The open game's clock. `reading()` is the clock now (None: no game, or it is over
+    and never ran); `pause(on)` stops or starts it; `schedule()` keeps the tick going while
+    a turn runs. Everything runs on the app thread."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._journal: Any = None  # the journal the ledger was loaded for
+        self._commits = -1  # app.commits when it was last folded
+        self.game_id: int | None = None
+        self.ledger: Ledger | None = None
+        self.limits = Limits()
+        self.away: list[tuple[float, float | None]] = []
+        self.alarm = ""  # the alarm of the last tick (a chirp sounds when it changes)
+        self._tick_due = False
+
+    # --- keeping in step ----------------------------------------------------------------------
+
+    def now(self) -> float:
+        return float(self.app.store.clock())
+
+    def _sync(self) -> Ledger | None:
+        j = self.app.journal
+        if j is None:
+            self._journal, self.ledger, self.game_id = None, None, None
+            return None
+        if j is not self._journal:
+            self._load(j)
+        elif self._commits != self.app.commits:
+            assert self.ledger is not None
+            self.ledger.update(j.times, j.seats, j.turn_numbers, self.away)
+        self._commits = self.app.commits
+        return self.ledger
+
+    def _load(self, journal: Any) -> None:
+        """A game comes on (new, resumed, reopened): its start and its spans away."""
+        self._journal = journal
+        self.game_id = self.app.store.game_id(journal)
+        self.limits = Limits.of(journal.header.rules)
+        start = journal.times[0] if len(journal.times) else self.now()
+        self.away = []
+        if self.game_id is not None:
+            db = self.app.store.db
+            row = db.execute("SELECT created FROM games WHERE id=?", (self.game_id,)).fetchone()
+            if row is not None:
+                start = float(row[0])
+            self.away = asides.away(db, self.game_id)
+        self.ledger = ledger_of(journal, start, self.away)
+        self.alarm = self.reading_of(self.ledger).alarm if self.ledger else ""
+
+    def reading_of(self, ledger: Ledger) -> Reading:
+        return ledger.read(self.now(), self.limits)
+
+    def reading(self) -> Reading | None:
+        ledger = self._sync()
+        return None if ledger is None else self.reading_of(ledger)
+
+    def committed(self, what: str) -> None:
+        """After an append, undo or redo: a move made while paused goes on with the clock
+        (the group is playing); an undo leaves a pause as it is."""
+        if what != "undo" and self.paused:
+            self.pause(False)
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.away) and self.away[-1][1] is None and self.app.journal is not None \
+            and self.app.journal is self._journal
+
+    # --- pause --------------------------------------------------------------------------------
+
+    def pause(self, on: bool) -> bool:
+        """Stop (`on`) or start the clock of the game being played. False when there is no
+        such game, or when the change could not be saved (a toast says so)."""
+        j = self.app.journal
+        if j is None or j.state.over or self._sync() is None or self.game_id is None:
+            return False
+        if on == self.paused:
+            return True
+        saved = (asides.set_aside if on else asides.taken_back)(
+            self.app.store, self.game_id, table="pauses")
+        if not saved:
+            self.app.show_toast("Not saved: the pause", 3.0)
+            return False
+        now = self.now()
+        if on:
+            self.away.append((now, None))
+        else:
+            since = self.away[-1][0]
+            self.away[-1] = (since, max(since, now))
+        assert self.ledger is not None
+        self.ledger.update(j.times, j.seats, j.turn_numbers, self.away)
+        self.app.snapshot_due = True
+        return True
+
+    # --- the tick -----------------------------------------------------------------------------
+
+    def schedule(self) -> None:
+        """After a frame: while a turn runs, a tick is due when the seconds shown next
+        change (once a second, on the second). None while paused, on a break or over: the
+        clock stands still then, and so does the frame."""
+        if self._tick_due:
+            return
+        r = self.reading()
+        if r is None or r.seat is None or r.paused or r.on_break:
+            return
+        if r.left is not None:
+            wait = r.left - (math.ceil(r.left) - 1)  # until the seconds left go one down
+        else:
+            wait = math.floor(r.elapsed) + 1 - r.elapsed
+        self._tick_due = True
+        self.app.timers.after(wait + 0.005, Tick(TOKEN))
+
+    def on_tick(self) -> None:
+        """The seconds shown have changed (the frame is drawn once the queue is empty);
+        the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!"."""
+        self._tick_due = False
+        r = self.reading()
+        alarm = "" if r is None else r.alarm
+        if alarm != self.alarm and alarm and self.app.buzzer is not None:
+            self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
+        self.alarm = alarm
+        self.schedule()
+
+
+def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
+    """The clock for the web's snapshot (docs/web.md): each figure as of the moment the
+    snapshot was made; a page adds the seconds since it received it while `running`."""
+    if reading is None:
+        return None
+    r = reading
+    return {
+        "seat": r.seat, "elapsed": round(r.elapsed, 2),
+        "running": r.seat is not None and not r.paused and not r.on_break,
+        "paused": r.paused, "on_break": r.on_break,
+        "left": None if r.left is None else round(r.left, 2), "alarm": r.alarm,
+        "limit": {"turn": limits.turn, "bank": limits.bank, "bonus": limits.bonus},
+        "warn_before": WARN_BEFORE,
+        "totals": [round(t, 2) for t in r.totals], "turns": list(r.turns),
+        "longest": [round(t, 2) for t in r.longest],
+        "banks": None if r.banks is None else [round(b, 2) for b in r.banks],
+        "played": round(r.played, 2),
+    }

@@ -1,0 +1,309 @@
+"""The turn clock: each seat's seconds, derived from when the journal's events were recorded
+(docs/clock.md). Nothing here reads a clock: the times come in as numbers, so the panel, the
+web, the statistics and a replay of an exported log all get the same seconds from the same
+rows.
+
+A game's time line runs from its start (`games.created`) through the times of its active
+events (`events.at`, in `seq` order). After each event the state says whose turn it is; the
+stretch up to the next event belongs to that seat, less
+
+- the spans the game sat away from play: set aside (parked, left for the start menu) or
+  paused (companion/session/asides.py; the app ends a pause at the latest at the next move);
+- breaks: a stretch with no press at all (no event, no pause or resume) of BREAK_AFTER
+  seconds or more counts for nobody, whole (say a game left on the table over dinner).
+
+Consecutive stretches of one seat in one turn (the same count of ended turns) are one turn.
+An undone event is not on the line (only active rows are), so an undone NEXT gives its
+seconds back to the seat that was playing; a redone one keeps the time it was first recorded
+at. A time earlier than the point before it (a wall clock set back) makes that stretch 0 s.
+Once the game is over, nothing runs.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+BREAK_AFTER = 15 * 60  # seconds with no press: a break, not play
+WARN_BEFORE = 10  # seconds left when the clock warns
+
+Span = tuple[float, "float | None"]  # (from, to); to None: still running
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The turn clock's house rules (rules/game.py CLOCK_RULES): at most one of `turn` (each
+    turn's seconds) and `bank` (each player's seconds for the whole game, plus `bonus` at the
+    end of each of their turns)."""
+
+    turn: int | None = None
+    bank: int | None = None
+    bonus: int = 0
+
+    @classmethod
+    def of(cls, rules: Mapping[str, Any]) -> Limits:
+        return cls(rules.get("turn_limit"), rules.get("time_bank"), rules.get("time_bonus") or 0)
+
+    def __bool__(self) -> bool:
+        return self.turn is not None or self.bank is not None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The clock at one moment: what every screen shows. Seconds are floats; a screen rounds
+    them down (`whole`)."""
+
+    seat: int | None  # whose turn runs (None: the game is over)
+    elapsed: float  # the current turn's seconds so far (pauses and breaks left out)
+    paused: bool
+    on_break: bool  # no press for BREAK_AFTER seconds: this stretch counts for nobody
+    left: float | None  # seconds left of the turn limit, or of the seat's bank (None: no limit)
+    alarm: str  # "" | "warn": WARN_BEFORE s or less left | "time": none left
+    totals: tuple[float, ...]  # each seat's seconds this game (the current turn so far too)
+    turns: tuple[int, ...]  # each seat's turns (the current one too)
+    longest: tuple[float, ...]  # each seat's longest turn
+    banks: tuple[float, ...] | None  # chess clock: each seat's seconds left; None: no bank
+    played: float  # the game's playing time: every seat's seconds together
+
+    def average(self, seat: int) -> float | None:
+        return self.totals[seat] / self.turns[seat] if self.turns[seat] else None
+
+    def share(self, seat: int) -> float | None:
+        """The seat's part of the table's time (0-1); None before any second counted."""
+        return self.totals[seat] / self.played if self.played > 0 else None
+
+
+def whole(seconds: float, *, left: bool = False) -> int:
+    """Seconds as a screen shows them. Time played is rounded down (a turn 9.99 s old shows
+    9); time `left` is rounded up, as a countdown shows it (10 s left from 9.01 s on, 0 at
+    0 exactly, then -1, -2 past the limit)."""
+    return math.ceil(seconds) if left else math.floor(seconds)
+
+
+def clock_text(seconds: float, *, left: bool = False) -> str:
+    """`0:07`, `12:34`, `1:02:03`; a negative time (past the limit) `-0:04`."""
+    s = whole(seconds, left=left)
+    sign = "-" if s < 0 else ""
+    s = abs(s)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{sign}{h}:{m:02d}:{sec:02d}" if h else f"{sign}{m}:{sec:02d}"
+
+
+class _Turn:
+    __slots__ = ("first", "number", "seat", "seconds")
+
+    def __init__(self, seat: int, number: int, first: int) -> None:
+        self.seat = seat
+        self.number = number
+        self.first = first  # the segment it starts with
+        self.seconds = 0.0
+
+
+class Ledger:
+    """One game's turns and each seat's seconds, folded from its time line and kept up to
+    date as events are appended, undone and redone (`update`), then read at any moment
+    (`read`): a press folds one segment, a clock tick folds none.
+
+    `start`: the game's start; `first_seat`: whose turn it is before any event; `seats`: how
+    many seats."""
+
+    def __init__(self, start: float, first_seat: int, seats: int) -> None:
+        self.start = float(start)
+        self.first_seat = first_seat
+        self.seats = seats
+        self._away: list[tuple[float, float]] = []  # merged, sorted; an open end is +inf
+        self._away_key: tuple = ()
+        self._folded: list[tuple[float, int, int]] = []  # (time, seat, number) of each event
+        self._reset()
+
+    def _reset(self) -> None:
+        self.turns: list[_Turn] = []
+        self.breaks: list[tuple[float, float]] = []
+        self._total = [0.0] * self.seats
+        self._count = [0] * self.seats
+        self._longest = [0.0] * self.seats
+        self._n = 0  # closed segments folded
+
+    # --- folding ----------------------------------------------------------------------------
+
+    def update(self, times: Sequence[float], seats: Sequence[int], numbers: Sequence[int],
+               away: Sequence[Span] = ()) -> None:
+        """Fold the game's active events as they are now: `times` (when each was recorded,
+        NaN unknown), `seats` (whose turn after each; -1: over), `numbers` (turns ended after
+        each), and the spans it sat `away` (set aside or paused). Only what changed since the
+        last call is folded again."""
+        key = tuple(away)
+        if key != self._away_key:
+            self._away_key = key
+            self._away = _merge(away)
+            keep = 0
+        else:
+            keep = self._common(times, seats, numbers)
+        n = len(times)
+        if keep < self._n:
+            self._rewind(keep)
+        del self._folded[self._n:]
+        for k in range(self._n, n):  # event k closes segment k (from point k to point k + 1)
+            self._fold(k, times, seats, numbers)
+            self._folded.append((times[k], seats[k], numbers[k]))
+        self._n = n
+
+    def _common(self, times, seats, numbers) -> int:
+        """How many of the events folded before are still the first events now (a journal
+        changes only at its end: an append, an undo, a redo)."""
+        k = min(len(self._folded), len(times))
+        while k > 0:
+            t, s, m = self._folded[k - 1]
+            same_time = t == times[k - 1] or (math.isnan(t) and math.isnan(times[k - 1]))
+            if same_time and s == seats[k - 1] and m == numbers[k - 1]:
+                break
+            k -= 1
+        return k
+
+    def _rewind(self, keep: int) -> None:
+        """Forget what was folded from segment `keep` on, back to the start of its turn."""
+        cut = 0
+        for i in range(len(self.turns) - 1, -1, -1):
+            if self.turns[i].first <= keep:
+                cut = i
+                break
+        start_segment = self.turns[cut].first if self.turns else 0
+        since = self._point_at(start_segment)
+        kept = self.turns[:cut]
+        breaks = [b for b in self.breaks if not b[0] >= since]
+        folded = self._folded[:start_segment]
+        self._reset()
+        self.breaks = breaks
+        for t in kept:
+            self._add_turn(t)
+        self._folded = folded
+        self._n = start_segment
+
+    def _point_at(self, k: int) -> float:
+        return self.start if k == 0 else self._folded[k - 1][0]
+
+    def _add_turn(self, t: _Turn) -> None:
+        self.turns.append(t)
+        self._count[t.seat] += 1
+        self._total[t.seat] += t.seconds
+        self._longest[t.seat] = max(self._longest[t.seat], t.seconds)
+
+    def _key(self, k: int, seats, numbers) -> tuple[int, int]:
+        """(seat, turn number) of segment k: after event k - 1, or at the start."""
+        return (self.first_seat, 0) if k == 0 else (seats[k - 1], numbers[k - 1])
+
+    def _fold(self, k: int, times, seats, numbers) -> None:
+        seat, number = self._key(k, seats, numbers)
+        if seat < 0:
+            return  # the game was over: nothing runs (an undone end reopens it)
+        a = self.start if k == 0 else times[k - 1]
+        seconds = self._count_span(a, times[k], record=True)
+        t = self.turns[-1] if self.turns else None
+        if t is None or (t.seat, t.number) != (seat, number):
+            t = _Turn(seat, number, k)
+            self._add_turn(t)
+        t.seconds += seconds
+        self._total[seat] += seconds
+        self._longest[seat] = max(self._longest[seat], t.seconds)
+
+    def _count_span(self, a: float, b: float, *, record: bool) -> float:
+        """The seconds of [a, b] that count: less the away spans, less each break."""
+        if not a < b:  # NaN (a time not known), or a clock set back: nothing counts
+            return 0.0
+        total = 0.0
+        x = a  # counted up to here
+        away = self._away
+        i = max(0, bisect_right(away, (a, math.inf)) - 1)  # the last span from before a
+        while x < b:
+            f, e = away[i] if i < len(away) and away[i][0] < b else (b, b)
+            i += 1
+            if e <= x:
+                continue  # over before x
+            y = min(max(x, f), b)  # [x, y] is play, then [f, e] away
+            if y - x >= BREAK_AFTER:
+                if record:
+                    self.breaks.append((x, y))
+            else:
+                total += y - x
+            x = max(y, e)
+        return total
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def read(self, now: float, limits: Limits = Limits()) -> Reading:
+        """The clock at `now` (a time of the same clock as the events')."""
+        totals = list(self._total)
+        counts = list(self._count)
+        longest = list(self._longest)
+        seat, number = self._current_key()
+        elapsed = 0.0
+        paused = on_break = False
+        current = None if seat < 0 else seat
+        if current is not None:
+            a = self._point_at(self._n)
+            last = self.turns[-1] if self.turns else None
+            before = last.seconds if last is not None and (last.seat, last.number) == (
+                seat, number) else None
+            running = self._count_span(a, now, record=False) if not math.isnan(a) else 0.0
+            paused = bool(self._away) and self._away[-1][1] == math.inf
+            on_break = not paused and self._open_break(a, now)
+            elapsed = (before or 0.0) + running
+            totals[seat] += running
+            if before is None:
+                counts[seat] += 1
+            longest[seat] = max(longest[seat], elapsed)
+        banks = None
+        if limits.bank is not None:
+            done = list(counts)
+            if current is not None:
+                done[current] -= 1  # the turn being played earns its bonus when it ends
+            banks = tuple(limits.bank + limits.bonus * done[s] - totals[s]
+                          for s in range(self.seats))
+        left = None
+        if current is not None:
+            if limits.turn is not None:
+                left = limits.turn - elapsed
+            elif banks is not None:
+                left = banks[current]
+        alarm = "" if left is None else "time" if left <= 0 else \
+            "warn" if left <= WARN_BEFORE else ""
+        return Reading(current, elapsed, paused, on_break, left, alarm, tuple(totals),
+                       tuple(counts), tuple(longest), banks, sum(totals))
+
+    def _open_break(self, a: float, now: float) -> bool:
+        """The stretch running now (since the last press, or the last resume) is a break."""
+        last = a
+        for _, e in self._away:
+            if e != math.inf and a <= e <= now:
+                last = max(last, e)
+        return now - last >= BREAK_AFTER
+
+    def _current_key(self) -> tuple[int, int]:
+        """(seat, turn number) of the segment running now."""
+        if not self._n:
+            return self.first_seat, 0
+        _, seat, number = self._folded[self._n - 1]
+        return seat, number
+
+
+def _merge(spans: Sequence[Span]) -> list[tuple[float, float]]:
+    """Spans sorted and joined where they overlap; an open end (None) is +inf."""
+    out: list[list[float]] = []
+    for f, e in sorted((float(f), math.inf if e is None else float(e)) for f, e in spans):
+        if math.isnan(f) or e <= f:
+            continue
+        if out and f <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([f, e])
+    return [(f, e) for f, e in out]
+
+
+def ledger_of(journal: Any, start: float, away: Sequence[Span] = ()) -> Ledger:
+    """A journal's ledger (a `Journal`: its times, seats and turn numbers)."""
+    ledger = Ledger(start, journal.first_seat, len(journal.header.players))
+    ledger.update(journal.times, journal.seats, journal.turn_numbers, away)
+    return ledger

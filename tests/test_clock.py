@@ -1,0 +1,231 @@
+"""The turn clock (docs/clock.md; issue 28): seconds derived from the journal's times, on the
+fake clock of companion/testing.py."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings, strategies as st
+
+from companion.inputs import Button
+from companion.session.clock import BREAK_AFTER, Ledger, Limits, clock_text
+from companion.testing import FakeClock, close, drain, make_app, press
+from companion.ui import actions as A
+
+
+class Chirps:
+    def __init__(self) -> None:
+        self.beeps: list[float] = []
+
+    def beep(self, seconds: float = 0.2) -> None:
+        self.beeps.append(seconds)
+
+
+def test_a_60_s_limit_warns_at_50_s_and_calls_time_at_60(tmp_path):
+    clock, buzzer = FakeClock(), Chirps()
+    app = make_app(tmp_path, kind="table", setup=False, rules={"turn_limit": 60}, clock=clock,
+                   buzzer=buzzer)
+    try:
+        app.render()
+        clock.advance(49.9)
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.seat == 0 and r.alarm == "" and math.ceil(r.left) == 11
+        assert buzzer.beeps == []
+        clock.advance(0.2)  # 50.1 s: 10 s left
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.alarm == "warn" and math.ceil(r.left) == 10
+        assert len(buzzer.beeps) == 1
+        clock.advance(10)  # 60.1 s
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.alarm == "time" and r.left < 0
+        assert len(buzzer.beeps) == 2 and buzzer.beeps[1] > buzzer.beeps[0]
+        # The game is never changed by the clock: still seat 0's turn, nothing recorded.
+        assert app.journal.state.table.current == 0 and len(app.journal.events) == 0
+        press(app, Button.NEXT)
+        r = app.turn_clock.reading()
+        assert r.seat == 1 and r.alarm == "" and r.elapsed == 0
+        assert math.isclose(r.totals[0], 60.1)
+    finally:
+        close(app)
+
+
+def test_the_clock_ticks_once_a_second_on_the_second(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        app.render()
+        assert len(clock.pending) == 1 and math.isclose(clock.pending[0] - clock.t, 1.005)
+        clock.advance(3.0)
+        drain(app)
+        app.render()
+        assert len(clock.pending) == 1  # one tick due at a time, never a pile of them
+    finally:
+        close(app)
+
+
+def test_a_pause_stops_the_clock_and_a_move_starts_it_again(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        clock.advance(20)
+        assert app.perform(A.PauseClock())
+        assert app.turn_clock.paused
+        clock.advance(300)
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.paused and r.elapsed == 20
+        app.render()
+        assert clock.pending == []  # nothing ticks while paused
+        assert app.perform(A.PauseClock())  # on again
+        clock.advance(5)
+        assert app.turn_clock.reading().elapsed == 25
+        app.perform(A.PauseClock(True))
+        clock.advance(100)
+        press(app, Button.NEXT)  # a move while paused: the group is playing
+        r = app.turn_clock.reading()
+        assert not r.paused and r.totals[0] == 25 and r.seat == 1
+    finally:
+        close(app)
+
+
+def test_an_undone_next_gives_its_seconds_back_to_the_seat_that_was_playing(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        clock.advance(30)
+        press(app, Button.NEXT)  # by mistake: Ann was still playing
+        clock.advance(12)
+        assert app.turn_clock.reading().seat == 1
+        press(app, Button.BACK, hold=True)  # undo
+        r = app.turn_clock.reading()
+        assert r.seat == 0 and r.elapsed == 42 and r.totals == (42, 0, 0, 0)
+        assert r.turns == (1, 0, 0, 0)
+    finally:
+        close(app)
+
+
+def test_a_power_cut_mid_turn_resumes_with_the_elapsed_time_and_the_pause(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    clock.advance(10)
+    press(app, Button.NEXT)
+    clock.advance(25)  # Ben is 25 s into his turn when the plug is pulled
+    app.store.close()  # no clean exit: nothing more is written
+    clock.advance(5)  # the box comes back 5 s later: a clock on the wall went on
+    again = make_app(tmp_path, clock=clock)
+    try:
+        r = again.turn_clock.reading()
+        assert r.seat == 1 and r.elapsed == 30 and r.totals[0] == 10
+        again.perform(A.PauseClock(True))
+        clock.advance(60)
+        again.store.close()
+        clock.advance(60)
+        third = make_app(tmp_path, clock=clock)
+        try:
+            r = third.turn_clock.reading()
+            assert r.paused and r.elapsed == 30  # still paused, as it was left
+        finally:
+            close(third)
+    finally:
+        again.timers.close()
+
+
+def test_a_chess_clock_bank_gets_its_bonus_at_the_end_of_each_turn(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, players=("Ann", "Ben"), clock=clock,
+                   rules={"time_bank": 600, "time_bonus": 5})
+    try:
+        clock.advance(40)
+        press(app, Button.NEXT)
+        clock.advance(15)
+        r = app.turn_clock.reading()
+        assert r.banks == (565, 585) and r.left == 585
+    finally:
+        close(app)
+
+
+# --- the ledger on its own -----------------------------------------------------------------------
+
+def test_a_break_of_15_minutes_counts_for_nobody():
+    ledger = Ledger(0, 0, 2)
+    ledger.update([10, 10 + BREAK_AFTER + 5, 30 + BREAK_AFTER], [1, 1, 0], [1, 1, 2])
+    r = ledger.read(30 + BREAK_AFTER)
+    assert r.totals == (10, 15 - 5 + 0) or r.totals == (10, 15)
+    assert ledger.breaks == [(10, 10 + BREAK_AFTER + 5)]
+    live = ledger.read(30 + 2 * BREAK_AFTER)
+    assert live.on_break and live.seat == 0
+
+
+def test_a_clock_set_back_counts_that_stretch_as_nothing():
+    ledger = Ledger(100, 0, 2)
+    ledger.update([90, 95], [1, 0], [1, 2])
+    assert ledger.read(97).totals == (2, 5)
+
+
+def test_clock_text():
+    assert clock_text(7.9) == "0:07"
+    assert clock_text(754) == "12:34"
+    assert clock_text(3723) == "1:02:03"
+    assert clock_text(9.01, left=True) == "0:10"
+    assert clock_text(-3.5, left=True) == "-0:03"
+
+
+events = st.lists(st.tuples(st.floats(0, 2000), st.integers(0, 2), st.booleans()),
+                  max_size=30)
+spans = st.lists(st.tuples(st.floats(0, 40000), st.floats(0, 2000)), max_size=4)
+
+
+def timeline(steps):
+    times, seats, numbers = [], [], []
+    t, turn = 0.0, 0
+    for gap, seat, ends in steps:
+        t += gap
+        turn += ends
+        times.append(t)
+        seats.append(seat)
+        numbers.append(turn)
+    return times, seats, numbers
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, spans, st.integers(0, 30))
+def test_every_counted_second_belongs_to_one_seat_and_folding_step_by_step_is_a_fresh_fold(
+        steps, away, undo):
+    """The seats' seconds add up to the game's time less its spans away and its breaks, and a
+    ledger kept up to date through appends, undos and pauses reads as one folded afresh."""
+    times, seats, numbers = timeline(steps)
+    spans_ = [(f, f + d) for f, d in away]
+    step = Ledger(0, 0, 3)
+    for k in range(len(times) + 1):
+        step.update(times[:k], seats[:k], numbers[:k])
+    k = max(0, len(times) - undo)
+    step.update(times[:k], seats[:k], numbers[:k], spans_)
+    step.update(times, seats, numbers, spans_)
+    fresh = Ledger(0, 0, 3)
+    fresh.update(times, seats, numbers, spans_)
+    end = times[-1] if times else 0.0
+    a, b = step.read(end), fresh.read(end)
+    assert a == b
+    played = sum(a.totals)
+    covered = _measure([(max(0, f), min(end, e)) for f, e in spans_ + fresh.breaks])
+    assert math.isclose(played, end - covered, abs_tol=1e-6)
+    assert all(t >= 0 for t in a.totals)
+
+
+def _measure(spans):
+    total, reach = 0.0, -math.inf
+    for f, e in sorted(spans):
+        f = max(f, reach)
+        if e > f:
+            total += e - f
+            reach = e
+    return total
+
+
+def test_limits_of_house_rules():
+    assert not Limits.of({})
+    assert Limits.of({"turn_limit": 60}).turn == 60
+    assert Limits.of({"time_bank": 600, "time_bonus": 5}) == Limits(None, 600, 5)
