@@ -229,3 +229,44 @@ def test_limits_of_house_rules():
     assert not Limits.of({})
     assert Limits.of({"turn_limit": 60}).turn == 60
     assert Limits.of({"time_bank": 600, "time_bonus": 5}) == Limits(None, 600, 5)
+
+
+def test_time_follows_the_seat_through_skip_reverse_and_skip_to(tmp_path):
+    """docs/clock.md: whatever the engine says is the current seat after an event is whose
+    time runs; a skipped seat gets no turn and no seconds."""
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        def emit(event, after):
+            assert app.perform(A.Emit(event))
+            clock.advance(after)
+
+        clock.advance(5)
+        emit({"type": "skip"}, 1)  # Ann's turn goes on: 6 s
+        emit({"type": "next"}, 7)  # Ben is skipped: Cy plays 7 s
+        emit({"type": "reverse"}, 2)  # still Cy's turn: 9 s
+        emit({"type": "next"}, 4)  # reversed: Ben plays 4 s
+        emit({"type": "skip_to", "player": 3}, 3)  # Dee plays 3 s
+        r = app.turn_clock.reading()
+        assert r.seat == 3
+        assert r.totals == (6, 4, 9, 3) and r.turns == (1, 1, 1, 1)
+        press(app, Button.BACK, hold=True)  # undo "skip to": Ben's turn again, 7 s
+        r = app.turn_clock.reading()
+        assert r.seat == 1 and r.elapsed == 7 and r.totals == (6, 7, 9, 0)
+    finally:
+        close(app)
+
+
+def test_a_game_left_for_the_start_menu_does_not_run(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        clock.advance(10)
+        assert app.perform(A.LeaveGame())
+        assert app.turn_clock.reading() is None
+        clock.advance(600)
+        assert app.perform(A.ResumeGame(None))
+        clock.advance(2)
+        assert app.turn_clock.reading().elapsed == 12
+    finally:
+        close(app)
