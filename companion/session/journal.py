@@ -22,7 +22,7 @@ import json
 import math
 from array import array
 from collections.abc import Iterable, Iterator
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from companion import games
 from companion.errors import IllegalEvent
@@ -119,17 +119,14 @@ class EventLog:
 
 class Journal:
     """`times`: when each of `events` was recorded, read once every event is folded (so a
-    loader may fill it as it streams the events); missing or None entries are not known.
-    `clock`: the time of a new event when the sink keeps none (None: not known)."""
+    loader may fill it as it streams the events); missing or None entries are not known."""
 
     def __init__(self, header: Header, events: Iterable[Event] = (),
                  redo: Iterable[Event] = (), *, sink: Sink | None = None,
-                 times: Iterable[float | None] | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 times: Iterable[float | None] | None = None) -> None:
         self.game = game_for(header)
         self.header = self.game.check_header(header)
         self.sink: Sink = sink or NullSink()
-        self.clock = clock
         self.events = EventLog()
         self.times = array("d")
         self.seats = array("i")
@@ -238,15 +235,11 @@ class Journal:
         text = self.events.encode(event)  # the event as stored, and as a replay will read it
         new = self.game.apply(self.state, json.loads(text))
         at = self.sink.append(len(self.events), event)
-        self._push(text, new, self._time(at))
+        self._push(text, new, NO_TIME if at is None else float(at))
         self.redo_stack.clear()
         del self.redo_times[:]
         return new
 
-    def _time(self, at: float | None) -> float:
-        if at is not None:
-            return float(at)
-        return float(self.clock()) if self.clock is not None else NO_TIME
 
     def undo(self) -> Event:
         """Take back the last event (kept for redo) and return it."""
