@@ -12,7 +12,7 @@ last two such blocks are kept, so a walk over the whole game folds each event on
 Beside each event it keeps what the turn clock needs (companion/session/clock.py): when the
 event was recorded (`times`, NaN when not known: a log without times) and whose turn it was
 after it (`seats`, -1 once the game is over; `turn_numbers`, the turns ended so far), in flat
-arrays of numbers, 20 bytes an event.
+arrays of numbers, 16 bytes an event.
 """
 
 from __future__ import annotations
