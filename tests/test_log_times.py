@@ -9,6 +9,7 @@ import json
 import math
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -331,3 +332,21 @@ def test_an_imports_table_from_before_the_times_gets_its_column(tmp_path, capsys
         assert s.db.execute("SELECT game_id, timed FROM imports ORDER BY 1").fetchall() == \
             [(1, 0), (2, 1)]
         assert [(r.imported, r.timed) for r in s.history_rows()] == [(True, False), (True, True)]
+
+
+def test_the_documented_example_reads_and_imports_as_documented(tmp_path, capsys):
+    doc = (Path(__file__).parent.parent / "docs" / "log-format.md").read_text(encoding="utf-8")
+    section = doc.split("## Times (optional)", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```\n", 1)[1].split("```", 1)[0].splitlines()
+    log = logmod.read_log(example)
+    header = json.loads(example[0])
+    assert log.times == logmod.LogTimes(header["started"], tuple(map(tuple, header["away"])))
+    assert list(log.journal.times) == [json.loads(line)["at"] for line in example[1:]]
+    outputs = []
+    for name, lines in (("timed", example), ("plain", strip(example))):
+        assert cli.main(["replay", write(tmp_path / f"{name}.jsonl", lines), "--json"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    db = tmp_path / "j.db"
+    assert cli.main(["import", str(tmp_path / "timed.jsonl"), "--journal", str(db)]) == 0
+    assert export(tmp_path, db) == example
