@@ -350,3 +350,34 @@ def test_the_documented_example_reads_and_imports_as_documented(tmp_path, capsys
     db = tmp_path / "j.db"
     assert cli.main(["import", str(tmp_path / "timed.jsonl"), "--journal", str(db)]) == 0
     assert export(tmp_path, db) == example
+
+
+def test_a_journal_from_before_the_asides_exports_the_other_games_played_meanwhile(
+        tmp_path, capsys):
+    """No asides recorded: the spans in which other games were played between two moves of
+    a game are its time away in the statistics, and go into its log's `away`, so that its
+    playing time is the same after an import."""
+    clock = FakeClock(T0)
+    a = tmp_path / "a.db"
+    with Store(a, clock=clock) as s:
+        j = s.new_game(Header("table", ("Ann", "Ben")))
+        clock.advance(60)
+        j.append({"type": "next"})
+        clock.advance(40)
+        other = s.new_game(Header("table", ("Cy", "Dee")), park=True)
+        clock.advance(100)
+        other.append({"type": "next"})
+        clock.advance(700)
+        other.append({"type": "next"})
+        clock.advance(100)
+        j = s.reopen(1, park=True)
+        clock.advance(30)
+        j.append({"type": "next"})
+        j.append({"type": "end"})
+        s.close_game(j)
+        assert asides.recorded(s.db) == set()
+    lines = export(tmp_path, a)
+    assert json.loads(lines[0])["away"] == [[T0 + 100, T0 + 900]]
+    b = tmp_path / "b.db"
+    assert cli.main(["import", write(tmp_path / "g.jsonl", lines), "--journal", str(b)]) == 0
+    assert figures(b, 1)[2] == figures(a, 1)[2] == pytest.approx(1030 - 800)
