@@ -20,7 +20,7 @@ from companion.session import asides, log as logmod
 from companion.session.clock import Limits, ledger_of
 from companion.session.store import Store
 from companion.session.tally import History
-from companion.testing import FakeClock
+from companion.testing import FakeClock, choose
 
 T0 = 1_764_100_000.0  # 2025-11-25, a time with room for milliseconds in a float
 
@@ -381,3 +381,19 @@ def test_a_journal_from_before_the_asides_exports_the_other_games_played_meanwhi
     b = tmp_path / "b.db"
     assert cli.main(["import", write(tmp_path / "g.jsonl", lines), "--journal", str(b)]) == 0
     assert figures(b, 1)[2] == figures(a, 1)[2] == pytest.approx(1030 - 800)
+
+
+def test_a_resumed_imported_game_has_its_clock(tmp_path, make_app, capsys):
+    """Imported with its times and resumed on the box: the turn clock gives each seat the
+    seconds it had where the game was played."""
+    play_with_time_away(tmp_path / "a.db", FakeClock(T0))
+    lines = export(tmp_path, tmp_path / "a.db")
+    db = tmp_path / "journal.db"
+    assert cli.main(["import", write(tmp_path / "g.jsonl", lines), "--journal", str(db)]) == 0
+    app = make_app(path=db)
+    app.clock.t = T0 + 769.625 + 20  # resumed 20 s after its last move (Ben's turn)
+    choose(app, "Resume Table", prefix=True)
+    reading = app.turn_clock.reading()
+    assert reading is not None and reading.seat == 1
+    assert reading.totals == (12.25 + 3 + 4.5 + 20.75 + 1.5, 30.5 + 20, 7.125)
+    assert reading.elapsed == 20
