@@ -12,6 +12,7 @@ from companion.errors import CompanionError, shown
 def export(args) -> int:
     from companion.session import log as logmod
     from companion.session.checksum import describe
+    from companion.session.history import log_times
     cfg = load_config(args)
     if not cfg.journal_path().exists():
         if args.list:
@@ -43,7 +44,6 @@ def export(args) -> int:
                       "twice at one place (two companions wrote the journal at once)")
         else:
             try:
-                from companion.session.history import log_times
                 lines = list(logmod.dump(store.load(gid), log_times(store, gid)))
             except (CompanionError, ValueError, KeyError, TypeError) as e:
                 # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
