@@ -8,6 +8,7 @@ from companion import cli
 from companion.inputs import Button
 from companion.rules.game import Header
 from companion.session import log as logmod
+from companion.session.history import log_times
 from companion.session.store import Store
 from companion.testing import choose, press
 
@@ -27,8 +28,9 @@ def dump_db(path) -> list:
 
 
 def export_lines(path, game_id: int) -> list[str]:
+    """Game `game_id` as `companion export` writes it (its times too)."""
     with Store(path, read_only=True) as s:
-        return list(logmod.dump(s.load(game_id)))
+        return list(logmod.dump(s.load(game_id), log_times(s, game_id)))
 
 
 def make_log(tmp_path, events, *, name="game.jsonl", header=None) -> str:

@@ -10,6 +10,7 @@ import pytest
 from companion.cli import main
 from companion.rules.game import Header
 from companion.session.store import Store
+from companion.testing import FakeClock
 
 
 def write_log(path, header, *events):
@@ -88,10 +89,12 @@ def test_replay_of_missing_or_empty_or_binary_files(tmp_path, capsys):
 
 def test_export_then_replay_round_trip(tmp_path, capsys):
     db = tmp_path / "j.db"
-    with Store(db) as s:
+    clock = FakeClock(1_764_100_000.0)
+    with Store(db, clock=clock) as s:
         j = s.new_game(Header("table", ("Ann", "Ben", "Cy")))
         for e in ({"type": "first", "player": 1}, {"type": "skip"}, {"type": "next"},
                   {"type": "roll", "dice": {"d6": 4}}, {"type": "reverse"}):
+            clock.advance(2.5)
             j.append(e)
         j.undo()
         expected = j.summary()
@@ -99,8 +102,9 @@ def test_export_then_replay_round_trip(tmp_path, capsys):
     assert main(["export", "--journal", str(db), "-o", str(out)]) == 0
     lines = out.read_text().splitlines()
     assert json.loads(lines[0]) == {"game": "table", "players": ["Ann", "Ben", "Cy"],
-                                    "first": 0, "rules": {}}
+                                    "first": 0, "rules": {}, "started": 1_764_100_000.0}
     assert len(lines) == 5  # header + 4 events (the undone reverse is not exported)
+    assert json.loads(lines[3]) == {"type": "next", "at": 1_764_100_007.5}
     capsys.readouterr()
     assert main(["replay", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == expected

@@ -12,6 +12,7 @@ from companion.errors import CompanionError, shown
 def export(args) -> int:
     from companion.session import log as logmod
     from companion.session.checksum import describe
+    from companion.session.history import log_times
     cfg = load_config(args)
     if not cfg.journal_path().exists():
         if args.list:
@@ -43,7 +44,7 @@ def export(args) -> int:
                       "twice at one place (two companions wrote the journal at once)")
         else:
             try:
-                lines = list(logmod.dump(store.load(gid)))
+                lines = list(logmod.dump(store.load(gid), log_times(store, gid)))
             except (CompanionError, ValueError, KeyError, TypeError) as e:
                 # A damaged row (not UTF-8, not JSON, not a legal event) or a rules change.
                 broken = f"game {gid} no longer replays ({e})"
@@ -116,14 +117,16 @@ def import_log(args) -> int:
     from companion.session import log as logmod
     from companion.session.stats import log_digest
     from companion.session.store import AlreadyImported
-    journal = logmod.read_file(args.file)  # the replay of `companion replay`: nothing written
+    # The replay of `companion replay`: nothing written. The times, if the log has them, are
+    # kept beside it (the digest, like the rules, never sees them).
+    journal, times = logmod.read_log_file(args.file)
     digest = log_digest(journal)
     cfg = load_config(args)
     with open_store(cfg) as store:
         if store.notice:  # a damaged journal was set aside: say so before anything else
             print(f"companion: {store.notice}", file=sys.stderr)
         try:
-            gid = store.import_game(journal, digest)
+            gid = store.import_game(journal, digest, times)
         except AlreadyImported as e:
             print(shown(f"{args.file}: {e}"))
             return 0

@@ -10,15 +10,18 @@ borrows the reading ones, so these read nothing else of the store but its `db`.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from companion import games
 from companion.errors import CompanionError, JournalError
 from companion.rules.game import Header
+from companion.session import asides
 from companion.session.journal import Journal
-from companion.session.rows import GameSink, header_from_json
+from companion.session.log import LogTimes
+from companion.session.rows import GameSink, header_from_json, insert_game
 
 if TYPE_CHECKING:
     from companion.session.store import Store
@@ -29,8 +32,13 @@ IMPORTS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS imports (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     digest TEXT NOT NULL UNIQUE,
-    imported REAL NOT NULL
+    imported REAL NOT NULL,
+    timed INTEGER NOT NULL DEFAULT 0
 )"""
+# `timed`: 1 when the log carried its times (docs/log-format.md), so the rows keep the game's
+# own; 0 when its rows' times are the import's (every import before logs had times). Added to
+# an older table by the first import that needs it.
+TIMED_COLUMN = "ALTER TABLE imports ADD COLUMN timed INTEGER NOT NULL DEFAULT 0"
 
 
 # Each finished game's statistics record (companion/session/stats.py), saved by the app thread
@@ -66,6 +74,9 @@ class HistoryRow:
     first_at: float | None
     last_at: float | None
     imported: bool
+    # Its rows' times are the game's own: played here, or imported from a log with times
+    # (False for a log imported without them: its times are the import's).
+    timed: bool = True
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,7 @@ class Unfinished:
 def history_rows(store: Store) -> list[HistoryRow]:
     """Every game with what identifies its current content (for the statistics cache)."""
     imported = store._imported_ids()
+    timed = timed_imports(store.db) if imported else set()
     spans = {gid: (n, last, first_at, last_at) for gid, n, last, first_at, last_at in
              store.db.execute("SELECT game_id, COUNT(*), MAX(row), MIN(at), MAX(at) "
                               "FROM events WHERE status='active' GROUP BY game_id")}
@@ -91,7 +103,7 @@ def history_rows(store: Store) -> list[HistoryRow]:
             "SELECT id, CAST(header AS BLOB), created, status FROM games ORDER BY id"):
         n, last, first_at, last_at = spans.get(gid, (0, 0, None, None))
         out.append(HistoryRow(gid, header, created, status, n, last, first_at, last_at,
-                              gid in imported))
+                              gid in imported, gid not in imported or gid in timed))
     return out
 
 
@@ -124,27 +136,94 @@ def imported_ids(store: Store) -> dict[int, str]:
     return dict(store.db.execute("SELECT game_id, digest FROM imports"))
 
 
-def import_game(store: Store, journal: Journal, digest: str) -> int:
+def timed_imports(db: sqlite3.Connection) -> set[int]:
+    """The imported games whose rows keep the log's own times (`imports.timed`)."""
+    try:
+        return {gid for gid, in db.execute("SELECT game_id FROM imports WHERE timed")}
+    except sqlite3.OperationalError:  # no table, or one from before logs had times
+        return set()
+
+
+def import_game(store: Store, journal: Journal, digest: str,
+                times: LogTimes | None = None) -> int:
     """Store a replayed log as a new game in one transaction: closed when it is over,
     else `parked` (the start menu offers to resume it; no open game is touched). The
     rows are written by the same inserts as play, then the digest that makes a second
-    import of the same log a no-op."""
+    import of the same log a no-op.
+
+    With `times` (the log carries its times: `log.read_log`), the game keeps them: its
+    start, each row's time, and its spans away as `asides` rows; else every time is the
+    import's (`imports.timed` says which)."""
     with store._tx() as db:
         db.execute(IMPORTS_SCHEMA)
+        if "timed" not in {c[1] for c in db.execute("PRAGMA table_info(imports)")}:
+            db.execute(TIMED_COLUMN)
         row = db.execute("SELECT game_id FROM imports WHERE digest=?", (digest,)).fetchone()
         if row is not None:
             raise AlreadyImported(row[0])
         same = same_game(store, db, journal)
         if same is not None:
             raise AlreadyImported(same)
-        gid = store._insert_game(db, journal.header,
-                                 "closed" if journal.state.over else "parked")
+        status = "closed" if journal.state.over else "parked"
+        if times is None:
+            gid = store._insert_game(db, journal.header, status)
+            ats: Sequence[float | None] = [None] * len(journal.events)
+        else:
+            started, ats = kept_times(journal, times, float(store.clock()))
+            gid = insert_game(db, journal.header, status, started)
+            db.execute(asides.SCHEMA)
+            db.executemany("INSERT INTO asides(game_id, left_at, back_at) VALUES (?, ?, ?)",
+                           [(gid, a, b) for a, b in times.away])
         sink = GameSink(store, gid)
         for seq, event in enumerate(journal.events):
-            sink.insert(db, seq, event)
-        db.execute("INSERT INTO imports(game_id, digest, imported) VALUES (?, ?, ?)",
-                   (gid, digest, store.clock()))
+            sink.insert(db, seq, event, at=ats[seq])
+        db.execute("INSERT INTO imports(game_id, digest, imported, timed) VALUES (?, ?, ?, ?)",
+                   (gid, digest, store.clock(), int(times is not None)))
     return gid
+
+
+def kept_times(journal: Journal, times: LogTimes, now: float) -> tuple[float, list[float]]:
+    """The start and the events' times an import of a log with times writes. An event the
+    log gave no time (a line added by hand) takes the time of the one before it; before the
+    first time given, the start's. A log without `started` started at its first event's time
+    (at `now`, the import's, when no event has one)."""
+    given = [t for t in journal.times if math.isfinite(t)]
+    started = times.started if times.started is not None else (given[0] if given else now)
+    out = []
+    last = started
+    for t in journal.times:
+        last = t if math.isfinite(t) else last
+        out.append(last)
+    return started, out
+
+
+def log_times(store: Store, game_id: int) -> LogTimes | None:
+    """What an export of game `game_id` carries of its time (docs/log-format.md): its start
+    and its spans away: set aside, paused, or (in a journal from before the asides were
+    recorded) while other games were played (`asides.interleaved`), as the statistics count
+    them. None for a game imported without times, whose rows' times are the import's: a log
+    giving them would give the game a length it never had."""
+    rows = store.history_rows()
+    row = next((r for r in rows if r.id == game_id), None)
+    if row is None or not row.timed:
+        return None
+    db = store.db
+    away = [*asides.spans(db, game_id), *asides.spans(db, game_id, "pauses")]
+    if not row.imported and row.last_at is not None:
+        here = [r for r in rows if not r.imported]
+        away += asides.interleaved(db, here, [row]).get(game_id, [])
+    return LogTimes(row.created, tuple(merged(away)))
+
+
+def merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Spans sorted, those that overlap or touch made one."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | None:

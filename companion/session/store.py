@@ -30,6 +30,7 @@ from companion.session import checksum, history, rows, schema
 from companion.session.checksum import Mismatch
 from companion.session.history import AlreadyImported, HistoryRow, Unfinished
 from companion.session.journal import Journal
+from companion.session.log import LogTimes
 from companion.session.rows import (
     DiskFull,
     GameSink,
@@ -415,8 +416,8 @@ class Store:
     def _imported_ids(self) -> dict[int, str]:
         return history.imported_ids(self)
 
-    def import_game(self, journal: Journal, digest: str) -> int:
-        return history.import_game(self, journal, digest)
+    def import_game(self, journal: Journal, digest: str, times: LogTimes | None = None) -> int:
+        return history.import_game(self, journal, digest, times)
 
     def replay(self, row: HistoryRow) -> tuple[Header, list, Any] | None:
         return history.replay(self, row)

@@ -133,10 +133,14 @@ class History:
         fresh: list[tuple[int, str, str]] = []
         # Which of them were set aside: recorded, or while another game was played (read
         # once for all).
-        timed = [row for row, _ in todo if not row.imported and row.last_at is not None]
+        timed = [row for row, _ in todo if row.timed and row.last_at is not None]
         if timed:
             self._aside = asides.recorded(self.store.db)
-            self._interleaved = asides.interleaved(self.store.db, rows, timed)
+            # Only games played here: an imported game's times are another box's time line
+            # (its spans away came with its log, as asides).
+            here = [r for r in rows if not r.imported]
+            self._interleaved = asides.interleaved(
+                self.store.db, here, [r for r in timed if not r.imported])
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
@@ -168,7 +172,7 @@ class History:
             return None
         header, events, state = replayed
         seconds = None
-        if not row.imported and row.last_at is not None:
+        if row.timed and row.last_at is not None:
             away = self._interleaved.get(row.id, [])
             if row.id in self._aside:
                 away = away + asides.spans(self.store.db, row.id)

@@ -425,6 +425,7 @@ def routes(web) -> list:
 
     def game_log(request):
         from companion.session import log as logmod
+        from companion.session.history import log_times
         refused = whole_log_refused(request)
         if refused is not None:
             return refused
@@ -438,11 +439,12 @@ def routes(web) -> list:
             except (CompanionError, ValueError, KeyError, TypeError):
                 return PlainTextResponse(f"no readable game {gid}", status_code=404)
             altered = src.reader().verify(gid)  # type: ignore[misc]  # Reader borrows Store.verify
+            times = log_times(src.reader(), gid)  # type: ignore[arg-type]  # as export writes
         if altered:  # as `companion export`: not handed out as if it were the game played
             return PlainTextResponse(f"{describe(altered)}: the game was altered after it was "
                                      "recorded; companion export --force on the box writes it",
                                      status_code=409)
-        body = "".join(line + "\n" for line in logmod.dump(journal))
+        body = "".join(line + "\n" for line in logmod.dump(journal, times))
         return Response(body, media_type="application/x-ndjson", headers={
             **HEADERS, "Content-Disposition":
                 f'attachment; filename="{journal.header.game}-{gid}.jsonl"'})

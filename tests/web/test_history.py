@@ -10,6 +10,7 @@ import urllib.request
 
 import pytest
 
+from companion import cli
 from companion.rules.game import Header
 from companion.session import log as logmod
 from companion.session.store import Store
@@ -64,9 +65,11 @@ def test_games_lists_every_game_newest_first(served):
 def test_game_log_is_the_export(served, tmp_path):
     status, ctype, body = get(served, "/games/1.jsonl")
     assert status == 200 and ctype.startswith("application/x-ndjson")
-    with Store(tmp_path / "journal.db", read_only=True) as s:
-        expected = "".join(line + "\n" for line in logmod.dump(s.load(1)))
-    assert body.decode() == expected
+    out = tmp_path / "export.jsonl"  # `companion export`'s text, its times too
+    assert cli.main(["export", "--journal", str(tmp_path / "journal.db"), "--game", "1",
+                     "-o", str(out)]) == 0
+    assert body.decode() == out.read_text()
+    assert "started" in json.loads(out.read_text().splitlines()[0])
     assert logmod.read(body.decode().splitlines()).state.winners == (0,)
 
 
