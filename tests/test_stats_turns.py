@@ -9,6 +9,7 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion import cli
 from companion.inputs import Button
@@ -203,3 +204,39 @@ def test_records_round_trip_with_their_turns():
         tally.record_to_json(g)))) == g
     bare = GameRecord(2, "table", ("Ann",), 0.0, True, (), 1, None, None)
     assert tally.record_from_json(2, "closed", tally.record_to_json(bare)) == bare
+
+
+@st.composite
+def timed_games(draw) -> list[GameRecord]:
+    names = ["Ann", "ann", "Ben", "Cy", "Dee"]
+    out = []
+    for gid in range(1, draw(st.integers(1, 6)) + 1):
+        players = draw(st.lists(st.sampled_from(names), min_size=2, max_size=4))
+        n = len(players)
+        turns = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+        longest = [draw(st.floats(0, 600)) if t else 0.0 for t in turns]
+        seconds = [lo * t for lo, t in zip(longest, turns)]  # each turn at most the longest
+        clock = draw(st.sampled_from([None, TurnTimes(tuple(seconds), tuple(turns),
+                                                      tuple(longest))]))
+        out.append(GameRecord(gid, draw(st.sampled_from(["table", "match-patch"])),
+                              tuple(players), 0.0, draw(st.booleans()), (), 5,
+                              None if clock is None else sum(seconds), None, clock=clock))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(timed_games())
+def test_turn_figures_properties(games):
+    st_ = compute(games)
+    counted = [g for g in games if g.finished and g.clock is not None]
+    total = sum(sum(g.clock.seconds) for g in counted if g.clock is not None)
+    assert sum(p["turn_seconds"] for p in st_.players.values()) == pytest.approx(total, abs=0.5)
+    for p in st_.players.values():
+        for f in (p, *p["by_game"].values()):
+            if f["time_share"] is not None:
+                assert 0 <= f["time_share"] <= 1
+            if f["turns"]:
+                assert f["average_turn"] <= f["slowest_turn"] + 0.1
+            else:  # no timed turn: no figure, never a 0
+                assert f["average_turn"] is None and f["slowest_turn"] is None
+            assert f["timed_games"] <= f["played"]
