@@ -1,7 +1,8 @@
 """History and statistics over the journal's games (no second database).
 
 `GameRecord` is what one game contributes: its kind, players, winners, each seat's score and
-the kind's extra figures, read from the final state of a replay. `compute` folds records into
+the kind's extra figures, read from the final state of a replay, and its playing time and
+each seat's turns (`TurnTimes`), folded by the turn clock's Ledger from the event times. `compute` folds records into
 per-player figures, head-to-head counts and records; `History` (session/tally.py) keeps the
 records of a store cached by what identifies each game's content (its active event count and
 last row), so only games that changed since the last call are replayed, and nothing is

@@ -9,7 +9,7 @@ Charts are pygal SVG drawn here, inline, with no JavaScript.
 - GET /games               every game: kind, date, players, winner, length, link
 - GET /games/{id}          its history in words, the per-round table, a chart of the scores
 - GET /games/{id}.jsonl    the game as a log (`companion export --game ID`)
-- GET /stats[?game=KIND]   per-player tables, win rates, head-to-head, records, charts
+- GET /stats[?game=KIND]   per-player tables, turns, win rates, head-to-head, records, charts
 - GET /backup              a consistent copy of the journal (SQLite online backup API)
 """
 
