@@ -11,6 +11,7 @@ import pytest
 from companion import cli
 from companion.rules.game import Header
 from companion.session import asides
+from companion.session.clock import BREAK_AFTER, Ledger
 from companion.session.stats import compute, minutes, playing_seconds
 from companion.session.store import Store
 from companion.session.tally import History
@@ -32,13 +33,30 @@ class Wall:
         return self.t
 
 
+def one_event_game(away=()) -> float:
+    """A game from 0 to its one event (at 100 s, ending it), less `away`."""
+    ledger = Ledger(0.0, 0, 2)
+    ledger.update([100.0], [-1], [1], away)
+    return playing_seconds(ledger)
+
+
 def test_playing_seconds_leaves_out_each_span_away_once():
-    assert playing_seconds(0, 100) == 100
-    assert playing_seconds(0, 100, [(10, 30)]) == 80
-    assert playing_seconds(0, 100, [(10, 30), (20, 40), (90, 500)]) == 60  # overlaps once
-    assert playing_seconds(0, 100, [(-50, 5), (200, 300)]) == 95  # only within the game
-    assert playing_seconds(0, 100, [(0, 100)]) == 0
+    assert one_event_game() == 100
+    assert one_event_game([(10, 30)]) == 80
+    assert one_event_game([(10, 30), (20, 40), (90, 500)]) == 60  # overlaps once
+    assert one_event_game([(-50, 5), (200, 300)]) == 95  # only within the game
+    assert one_event_game([(0, 100)]) == 0
     assert minutes(210) == 3.5 and minutes(160) == 2.7
+
+
+def test_playing_seconds_is_the_clock_s_played_less_breaks():
+    """Playing time is the turn clock's `played` at the last event: a stretch of 15 minutes
+    with no press (BREAK_AFTER) counts for nobody, whole."""
+    ledger = Ledger(0.0, 0, 2)
+    ledger.update([100.0, 100.0 + BREAK_AFTER, 150.0 + BREAK_AFTER], [1, 0, -1], [1, 2, 3])
+    assert playing_seconds(ledger) == 150
+    assert playing_seconds(ledger) == ledger.read(150.0 + BREAK_AFTER).played
+    assert ledger.breaks == [(100.0, 100.0 + BREAK_AFTER)]
 
 
 def play_with_breaks(tmp_path) -> Wall:

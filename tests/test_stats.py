@@ -47,7 +47,7 @@ def journal(tmp_path):
         # G3 Chaos: 0+50, 300+250, 100+0 = 50 / 550 / 100: Ben (fewest) wins by 50.
         play(s, clock, Header("chaos", ("Ben", "Cy", "Dee")), [
             {"type": "round_points", "points": [0, 300, 100]},
-            {"type": "round_points", "points": [50, 250, 0]}], minutes=45)
+            {"type": "round_points", "points": [50, 250, 0]}], minutes=25)
         # G4 Table, ended by the group: played, nobody won.
         play(s, clock, Header("table", ("ANN", "Dee")), [{"type": "end"}], minutes=2)
         # G5 Penny Badger, unfinished: not counted.
@@ -71,9 +71,19 @@ def test_hand_computed_players(journal):
     assert (ann["played"], ann["won"], ann["win_rate"]) == (3, 2, 0.667)
     assert ann["by_game"]["pig-farm"] == {
         "played": 1, "won": 1, "win_rate": 1.0, "score": "total", "lowest_wins": False,
-        "scored": 1, "average": 230.0, "best": 230, "best_round": 230}
+        "scored": 1, "average": 230.0, "best": 230, "best_round": 230,
+        # G1's three events 400 s apart: each a turn (Ann's, Ben's, Cy's) of 400 s.
+        "timed_games": 1, "turns": 1, "turn_seconds": 400.0, "average_turn": 400.0,
+        "slowest_turn": 400.0, "slowest_turn_game": 1, "time_share": 0.333}
     assert ann["by_game"]["match-patch"]["best"] == 1
-    assert ann["by_game"]["table"] == {"played": 1, "won": 0, "win_rate": 0.0}
+    assert {k: ann["by_game"]["table"][k] for k in ("played", "won", "win_rate")} == {
+        "played": 1, "won": 0, "win_rate": 0.0}
+    assert "score" not in ann["by_game"]["table"]
+    # Turns: G1 400 s, G2 (Ann's one turn: both pairs were in it) 300 s, G4 120 s, of the
+    # table's 1200 + 300 + 120 s.
+    assert (ann["turns"], ann["turn_seconds"], ann["average_turn"]) == (3, 820.0, 273.3)
+    assert (ann["slowest_turn"], ann["slowest_turn_game"]) == (400.0, 1)
+    assert ann["time_share"] == round(820 / 1620, 3)
     ben = p["Ben"]
     assert (ben["played"], ben["won"]) == (3, 2)
     assert ben["by_game"]["pig-farm"]["best_round"] == 180
@@ -94,7 +104,10 @@ def test_hand_computed_records(journal):
     assert (r["closest_game"]["game"], r["closest_game"]["margin"]) == (2, 1)
     assert (r["longest_events"]["game"], r["longest_events"]["events"]) == (1, 3)  # G2 ties
     assert r["longest_minutes"]["game"] == 3
-    assert 45 <= r["longest_minutes"]["minutes"] <= 46  # created -> last event
+    assert r["longest_minutes"]["minutes"] == 25.0  # created -> last event, two 750 s turns
+    # G3's two round_points end no turn: one turn of Ben's, of 1500 s.
+    assert r["slowest_turn"] == {"game": 3, "kind": "chaos", "players": ["Ben", "Cy", "Dee"],
+                                 "winners": ["Ben"], "player": "Ben", "seconds": 1500.0}
 
 
 def test_filters(journal):

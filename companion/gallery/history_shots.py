@@ -14,6 +14,7 @@ import sys
 import tempfile
 from itertools import product
 from pathlib import Path
+from typing import Any
 
 from companion.gallery import sample
 from companion.gallery.web_shots import PHONE, TV, Companion, chromium_path
@@ -28,15 +29,28 @@ def pages(ids: dict[str, int]) -> list[tuple[str, str]]:
             (f"history-stats-{shown[-1]}", f"/stats?game={shown[-1]}")]
 
 
+# How long each sample player takes over a turn, against the table's usual pace: the turn
+# charts show a quick player and a slow one, as a real group has.
+PACE = {"Ann": 0.6, "Ben": 1.0, "Cy": 1.7, "Dee": 0.85, "Eve": 1.25}
+
+
 class _Clock:
-    """Event times a game apart: 20-70 seconds between events, from a fixed evening."""
+    """Event times a game apart: 15-60 seconds between events, times the pace of the player
+    whose turn it is (`journal`: the game being played, its state before the event), from a
+    fixed evening."""
 
     def __init__(self) -> None:
         self.t = 1_763_830_800.0  # 2025-11-22 17:00 UTC
         self.rng = random.Random(9)
+        self.journal: Any = None  # a Journal while a game is played
 
     def __call__(self) -> float:
-        self.t += self.rng.uniform(20, 70)
+        pace = 1.0
+        if self.journal is not None:
+            state = self.journal.state
+            if not state.over:
+                pace = PACE.get(self.journal.header.players[state.table.current], 1.0)
+        self.t += self.rng.uniform(15, 60) * pace
         return self.t
 
 
@@ -50,10 +64,14 @@ def seed(journal: Path) -> dict[str, int]:
     shown = sample.featured()
     with Store(journal, clock=clock) as store:
         for kind in (*shown, *sample.sampled(), *shown):
+            clock.journal = None
             j = store.new_game(sample.header(rng, kind, names=names))
+            clock.journal = j
             sample.play(j, rng, events=rng.randint(30, 80))
             ids.setdefault(kind, j.sink.game_id)  # type: ignore[attr-defined]  # the store's GameSink
+        clock.journal = None
         j = store.new_game(sample.header(rng, shown[-1], names=names))
+        clock.journal = j
         sample.play(j, rng, events=25, finish=False)  # a game in progress
     return ids
 

@@ -1,7 +1,8 @@
 """History and statistics over the journal's games (no second database).
 
 `GameRecord` is what one game contributes: its kind, players, winners, each seat's score and
-the kind's extra figures, read from the final state of a replay. `compute` folds records into
+the kind's extra figures, read from the final state of a replay, and its playing time and
+each seat's turns (`TurnTimes`), folded by the turn clock's Ledger from the event times. `compute` folds records into
 per-player figures, head-to-head counts and records; `History` (session/tally.py) keeps the
 records of a store cached by what identifies each game's content (its active event count and
 last row), so only games that changed since the last call are replayed, and nothing is
@@ -22,6 +23,7 @@ from typing import Any, Iterable
 
 from companion.games import scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
+from companion.session.clock import Ledger, clock_text
 
 log = logging.getLogger(__name__)
 
@@ -37,26 +39,50 @@ def seat_scores(kind: str, state: State) -> tuple[int, ...] | None:
     return None if v is None else tuple(v)
 
 
-# --- one game's playing time ---------------------------------------------------------------
+# --- one game's playing time and turns -----------------------------------------------------
 
-def playing_seconds(start: float, end: float,
-                    away: Iterable[tuple[float, float]] = ()) -> float:
-    """A game's playing time, in seconds: from its start (`games.created`) to its last event
-    (`end`), less every span in `away` during which it was not played. Today `away` is the
-    spans it sat set aside (parked by another game, or left for the start menu:
-    companion/session/asides.py); a later pause or long break is one more span. Spans may
-    overlap each other and run past the game: only the part within start..end counts, once.
-    The one definition of a game's length: /games, /stats and `companion stats` all show it,
-    through `minutes`."""
-    total = max(0.0, end - start)
-    covered = 0.0
-    reach = start  # how far the spans so far cover (each second is taken off once)
-    for a, b in sorted(away):
-        a, b = max(a, reach), min(b, end)
-        if b > a:
-            covered += b - a
-            reach = b
-    return max(0.0, total - covered)
+@dataclass(frozen=True)
+class TurnTimes:
+    """One game's turn clock (companion/session/clock.py), per seat: the seconds played, the
+    turns and the longest turn, folded from the game's event times by the same `Ledger` as
+    the live clock (pauses, asides and breaks left out)."""
+
+    seconds: tuple[float, ...]
+    turns: tuple[int, ...]
+    longest: tuple[float, ...]
+
+    @classmethod
+    def of(cls, ledger: Ledger) -> TurnTimes:
+        """The ledger's turns so far (a turn still running when its game was left counts up
+        to the game's last event)."""
+        seconds = [0.0] * ledger.seats
+        turns = [0] * ledger.seats
+        longest = [0.0] * ledger.seats
+        for t in ledger.turns:
+            seconds[t.seat] += t.seconds
+            turns[t.seat] += 1
+            longest[t.seat] = max(longest[t.seat], t.seconds)
+        return cls(tuple(seconds), tuple(turns), tuple(longest))
+
+    def to_json(self) -> dict[str, list]:
+        return {"seconds": list(self.seconds), "turns": list(self.turns),
+                "longest": list(self.longest)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TurnTimes:
+        return cls(tuple(float(v) for v in d["seconds"]), tuple(int(v) for v in d["turns"]),
+                   tuple(float(v) for v in d["longest"]))
+
+
+def playing_seconds(ledger: Ledger) -> float:
+    """A game's playing time, in seconds: the turn clock's `played` at the game's last event,
+    every seat's seconds together. So from its start (`games.created`) to its last event,
+    less every span away from play (set aside: parked by another game, or left for the start
+    menu; paused; companion/session/asides.py) and less every break (BREAK_AFTER seconds or
+    more with no press), each second once. The one definition of a game's length: /games,
+    /stats and `companion stats` all show it, through `minutes`, and the live clock's
+    `played` is the same sum."""
+    return sum(t.seconds for t in ledger.turns)
 
 
 def minutes(seconds: float) -> float:
@@ -76,11 +102,12 @@ class GameRecord:
     finished: bool  # the final state is over
     winners: tuple[int, ...]
     events: int
-    seconds: float | None  # playing time (`playing_seconds`); None when imported (no times)
+    seconds: float | None  # playing time (`playing_seconds`); None when its times are unknown
     scores: tuple[int, ...] | None  # per seat, the kind's main score (None: does not score)
     extras: dict[str, tuple[int | None, ...]] = field(default_factory=dict)
     status: str = "closed"
     imported: bool = False
+    clock: TurnTimes | None = None  # each seat's turns; None when its times are unknown
 
     @property
     def title(self) -> str:
@@ -105,13 +132,14 @@ class GameRecord:
 
 def record_of(game_id: int, header: Header, state: State, *, events: int, created: float,
               seconds: float | None = None, status: str = "closed",
-              imported: bool = False) -> GameRecord:
+              imported: bool = False, clock: TurnTimes | None = None) -> GameRecord:
     """What one game contributes, from its header and final state."""
     sc = kind_scoring(header.game)
     scores = seat_scores(header.game, state)
     extras = {k: tuple(f(state)) for k, f in sc.extras.items()} if sc else {}
     return GameRecord(game_id, header.game, tuple(header.players), created, state.over,
-                      tuple(state.winners), events, seconds, scores, extras, status, imported)
+                      tuple(state.winners), events, seconds, scores, extras, status, imported,
+                      clock)
 
 
 # --- the statistics ------------------------------------------------------------------------
@@ -131,11 +159,43 @@ def _ordinal(n: int) -> str:
 
 
 @dataclass
+class _Time:
+    """A player's turn clock over games (of one kind, or all): only games whose times are
+    known count, each once however many seats the player had in it."""
+
+    games: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+    table: float = 0.0  # every seat's seconds in those games
+    slowest: float | None = None
+    slowest_game: int | None = None
+
+    def add(self, game: int, seconds: float, turns: int, longest: float,
+            table: float) -> None:
+        self.games += 1
+        self.turns += turns
+        self.seconds += seconds
+        self.table += table
+        if turns and (self.slowest is None or longest > self.slowest):
+            self.slowest, self.slowest_game = longest, game  # ties: the earliest game
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures of docs/stats.md (null where no timed turn)."""
+        return {"timed_games": self.games, "turns": self.turns,
+                "turn_seconds": round(self.seconds, 1),
+                "average_turn": round(self.seconds / self.turns, 1) if self.turns else None,
+                "slowest_turn": None if self.slowest is None else round(self.slowest, 1),
+                "slowest_turn_game": self.slowest_game,
+                "time_share": round(self.seconds / self.table, 3) if self.table > 0 else None}
+
+
+@dataclass
 class _Kind:
     played: int = 0
     won: int = 0
     scores: list[int] = field(default_factory=list)
     extras: dict[str, int] = field(default_factory=dict)
+    time: _Time = field(default_factory=_Time)
 
 
 @dataclass
@@ -143,6 +203,7 @@ class _Player:
     name: str
     played: int = 0
     won: int = 0
+    time: _Time = field(default_factory=_Time)
     by_game: dict[str, _Kind] = field(default_factory=dict)
     h2h: dict[str, list[int]] = field(default_factory=dict)  # other key -> [games, won, lost]
 
@@ -242,6 +303,8 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
                     h[1] += 1
                 elif other in g.winners and not won:
                     h[2] += 1
+        if g.clock is not None:
+            _add_times(g, keys, people)
     wanted = None if player is None else key(player)
     players: dict[str, dict[str, Any]] = {}
     for pk, p in sorted(people.items(), key=lambda kv: (-kv[1].won, -kv[1].won / kv[1].played,
@@ -262,9 +325,11 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
                     if k.scores else None
                 for extra in sc.extras:
                     out[extra] = k.extras.get(extra)
+            out.update(k.time.to_json())
             by_game[kd] = out
         players[p.name] = {
             "played": p.played, "won": p.won, "win_rate": _rate(p.won, p.played),
+            **p.time.to_json(),
             "by_game": by_game,
             "head_to_head": {people[o].name: {"games": h[0], "won": h[1], "lost": h[2]}
                              for o, h in sorted(p.h2h.items(),
@@ -280,6 +345,24 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
     return Stats(games, players, _records(finished, names), totals, names)
 
 
+def _add_times(g: GameRecord, keys: list[str], people: dict[str, _Player]) -> None:
+    """Game `g`'s turn clock into each of its players' figures (all games, and its kind):
+    a name with two seats adds both seats' seconds and turns, and the table's once."""
+    assert g.clock is not None
+    c = g.clock
+    table = sum(c.seconds)
+    mine: dict[str, list] = {}  # key -> [seconds, turns, longest]
+    for seat, k in enumerate(keys):
+        m = mine.setdefault(k, [0.0, 0, 0.0])
+        m[0] += c.seconds[seat]
+        m[1] += c.turns[seat]
+        m[2] = max(m[2], c.longest[seat])
+    for k, (seconds, turns, longest) in mine.items():
+        p = people[k]
+        p.time.add(g.id, seconds, turns, longest, table)
+        p.by_game[g.kind].time.add(g.id, seconds, turns, longest, table)
+
+
 def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any]:
     def _game_ref(g: GameRecord) -> dict[str, Any]:
         return {"game": g.id, "kind": g.kind, "players": [names[key(n)] for n in g.players],
@@ -287,7 +370,8 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
 
     margins = [(m, g) for g in finished if (m := g.margin()) is not None]
     out: dict[str, Any] = {"biggest_margin": None, "closest_game": None,
-                           "longest_events": None, "longest_minutes": None}
+                           "longest_events": None, "longest_minutes": None,
+                           "slowest_turn": None}
     if margins:
         m, g = max(margins, key=lambda mg: (mg[0], -mg[1].id))
         out["biggest_margin"] = {**_game_ref(g), "margin": m, "score": _score_name(g.kind)}
@@ -301,6 +385,12 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
         g = max(timed, key=lambda g: (g.seconds, -g.id))
         assert g.seconds is not None
         out["longest_minutes"] = {**_game_ref(g), "minutes": minutes(g.seconds)}
+    slowest = [(c.longest[s], -g.id, -s, g) for g in finished if (c := g.clock) is not None
+               for s in range(len(g.players)) if c.turns[s]]
+    if slowest:
+        seconds, _, neg_seat, g = max(slowest)
+        out["slowest_turn"] = {**_game_ref(g), "player": names[key(g.players[-neg_seat])],
+                               "seconds": round(seconds, 1)}
     return out
 
 
@@ -316,10 +406,16 @@ def text(stats: Stats) -> str:
         lines.append("No finished games yet.")
         return "\n".join(lines)
     width = max(6, *(len(n) for n in stats.players))
+    timed = any(p["turns"] for p in stats.players.values())
     lines.append("")
-    lines.append(f"{'player':<{width}}  played  won  win rate")
+    lines.append(f"{'player':<{width}}  played  won  win rate"
+                 + ("  avg turn  slowest  time share" if timed else ""))
     for name, p in stats.players.items():
-        lines.append(f"{name:<{width}}  {p['played']:>6}  {p['won']:>3}  {_pct(p['win_rate']):>8}")
+        line = f"{name:<{width}}  {p['played']:>6}  {p['won']:>3}  {_pct(p['win_rate']):>8}"
+        if timed:
+            line += (f"  {_clock(p['average_turn']):>8}  {_clock(p['slowest_turn']):>7}"
+                     f"  {_pct(p['time_share']):>10}")
+        lines.append(line)
     for name, p in stats.players.items():
         lines.append("")
         lines.append(f"{name}:")
@@ -331,6 +427,10 @@ def text(stats: Stats) -> str:
                 for extra in _extras(kind):
                     if k.get(extra) is not None:
                         line += f", {extra.replace('_', ' ')} {k[extra]}"
+            if k["turns"]:
+                line += (f"; turns average {_clock(k['average_turn'])}, slowest "
+                         f"{_clock(k['slowest_turn'])} (game {k['slowest_turn_game']}), "
+                         f"{_pct(k['time_share'])} of the table's time")
             lines.append(line)
         rivals = [f"{o} {h['won']}-{h['lost']}" for o, h in p["head_to_head"].items()]
         if rivals:
@@ -341,13 +441,16 @@ def text(stats: Stats) -> str:
     for label, k, unit in (("Biggest win", "biggest_margin", "margin"),
                            ("Closest game", "closest_game", "margin"),
                            ("Longest game", "longest_events", "events"),
-                           ("Longest in time", "longest_minutes", "minutes")):
+                           ("Longest in time", "longest_minutes", "minutes"),
+                           ("Slowest turn", "slowest_turn", "seconds")):
         rec = r.get(k)
         if rec is None:
             continue
         kind = kind_title(rec["kind"])
         who = " & ".join(rec["winners"]) or "no winner"
-        what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else f"{rec[unit]} {unit}"
+        what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else \
+            f"{_clock(rec[unit])} by {rec['player']}" if unit == "seconds" else \
+            f"{rec[unit]} {unit}"
         lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, won by {who}")
     return "\n".join(lines)
 
@@ -367,6 +470,11 @@ def _score_name(kind: str) -> str:
 def _extras(kind: str) -> tuple[str, ...]:
     sc = kind_scoring(kind)
     return tuple(sc.extras) if sc else ()
+
+
+def _clock(seconds: float | None) -> str:
+    """A turn's seconds as the clocks show them (`0:42`, `2:05`); "-" for none."""
+    return "-" if seconds is None else clock_text(seconds)
 
 
 def _pct(rate: float | None) -> str:

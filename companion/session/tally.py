@@ -9,15 +9,23 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
+from array import array
+from dataclasses import dataclass
 from typing import Any, overload
 
-from companion.errors import JournalError
+from companion import games
+from companion.errors import CompanionError, JournalError
 from companion.games import find as kind_find
+from companion.rules.game import Header
 from companion.session import asides
+from companion.session.clock import Ledger
+from companion.session.rows import header_from_json
 from companion.session.stats import (
     GameRecord,
     LeftOut,
     Stats,
+    TurnTimes,
     compute,
     playing_seconds,
     record_of,
@@ -26,8 +34,9 @@ from companion.session.stats import (
 log = logging.getLogger(__name__)
 
 # Of the saved records: a change in what a record holds bumps it (2: `seconds` is the playing
-# time, without the spans set aside).
-SUMMARY_VERSION = 2
+# time, without the spans set aside; 3: `clock`, each seat's turns, and `seconds` without the
+# pauses and breaks too).
+SUMMARY_VERSION = 3
 
 
 def summary_key(row) -> str:
@@ -42,14 +51,63 @@ def record_to_json(r: GameRecord) -> dict[str, Any]:
     return {"kind": r.kind, "players": list(r.players), "created": r.created,
             "finished": r.finished, "winners": list(r.winners), "events": r.events,
             "seconds": r.seconds, "scores": None if r.scores is None else list(r.scores),
-            "extras": {k: list(v) for k, v in r.extras.items()}, "imported": r.imported}
+            "extras": {k: list(v) for k, v in r.extras.items()}, "imported": r.imported,
+            "clock": None if r.clock is None else r.clock.to_json()}
 
 
 def record_from_json(game_id: int, status: str, d: dict[str, Any]) -> GameRecord:
     return GameRecord(game_id, d["kind"], tuple(d["players"]), d["created"], d["finished"],
                       tuple(d["winners"]), d["events"], d["seconds"],
                       None if d["scores"] is None else tuple(d["scores"]),
-                      {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"])
+                      {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"],
+                      None if d["clock"] is None else TurnTimes.from_json(d["clock"]))
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A game folded from its active rows, with what the turn clock needs: when each event
+    was recorded (`times`, NaN unknown), whose turn it was after each (`seats`, -1: over)
+    and how many turns had ended (`numbers`)."""
+
+    header: Header
+    state: Any
+    first_seat: int
+    times: list[float]
+    seats: array
+    numbers: array
+
+
+def timeline(store, row) -> Timeline | None:
+    """Game `row` (a `history_rows` row) folded from its active rows, in one read of its
+    bodies and times; None when it no longer replays (as `Store.replay`)."""
+    try:
+        header = header_from_json(json.loads(row.header))
+        game = games.game(header.game)
+        header = game.check_header(header)
+        rows = store.db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
+                                "AND status='active' ORDER BY seq", (row.id,)).fetchall()
+        # One JSON document per game: a quarter of the time of one json.loads per event.
+        events = json.loads(b"[" + b",".join(b for b, _ in rows) + b"]")
+        state = game.initial(header)
+        first = state.table.current
+        seats, numbers = array("i"), array("i")
+        for e in events:
+            state = game.apply(state, e)
+            seats.append(-1 if state.over else state.table.current)
+            numbers.append(state.table.turns)
+    except (CompanionError, ValueError, KeyError, TypeError):
+        return None
+    times = [math.nan if at is None else float(at) for _, at in rows]
+    return Timeline(header, state, first, times, seats, numbers)
+
+
+def times_known(row, times: list[float]) -> bool:
+    """Whether a game's event times are when its moves were made: a game played here, or one
+    imported from a log that carried its times (`imports.timed`, docs/log-format.md), with
+    every time a number. A log imported without times has the import's moment on every row:
+    no turn figures, no playing time."""
+    return bool(row.timed) and math.isfinite(row.created) \
+        and all(math.isfinite(t) for t in times)
 
 
 class History:
@@ -71,7 +129,7 @@ class History:
         self.unsaved: list[tuple[int, str, str]] = []
         # The spans each game being replayed sat aside for another game (asides.interleaved).
         self._interleaved: dict[int, list[tuple[float, float]]] = {}
-        self._aside: set[int] = set()  # the games with asides recorded (asides.recorded)
+        self._aside: set[int] = set()  # the games with asides or pauses recorded
 
     @overload
     def records(self, *, budget: None = None) -> list[GameRecord]: ...
@@ -135,12 +193,13 @@ class History:
         # once for all).
         timed = [row for row, _ in todo if row.timed and row.last_at is not None]
         if timed:
-            self._aside = asides.recorded(self.store.db)
+            db = self.store.db
+            self._aside = asides.recorded(db) | asides.recorded(db, "pauses")
             # Only games played here: an imported game's times are another box's time line
             # (its spans away came with its log, as asides).
             here = [r for r in rows if not r.imported]
-            self._interleaved = asides.interleaved(
-                self.store.db, here, [r for r in timed if not r.imported])
+            self._interleaved = asides.interleaved(db, here, [r for r in timed
+                                                              if not r.imported])
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
@@ -167,18 +226,20 @@ class History:
                                                     left_out=self.left_out)
 
     def _replay(self, row) -> GameRecord | None:
-        replayed = self.store.replay(row)
-        if replayed is None:
+        t = timeline(self.store, row)
+        if t is None:
             return None
-        header, events, state = replayed
-        seconds = None
-        if row.timed and row.last_at is not None:
-            away = self._interleaved.get(row.id, [])
+        seconds = clock = None
+        if times_known(row, t.times):
+            away: list[tuple[float, float | None]] = [*self._interleaved.get(row.id, [])]
             if row.id in self._aside:
-                away = away + asides.spans(self.store.db, row.id)
-            seconds = playing_seconds(row.created, row.last_at, away)
-        return record_of(row.id, header, state, events=row.events, created=row.created,
-                         seconds=seconds, status=row.status, imported=row.imported)
+                away += asides.away(self.store.db, row.id)
+            ledger = Ledger(row.created, t.first_seat, len(t.header.players))
+            ledger.update(t.times, t.seats, t.numbers, away)
+            seconds, clock = playing_seconds(ledger), TurnTimes.of(ledger)
+        return record_of(row.id, t.header, t.state, events=row.events, created=row.created,
+                         seconds=seconds, status=row.status, imported=row.imported,
+                         clock=clock)
 
 
 def _left_out(row) -> LeftOut:

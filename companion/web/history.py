@@ -9,7 +9,7 @@ Charts are pygal SVG drawn here, inline, with no JavaScript.
 - GET /games               every game: kind, date, players, winner, length, link
 - GET /games/{id}          its history in words, the per-round table, a chart of the scores
 - GET /games/{id}.jsonl    the game as a log (`companion export --game ID`)
-- GET /stats[?game=KIND]   per-player tables, win rates, head-to-head, records, charts
+- GET /stats[?game=KIND]   per-player tables, turns, win rates, head-to-head, records, charts
 - GET /backup              a consistent copy of the journal (SQLite online backup API)
 """
 
@@ -32,6 +32,7 @@ from companion.games import (
     title as kind_title,
 )
 from companion.session.checksum import describe
+from companion.session.clock import clock_text, whole
 from companion.session.stats import (
     GameRecord,
     LeftOut,
@@ -346,6 +347,48 @@ def wins_by_kind_chart(players: dict[str, dict[str, Any]]) -> str:
     return _svg(chart)
 
 
+def timed(players: dict[str, dict[str, Any]]) -> list[str]:
+    """The players with turn figures (a turn in a game whose times are known), in the
+    page's order: the turns table and chart leave out the others rather than show a 0."""
+    return [n for n, p in players.items() if p["turns"]]
+
+
+def turns_chart(players: dict[str, dict[str, Any]]) -> str:
+    """Each timed player's average turn, in whole seconds as the clocks and the table show
+    them (rounded down: 0:24 in the table is 24 here), bars across, names down the side as
+    in the win rate chart."""
+    import pygal
+    names = timed(players)[:CHART_PLAYERS]
+    values = [whole(players[n]["average_turn"]) for n in names]
+    shown = {n: players[n] for n in names}
+    chart = pygal.HorizontalBar(**_config(title=_top("Average turn (seconds)", players),
+                                          print_values=True, margin_right=30,
+                                          y_labels=ticks(0, max(values, default=1)),
+                                          truncate_label=-1, height=_bar_height(shown)))
+    chart.x_labels = [_side_name(n) for n in names]
+    chart.add("average turn", [{"value": v, "formatter": (lambda v: "") if v == 0 else str}
+                               for v in values])
+    return _svg(chart)
+
+
+def turn_text(seconds: float | None) -> str:
+    """A turn's seconds as the clocks show them (`0:42`, `2:05`); "–" for none."""
+    return "–" if seconds is None else clock_text(seconds)
+
+
+def game_turns(g: GameRecord) -> list[dict[str, Any]]:
+    """A game's turns per seat, for its page: empty when its times are not known."""
+    c = g.clock
+    if c is None or not any(c.turns):
+        return []
+    total = sum(c.seconds)
+    return [{"name": name, "seconds": c.seconds[s], "turns": c.turns[s],
+             "average": c.seconds[s] / c.turns[s] if c.turns[s] else None,
+             "longest": c.longest[s] if c.turns[s] else None,
+             "share": c.seconds[s] / total if total > 0 else None}
+            for s, name in enumerate(g.players)]
+
+
 # --- the routes -----------------------------------------------------------------------------------
 
 def routes(web) -> list:
@@ -357,6 +400,7 @@ def routes(web) -> list:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]), auto_reload=False)
     env.filters["pct"] = pct
+    env.filters["turn"] = turn_text
     def on_table() -> int | None:
         """The game on the table now (the live snapshot's), None on the start menu."""
         snapshot = web.initial_snapshot() if hasattr(web, "initial_snapshot") else {}
@@ -410,7 +454,7 @@ def routes(web) -> list:
         stats = compute(recs.values())
         line = stats.history_line(g) if g.finished else ""
         return page("history_game.html", g=g, words=words, rows=rows, chart=chart,
-                    legend=legend(g.players),
+                    legend=legend(g.players), turns=game_turns(g),
                     score=_score_name(kind), line=line)
 
     def whole_log_refused(request):
@@ -462,13 +506,16 @@ def routes(web) -> list:
         charts: dict[str, Any] = {}
         if st.players:
             charts = {"rates": win_rate_chart(st.players)}
+            if timed(st.players):
+                charts["turns"] = turns_chart(st.players)
             if kind is None:
                 charts["kinds"] = wins_by_kind_chart(st.players)
                 charts["kinds_legend"] = kinds_legend(chart_kinds(st.players))
         kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,
-                    record_rows=_record_rows(st), not_counted=not_counted_lines(st.totals))
+                    record_rows=_record_rows(st), not_counted=not_counted_lines(st.totals),
+                    timed=timed(st.players))
 
     def backup(request):
         refused = whole_log_refused(request)
@@ -498,11 +545,13 @@ def _record_rows(st) -> list[dict[str, Any]]:
     for label, key, unit in (("Biggest win", "biggest_margin", "margin"),
                              ("Closest game", "closest_game", "margin"),
                              ("Longest game", "longest_events", "events"),
-                             ("Longest in time", "longest_minutes", "minutes")):
+                             ("Longest in time", "longest_minutes", "minutes"),
+                             ("Slowest turn", "slowest_turn", "seconds")):
         r = st.records.get(key)
         if r is None:
             continue
         value = f"by {r['margin']} ({r['score']})" if unit == "margin" else \
+            f"{turn_text(r[unit])} by {r['player']}" if unit == "seconds" else \
             f"{r[unit]:g} {unit}"
         out.append({"label": label, "value": value, **r})
     return out
