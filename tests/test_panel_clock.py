@@ -206,3 +206,20 @@ def test_the_time_screen_scrolls_through_sixteen_players(made):
     assert shown_names(app) == ["P3", "P2", "P1", "P0"]
     press(app, Button.UP)
     assert shown_names(app) == ["P4", "P3", "P2", "P1"]
+
+
+def test_a_starts_first_frame_keeps_the_corner_blank_and_the_next_shows_the_time(made):
+    """The first frame is the one the last run kept (companion/app/firstframe.py): drawn
+    before the clock is read, with its corner's room kept; the time shows from the next."""
+    app = made(kind="dice-factor")
+    first = app.frame()
+    assert corner_texts(app) == []
+    app.render()  # the first frame shown
+    assert corner_texts(app) == ["0:00"]
+    later(app, 1)
+    after = app.frame()
+    # Only the corner's slot differs: nothing beside it moved when the time came.
+    slot = corner_width(app.ctx())
+    diff = [(x, y) for x in range(draw.WIDTH) for y in range(draw.HEIGHT)
+            if first.getpixel((x, y)) != after.getpixel((x, y))]
+    assert diff and all(y < 8 and x >= draw.WIDTH - slot for x, y in diff)

@@ -29,6 +29,7 @@ from companion.inputs import (
 )
 from companion.session.journal import Journal
 from companion.ui import actions as A, power
+from companion.ui.clock import STARTING
 from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion.ui.start import ResumeEntry
@@ -167,7 +168,10 @@ class App:
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},
-                       roster=self.roster, clock=self.turn_clock.reading())
+                       roster=self.roster,
+                       # No clock in the first frame either: it is the kept one (firstframe).
+                       clock=self.turn_clock.reading() if self.last_frame is not None
+                       else STARTING)
 
     @property
     def top(self) -> Screen:

@@ -48,10 +48,19 @@ def short_time(seconds: float, *, left: bool = False) -> str:
     return f"{h}h{rest // 60:02d}"
 
 
-def corner(reading: Reading | None) -> tuple[str, bool] | None:
+# `ctx.clock` in a start's first frame (App.ctx, companion/app/firstframe.py): the corner's room
+# is kept and left blank. That frame is the one the last run kept for this start, drawn before
+# the clock could be read (the ledger is folded after it: no start-up time on it); the time
+# shows with the first tick, within a second.
+STARTING = "starting"
+
+
+def corner(reading: Reading | str | None) -> tuple[str, bool] | None:
     """What the corner shows for `reading`: (text, inverted), or None for nothing."""
+    if reading == STARTING:
+        return "", False
     r = reading
-    if r is None or r.seat is None:
+    if not isinstance(r, Reading) or r.seat is None:
         return None
     if r.paused:
         return "Pause", False
@@ -86,6 +95,8 @@ def draw_corner(d, ctx: Context, *, on_white: bool = False) -> int:
         return draw.WIDTH
     text, inverted = shown
     left = draw.WIDTH - _slot(text)
+    if not text:
+        return left - GAP
     ink = 0 if on_white else 1
     if inverted:
         d.rectangle((left, 0, draw.WIDTH - 1, 7), fill=ink)
@@ -120,8 +131,8 @@ class TimeScreen(ScrollList):
         self._size = self.SIZE
 
     def lines(self, ctx: Context) -> Sequence[Any]:
-        r: Reading | None = ctx.clock
-        if r is None or r.played <= 0:
+        r = ctx.clock
+        if not isinstance(r, Reading) or r.played <= 0:
             return []
         seats = sorted(range(len(r.totals)), key=lambda s: (-r.totals[s], s))
         return [(s, short_time(r.totals[s]), _or_dash(r.average(s)), short_time(r.longest[s]))

@@ -125,14 +125,18 @@ def menu_hold(stack: list[Screen], mode: Mode, ctx: Context) -> Result:
     return Push(mode.menu(ctx))
 
 
+def _paused(ctx: Context) -> bool:
+    return bool(getattr(ctx.clock, "paused", False))
+
+
 def _pause_label(ctx: Context) -> str:
-    return "Clock on" if ctx.clock is not None and ctx.clock.paused else "Pause clock"
+    return "Clock on" if _paused(ctx) else "Pause clock"
 
 
 def _pause(ctx: Context) -> Result:
     """Stop the turn clock, or start it again (docs/clock.md: paused time counts for nobody;
     the next move starts it again too), and say so."""
-    on = not (ctx.clock is not None and ctx.clock.paused)
+    on = not _paused(ctx)
     return [Home(), PauseClock(on), Toast("Clock paused" if on else "Clock on again")]
 
 
