@@ -33,7 +33,10 @@ from companion.ui import draw
 from companion.ui.actions import Pop
 from companion.ui.screen import Context, Result, ScrollList
 
-SIZE = 9  # digits 7 px tall: they, and the inverted box round them, fit in rows 0-7
+SIZE = 9  # digits 7 px tall (rows 0-6)
+# Inverted, a size smaller (digits 6 px tall, rows 1-6): the lit box keeps a row above and
+# below them, so no stroke melts into the panel's edge or into what is under the box.
+BOXED = 8
 PAD = 2  # the box's margin left and right of the text
 GAP = 2  # between the clock's slot and what a screen draws left of it
 WORDS = ("Time!", "Pause", "Break")
@@ -98,10 +101,12 @@ def draw_corner(d, ctx: Context, *, on_white: bool = False) -> int:
     if not text:
         return left - GAP
     ink = 0 if on_white else 1
+    size, top = SIZE, 0
     if inverted:
         d.rectangle((left, 0, draw.WIDTH - 1, 7), fill=ink)
         ink = 1 - ink
-    d.text((draw.WIDTH - 1 - PAD, 0), text, font=draw.font(SIZE), fill=ink, anchor="rt")
+        size, top = BOXED, 1
+    d.text((draw.WIDTH - 1 - PAD, top), text, font=draw.font(size), fill=ink, anchor="rt")
     return left - GAP
 
 
