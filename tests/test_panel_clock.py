@@ -223,3 +223,28 @@ def test_a_starts_first_frame_keeps_the_corner_blank_and_the_next_shows_the_time
     diff = [(x, y) for x in range(draw.WIDTH) for y in range(draw.HEIGHT)
             if first.getpixel((x, y)) != after.getpixel((x, y))]
     assert diff and all(y < 8 and x >= draw.WIDTH - slot for x, y in diff)
+
+
+def test_a_house_game_gets_the_corner_clock_and_the_menus_items(made, monkeypatch):
+    """The worked example of docs/adding-a-game.md (examples/coin-toss), as if installed: its
+    main screen draws the shared top row, so it has the clock; its menu is the base one."""
+    from pathlib import Path
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "examples" / "coin-toss"))
+    import coin_toss
+    monkeypatch.setattr(games, "_KINDS", {**games.kinds(), "coin-toss": coin_toss.KIND})
+    monkeypatch.setattr(games, "_ONE", {})
+    monkeypatch.setattr(games, "_MODES", dict(games._MODES))
+    serial = oled.RecordingSerial()
+    app = made(kind="coin-toss", rules=LIMIT, display=Display(oled.device("ssd1306", serial)))
+    app.render()
+    later(app, 5)
+    app.render()
+    assert corner_texts(app) == ["0:55"]
+    serial.clear()
+    later(app, 1)
+    app.render()
+    assert windows("ssd1306", serial.calls) == [(0, 0)]
+    press(app, Button.OK, hold=True)
+    choose(app, "Pause clock")
+    later(app, 3)
+    assert corner_texts(app) == ["Pause"]
