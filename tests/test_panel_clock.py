@@ -248,3 +248,52 @@ def test_a_house_game_gets_the_corner_clock_and_the_menus_items(made, monkeypatc
     choose(app, "Pause clock")
     later(app, 3)
     assert corner_texts(app) == ["Pause"]
+
+
+class Frames:
+    """A display that keeps every frame shown; `two` is set once two have been."""
+
+    def __init__(self) -> None:
+        import threading
+        self.shown: list = []
+        self.two = threading.Event()
+
+    def show(self, image) -> bool:
+        self.shown.append(image.copy())
+        if len(self.shown) >= 2:
+            self.two.set()
+        return True
+
+
+@pytest.mark.parametrize("state", ["paused", "running"])
+def test_a_resumed_game_shows_its_clock_right_after_the_first_frame(tmp_path, state):
+    """The first frame leaves the corner blank; the app draws the next at once, even with no
+    tick to come (a paused clock)."""
+    import threading
+
+    from companion.inputs import Quit
+    from companion.ui import actions as A
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    later(app, 5)
+    if state == "paused":
+        assert app.perform(A.PauseClock(True))
+    close(app)
+    frames = Frames()
+    app = make_app(tmp_path, clock=clock, display=frames)
+    runner = threading.Thread(target=app.run, daemon=True)
+    try:
+        runner.start()
+        assert frames.two.wait(30), "the app drew one frame only"
+        app.post(Quit())
+        runner.join(30)
+        assert not runner.is_alive()
+        first, second = frames.shown[:2]
+        assert first.crop((96, 0, 128, 8)).getbbox() is None  # the corner, blank
+        with draw.recording() as rec:
+            app.frame()
+        assert [t for t, box, _i in rec.texts if box[3] <= 8 and box[0] >= 90] == \
+            (["Pause"] if state == "paused" else ["0:05"])
+        assert second.tobytes() == app.frame().tobytes()
+    finally:
+        close(app)

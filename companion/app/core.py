@@ -180,8 +180,10 @@ class App:
     def run(self) -> None:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
-        if self.journal is not None and self.journal.state.over:
-            self.post(Tick("redraw"))  # now the end screen's line of history
+        if self.journal is not None:
+            # Now the end screen's line of history, or the turn clock in its corner (blank in
+            # the first frame, and a paused clock or a break has no tick to draw it).
+            self.post(Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         while True:
             item = self.queue.get()
