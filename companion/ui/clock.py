@@ -54,7 +54,7 @@ def short_time(seconds: float, *, left: bool = False) -> str:
 # `ctx.clock` in a start's first frame (App.ctx, companion/app/firstframe.py): the corner's room
 # is kept and left blank. That frame is the one the last run kept for this start, drawn before
 # the clock could be read (the ledger is folded after it: no start-up time on it); the time
-# shows with the first tick, within a second.
+# shows in the next frame, which App.run draws at once.
 STARTING = "starting"
 
 
