@@ -241,3 +241,29 @@ def test_scores_in_the_thousands():
 @pytest.mark.parametrize("names", [("Ann", "Ben", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal")])
 def test_the_screenshots_with_the_default_names_are_clean_too(names):
     check_all(screens.screens(Config(check({"players": {"names": list(names)}}))))
+
+
+def clock_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
+    """Every kind's home screen with the most players it takes, the longest names and the
+    turn clock in each of its states (the widest: past an hour), and the Time screen with
+    sixteen long names and figures past an hour."""
+    from dataclasses import replace
+
+    from companion.gallery.clock import STATES, reading
+    from companion.ui.clock import TimeScreen
+    for kind in games.kinds().values():
+        mode = games.mode_for(kind.kind)
+        names = LONG[:kind.rules.max_players]
+        j = Journal(Header(kind.kind, names, 0, config.house_rules(kind.kind)))
+        for state, changes in {**STATES, "bank": {"left": 35999.0}}.items():
+            ctx = Context(config=config, journal=j, clock=reading(len(names), **changes))
+            yield f"{kind.kind} home, clock {state}", mode.home(ctx).render(ctx)
+    j = Journal(Header("table", LONG))
+    r = reading(16)
+    r = replace(r, totals=tuple(t * 40 for t in r.totals), longest=tuple(t * 30 for t in r.longest))
+    ctx = Context(config=config, journal=j, clock=r)
+    yield "time screen", TimeScreen().render(ctx)
+
+
+def test_every_home_screen_keeps_room_for_the_turn_clock():
+    check_all(clock_shots(long_config()))

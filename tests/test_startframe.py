@@ -269,9 +269,10 @@ def test_companion_run_shows_the_kept_frame_first_then_its_own_identical_frame(t
     assert startframe.path_for(path).exists()  # kept at exit
     picture = first[0].split()[1]
     # The kept frame, sent before the app was imported; then the app's own, the same picture,
-    # is not sent again.
+    # is not sent again. (Frames after it show the turn clock in its corner, blank in the
+    # first: companion/ui/clock.py, STARTING.)
     assert second[0] == f"SHOW {picture} 1 early"
-    assert second[1:] and all(s == f"SHOW {picture} 0 app" for s in second[1:])
+    assert second[1] == f"SHOW {picture} 0 app"
 
 
 def run_on_mock_pins(tmp_path: Path, monkeypatch, journal: Path):

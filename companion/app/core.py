@@ -29,6 +29,7 @@ from companion.inputs import (
 )
 from companion.session.journal import Journal
 from companion.ui import actions as A, power
+from companion.ui.clock import STARTING
 from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen, TextScreen
 from companion.ui.start import ResumeEntry
@@ -167,7 +168,10 @@ class App:
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},
-                       roster=self.roster, clock=self.turn_clock.reading())
+                       roster=self.roster,
+                       # No clock in the first frame either: it is the kept one (firstframe).
+                       clock=self.turn_clock.reading() if self.last_frame is not None
+                       else STARTING)
 
     @property
     def top(self) -> Screen:
@@ -176,8 +180,10 @@ class App:
     def run(self) -> None:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
-        if self.journal is not None and self.journal.state.over:
-            self.post(Tick("redraw"))  # now the end screen's line of history
+        if self.journal is not None:
+            # Now the end screen's line of history, or the turn clock in its corner (blank in
+            # the first frame, and a paused clock or a break has no tick to draw it).
+            self.post(Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         while True:
             item = self.queue.get()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companion import games
 from companion.inputs import Tick
 from companion.session import startframe
+from companion.ui.clock import STARTING
 from companion.ui.screen import Context
 
 if TYPE_CHECKING:
@@ -139,7 +140,8 @@ def image(app: App, journal: Journal) -> Any:
     """The first frame a start that resumes `journal` draws: its home screen (its end screen
     when over) in the context of a start (no statistics yet, no web, no dice note, no toast),
     as App.__init__ and its first render make it."""
-    ctx = Context(config=app.config, journal=journal, now=app.clock(), roster=app.roster)
+    ctx = Context(config=app.config, journal=journal, now=app.clock(), roster=app.roster,
+                  clock=STARTING)  # the turn clock's corner: kept, blank
     mode = games.mode_for(journal.header.game)
     screen = mode.end_screen(ctx) if journal.state.over else mode.home(ctx)
     return screen.render(ctx)

@@ -9,7 +9,7 @@ from typing import Iterator
 from PIL import Image
 
 from companion import games
-from companion.gallery import device, records
+from companion.gallery import clock, device, records
 from companion.rules.game import Game
 from companion.ui import draw
 from companion.ui.screen import Context
@@ -65,6 +65,7 @@ def screens(config) -> Iterator[tuple[str, Image.Image]]:
                 raise
             print(f"companion screens: {kind.title}'s screens could not be drawn: {e}",
                   file=sys.stderr)
+    yield from clock.shots(config)  # the turn clock: its corner on each home, the Time screen
     yield from records.shots(config)  # Records and the end screens' history line
     # The undo toast, over the base kind's first screen (its home screen).
     table = games.get(Game.kind).gallery

@@ -241,14 +241,16 @@ def centered(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], s: str, *,
     return size
 
 
-def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "") -> int:
-    """An inverted bar across the top; returns the y where content may start."""
+def title_bar(d: ImageDraw.ImageDraw, title: str, right: str = "", *, keep: int = 0) -> int:
+    """An inverted bar across the top; returns the y where content may start. `keep`: columns
+    at its right end left empty (for the turn clock, companion/ui/clock.py)."""
     d.rectangle((0, 0, WIDTH - 1, 11), fill=1)
-    d.text((2, 6), clip(title, WIDTH - 4 - (text_size(right, SMALL)[0] + 4 if right
-                                                      else 0), SMALL),
+    end = WIDTH - 2 - keep
+    d.text((2, 6), clip(title, end - 2 - (text_size(right, SMALL)[0] + 4 if right else 0),
+                        SMALL),
            font=font(SMALL), fill=0, anchor="lm")
     if right:
-        d.text((WIDTH - 2, 6), right, font=font(SMALL), fill=0, anchor="rm")
+        d.text((end, 6), right, font=font(SMALL), fill=0, anchor="rm")
     return 13
 
 

@@ -12,7 +12,8 @@ from typing import Any
 from companion.inputs import Button
 from companion.rules.game import Game, Header
 from companion.ui import draw
-from companion.ui.actions import Emit, Home, LeaveGame, Push, Redo, Undo
+from companion.ui.actions import Emit, Home, LeaveGame, PauseClock, Push, Redo, Toast, Undo
+from companion.ui.clock import TimeScreen
 from companion.ui.dice import dice_menu
 from companion.ui.screen import (
     Confirm,
@@ -92,6 +93,8 @@ class Mode:
         items += [
             Item("Undo", [Home(), Undo()]),
             Item("Redo", [Home(), Redo()]),
+            Item(_pause_label, _pause),
+            Item("Time", lambda c: Push(TimeScreen())),
             Item("History", lambda c: Push(history_screen(c))),
             Item("Rule vote", lambda c: Push(rule_vote(c))),
             Item("House rules", lambda c: Push(self.house_rules_screen(c))),
@@ -120,6 +123,21 @@ def menu_hold(stack: list[Screen], mode: Mode, ctx: Context) -> Result:
                 return None  # (a menu is never the bottom screen)
             return Pop(1 if depth == 1 else depth - 1)
     return Push(mode.menu(ctx))
+
+
+def _paused(ctx: Context) -> bool:
+    return bool(getattr(ctx.clock, "paused", False))
+
+
+def _pause_label(ctx: Context) -> str:
+    return "Clock on" if _paused(ctx) else "Pause clock"
+
+
+def _pause(ctx: Context) -> Result:
+    """Stop the turn clock, or start it again (docs/clock.md: paused time counts for nobody;
+    the next move starts it again too), and say so."""
+    on = not _paused(ctx)
+    return [Home(), PauseClock(on), Toast("Clock paused" if on else "Clock on again")]
 
 
 def _web_menu(ctx: Context) -> Screen:

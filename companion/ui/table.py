@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.inputs import Button
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Push, Toast
 from companion.ui.again import HINT, end_menu
 from companion.ui.dice import dice_menu, draw_glyph
@@ -17,15 +17,16 @@ if TYPE_CHECKING:
 
 
 def turn_header(d, ctx: Context, *, right: str | None = None) -> None:
-    """Top row: direction arrow and word on the left, `right` (default: last roll) on the right."""
+    """Top row: direction arrow and word on the left; the turn clock in the top right corner
+    (companion/ui/clock.py), and left of it `right` (default: the last roll). The word
+    "clockwise" / "counter-clock" is left out where it does not fit beside them: the arrow
+    says it too."""
     t = ctx.state.table
     draw.direction_arrow(d, (6, 6), 5, t.direction)
-    d.text((14, 6), "clockwise" if t.direction == 1 else "counter-clock", font=draw.font(draw.SMALL),
-           fill=1, anchor="lm")
+    x = clock.draw_corner(d, ctx)
     if right is None:
         roll = ctx.state.last_roll
         if roll:
-            x = draw.WIDTH
             for die, face in reversed(list(roll.items())):
                 if die in ("d8", "d6"):
                     w = draw.text_size(str(face), 12)[0]
@@ -36,7 +37,11 @@ def turn_header(d, ctx: Context, *, right: str | None = None) -> None:
                     draw_glyph(d, die, face, (x, 0, x + 11, 11))
                 x -= 2
     elif right:
-        d.text((draw.WIDTH - 1, 6), right, font=draw.font(draw.SMALL), fill=1, anchor="rm")
+        d.text((x - 1, 6), right, font=draw.font(draw.SMALL), fill=1, anchor="rm")
+        x -= draw.text_size(right, draw.SMALL)[0] + 3
+    word = "clockwise" if t.direction == 1 else "counter-clock"
+    if 14 + draw.text_size(word, draw.SMALL)[0] <= x:
+        d.text((14, 6), word, font=draw.font(draw.SMALL), fill=1, anchor="lm")
 
 
 def next_line(d, ctx: Context, y: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from companion.games.dice_factor.rules import LOSE_TURN, roll_off_winner
 from companion.inputs import Button
 from companion.rules import dice as dicemod
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import draw_glyph
 from companion.ui.modes import Mode
@@ -64,7 +64,7 @@ class DiceFactorScreen(TableScreen):
         t = s.table
         draw.direction_arrow(d, (6, 10), 5, t.direction)
         hand = f"HAND {s.hand_limits[t.current]}"
-        box = draw.badge(d, (draw.WIDTH - 1, 10), hand, 11, anchor="r")
+        box = draw.badge(d, (clock.draw_corner(d, ctx) - 1, 10), hand, 11, anchor="r")
         draw.centered(d, (14, 0, box[0] - 2, 21), ctx.name(t.current), largest=22)
         if targets_rolled(s):
             draw_target(d, "colors", s.colors, (1, 23, draw.WIDTH - 1, 37))

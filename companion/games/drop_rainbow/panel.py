@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.games.drop_rainbow.rules import RAINBOW
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.color_picker import ColorPicker, abbreviations, color_strip
 from companion.ui.modes import Mode
@@ -52,7 +52,8 @@ class DropScreen(Screen):
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
         if s.top is None:
-            draw.title_bar(d, "Drop Rainbow")
+            draw.title_bar(d, "Drop Rainbow", keep=clock.corner_width(ctx))
+            clock.draw_corner(d, ctx, on_white=True)
             draw.centered(d, (0, 13, draw.WIDTH, 34), "Turn up", largest=20)
             draw.centered(d, (0, 33, draw.WIDTH, 52), "the first card", largest=18)
             draw.hint(d, "OK: say its color")
@@ -60,9 +61,10 @@ class DropScreen(Screen):
         seat = s.table.current
         stake = f"BANK {len(s.side)}"
         bw = draw.text_size(stake, 12)[0] + 4
-        d.text((1, 7), draw.clip(ctx.name(seat), draw.WIDTH - bw - 6, 15), font=draw.font(15),
+        end = clock.draw_corner(d, ctx)
+        d.text((1, 7), draw.clip(ctx.name(seat), end - bw - 6, 15), font=draw.font(15),
                fill=1, anchor="lm")
-        draw.badge(d, (draw.WIDTH - 1, 7), stake, 12, anchor="r")
+        draw.badge(d, (end - 1, 7), stake, 12, anchor="r")
         d.text((1, 23), "TOP", font=draw.font(draw.SMALL), fill=1, anchor="lm")
         draw.centered(d, (LABEL_W, 15, draw.WIDTH, 32), s.top.upper(), largest=17)
         d.text((1, 40), "FAIL", font=draw.font(draw.SMALL), fill=1, anchor="lm")

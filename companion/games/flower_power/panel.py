@@ -11,7 +11,7 @@ import math
 
 from companion.games.flower_power.rules import COLORS, MAX_CARDS, PETALS
 from companion.inputs import Button
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Home, Push, Toast
 from companion.ui.modes import Mode
 from companion.ui.screen import Context, Item, Menu, NumberEntry, Result, Screen, TextScreen
@@ -64,7 +64,7 @@ class FlowerScreen(TableScreen):
         t = s.table
         draw.direction_arrow(d, (6, 8), 5, t.direction)
         score = f"{s.scores[t.current]} FLOWER{'S' if s.scores[t.current] != 1 else ''}"
-        box = draw.badge(d, (draw.WIDTH - 1, 8), score, 10, anchor="r")
+        box = draw.badge(d, (clock.draw_corner(d, ctx) - 1, 8), score, 10, anchor="r")
         draw.centered(d, (13, 0, box[0] - 2, 17), ctx.name(t.current), largest=18)
         draw_garden(d, s.garden, (0, 19, draw.WIDTH, 53), cursor=self.cursor)
         d.line((0, 54, draw.WIDTH, 54), fill=1)

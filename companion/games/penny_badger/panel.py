@@ -31,7 +31,7 @@ from companion.games.penny_badger.rules import (
 )
 from companion.inputs import Button
 from companion.rules.game import Header
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Home, Pop, Push, Toast
 from companion.ui.again import end_menu
 from companion.ui.dice import dice_menu
@@ -123,7 +123,9 @@ class Ledger(Screen):
         draw.centered(d, (0, 10, 47, TOP_H), str(s.bank), largest=22)
         # The current badger, top right, inverted.
         d.rectangle((49, 0, draw.WIDTH - 1, TOP_H - 1), fill=1)
-        draw.centered(d, (51, 0, draw.WIDTH - 2, 13), ctx.name(t.current), largest=13, fill=0)
+        end = clock.draw_corner(d, ctx, on_white=True)
+        draw.centered(d, (51, 0, min(end, draw.WIDTH - 2), 13), ctx.name(t.current), largest=13,
+                      fill=0)
         money_box = (51, 12, draw.WIDTH - 2, TOP_H)
         if t.pending_skips:
             label = "SKIP" if t.pending_skips == 1 else f"SKIP{t.pending_skips}"

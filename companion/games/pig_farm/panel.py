@@ -23,7 +23,7 @@ from companion.games.pig_farm.rules import (
 from companion.inputs import Button
 from companion.rules import dice as dicemod
 from companion.rules.game import Header
-from companion.ui import draw
+from companion.ui import clock, draw
 from companion.ui.actions import Emit, Home, Pop, Push, Replace, Roll, Toast
 from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.modes import Mode
@@ -68,7 +68,9 @@ class Scoreboard(Screen):
     def draw_on(self, d, ctx: Context) -> None:
         s: PigFarmState = ctx.state
         n = s.table.seats
-        top = draw.title_bar(d, f"Round {s.rounds + 1}", target_text(s.target))
+        top = draw.title_bar(d, f"Round {s.rounds + 1}", target_text(s.target),
+                             keep=clock.corner_width(ctx))
+        clock.draw_corner(d, ctx, on_white=True)
         hint = n <= 3
         bottom = draw.HEIGHT - (11 if hint else 0)
         first, shown = self.window(ctx)
