@@ -117,7 +117,9 @@ def web_request(app: App, kind: str, p: dict) -> dict:
 
 def checked_request(app: App, kind: str, p: dict) -> dict:
     """web_request past the double-tap check: the seq check, then the change."""
-    stale = moved_on(app, p.get("seq"))
+    # A pause asks for a state, not a toggle: never stale (two phones that both tap Pause
+    # leave the clock paused, the second one told so, not "the game moved on").
+    stale = "" if kind == "pause" else moved_on(app, p.get("seq"))
     if kind == "press":
         return gate(app, p, stale)
     if stale:

@@ -143,13 +143,19 @@ class TurnClock:
 
     def on_tick(self) -> None:
         """The seconds shown have changed (the frame is drawn once the queue is empty);
-        the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!"."""
+        the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!".
+        A break just begun is published to the web (docs/web.md: the snapshot's clock)."""
         self._tick_due = False
         r = self.reading()
         alarm = "" if r is None else r.alarm
         if alarm != self.alarm and alarm and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
         self.alarm = alarm
+        if r is not None and r.on_break:
+            # The one change of the clock no press makes: the pages learn it from a new
+            # snapshot (they count the seconds themselves, and work the alarm out, but a
+            # break starts only on the box). The tick stops on a break, so this is once.
+            self.app.snapshot_due = True
         self.schedule()
 
 

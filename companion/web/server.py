@@ -275,9 +275,15 @@ class Web:
 
     def kinds(self) -> list[dict[str, Any]]:
         """/api/kinds: each kind's facts for New game, and its action forms as a new game of
-        it shows them (the snapshot's `actions` has them for the game as it is)."""
+        it shows them (the snapshot's `actions` has them for the game as it is). `rules` has
+        a turn clock house rule only when the config sets it; `clock_rules` gives the
+        ranges of all three."""
         from companion import games
+        from companion.rules.game import CLOCK_RULES
         from companion.web.kinds import fresh
+        # The turn clock's house rules, the same for every kind (docs/clock.md): New game's
+        # "Turn clock" fields, with the ranges the box checks.
+        clock = {key: {"low": lo, "high": hi} for key, (lo, hi) in CLOCK_RULES.items()}
         out = []
         for kind, k in games.kinds().items():
             if games.panel_problem(kind):  # a house game whose screens fail: not offered
@@ -290,7 +296,7 @@ class Web:
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
                         "house_rules": list(k.mode.house_rules_text),
-                        "actions": fresh(k, rules)})
+                        "clock_rules": clock, "actions": fresh(k, rules)})
         return out
 
 
