@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Tick
 from companion.session import asides
-from companion.session.clock import WARN_BEFORE, Ledger, Limits, Reading, ledger_of
+from companion.session.clock import BREAK_AFTER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of
 
 if TYPE_CHECKING:
     from companion.app.core import App
@@ -171,7 +171,7 @@ def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
         "paused": r.paused, "on_break": r.on_break,
         "left": None if r.left is None else round(r.left, 2), "alarm": r.alarm,
         "limit": {"turn": limits.turn, "bank": limits.bank, "bonus": limits.bonus},
-        "warn_before": WARN_BEFORE,
+        "warn_before": WARN_BEFORE, "break_after": BREAK_AFTER,
         "totals": [round(t, 2) for t in r.totals], "turns": list(r.turns),
         "longest": [round(t, 2) for t in r.longest],
         "banks": None if r.banks is None else [round(b, 2) for b in r.banks],

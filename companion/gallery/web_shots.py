@@ -52,9 +52,14 @@ def chromium_path() -> str | None:
 class Companion:
     """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
 
-    def __init__(self, journal: Path, *, port: int = 0, config=None) -> None:
+    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None) -> None:
+        """`clock`: the journal's wall clock (events' times, the turn clock), e.g. a
+        companion.testing.FakeClock the test moves; None: the real one."""
+        import time
+
         from companion.config import load
         self.journal = Path(journal)
+        self.clock = clock if clock is not None else time.time
         self.config = config if config is not None else load(None)
         self.config.data["dice"]["animation"] = 0.0
         self.port = port
@@ -68,7 +73,7 @@ class Companion:
         """Write a game in progress into the journal (before `start`)."""
         from companion.rules.game import Header
         from companion.session.store import Store
-        with Store(self.journal) as store:
+        with Store(self.journal, clock=self.clock) as store:
             j = store.new_game(Header(kind, tuple(players), 0, rules))
             for e in events:
                 j.append(e)
@@ -78,7 +83,7 @@ class Companion:
         from companion.drivers.display import dummy
         from companion.session.store import Store
         from companion.web.server import Web
-        store = self.store = Store(self.journal)
+        store = self.store = Store(self.journal, clock=self.clock)
         app = self.app = App(config=self.config, store=store, display=dummy(),
                              rng=random.Random(7))
         web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
