@@ -199,9 +199,10 @@ const Table = (function () {
       put(td.lastChild, "avg " + seatTime(now, "avg", k));
     }
   }
-  function limitWords(c, name) {
+  function limitWords(c) {
+    // The game's clock rule, beside the name (which the words need not repeat).
     if (c.limit.turn) return "left of " + clockText(c.limit.turn) + " a turn";
-    if (c.banks) return "left in " + name + "'s bank" + (c.limit.bonus ? " (+" + c.limit.bonus + " s a turn)" : "");
+    if (c.banks) return "left in the bank" + (c.limit.bonus ? " (+" + c.limit.bonus + " s a turn)" : "");
     return "this turn";
   }
   function showClock() {
@@ -223,15 +224,14 @@ const Table = (function () {
       return;
     }
     const c = now.c;
-    const name = s.players[c.seat] || "";
     const time = now.left !== null ? clockText(now.left, true) : clockText(now.elapsed);
     const state = c.paused ? "Paused" : c.on_break ? "Break" : alarm === "time" ? "Time!"
                 : alarm === "warn" ? "Almost time" : "";
     const note = c.on_break ? "no press for " + Math.round(c.break_after / 60) + " min: not counted"
                : now.left !== null && alarm === "time"
                  ? clockText(-now.left) + " over · " + clockText(now.elapsed) + " this turn"
-               : now.left !== null ? limitWords(c, name) + " · " + clockText(now.elapsed) + " played"
-               : limitWords(c, name);
+               : now.left !== null ? limitWords(c) + " · " + clockText(now.elapsed) + " played"
+               : limitWords(c);
     const set = (id, text) => { const el = document.getElementById(id); if (el.textContent !== text) el.textContent = text; };
     set("clock-time", time);
     set("clock-state", state);
