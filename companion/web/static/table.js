@@ -181,9 +181,11 @@ const Table = (function () {
   }
   function clockColumns(s) {
     // The players table's columns of the clock: [head, what, title]. The TV has room for
-    // the average in a column of its own; a phone shows it under the time ("both").
+    // the average in a column of its own, but for many players (their table is as wide as
+    // the screen allows; there is room below); a phone shows it under the time ("both").
     if (!s.clock) return [];
-    const cols = TV ? [["Time", "total", "Time played this game"], ["Avg turn", "avg", "Average turn"]]
+    const wide = TV && s.players.length <= TV_HALVES;
+    const cols = wide ? [["Time", "total", "Time played this game"], ["Avg turn", "avg", "Average turn"]]
                     : [["Time", "both", "Time played this game, and the average turn"]];
     if (s.clock.banks) cols.push(["Bank", "bank", "Time left in the bank"]);
     return cols;
