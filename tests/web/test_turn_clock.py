@@ -209,3 +209,16 @@ def test_new_game_sets_the_turn_clock_and_a_refused_value_says_why(page, compani
     page.click("#new-game summary")
     expect(page.locator("input[name=ng-clock][value=bank]")).to_be_checked()
     expect(page.locator("#ng-bank-min")).to_have_value("2.5")
+
+
+def test_a_break_is_said_and_the_clock_stands_still(page, game):
+    """No press for 15 minutes: the box's snapshot says the turn is on a break (it counts
+    for nobody), and the page says so in words and stops counting."""
+    c, _ = game(15 * 60 + 20.0, rules={})
+    _open(page, c.url + "/")
+    expect(page.locator("#clock-state")).to_have_text("Break")
+    expect(page.locator("#clock-note")).to_have_text("no press for 15 min: not counted")
+    expect(page.locator("#clock-time")).to_have_text("0:00")  # the break counts for nobody
+    page.clock.run_for(5000)
+    expect(page.locator("#clock-time")).to_have_text("0:00")
+    expect(page.locator("#clock")).to_have_attribute("data-state", "break")
