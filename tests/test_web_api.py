@@ -864,3 +864,25 @@ def test_a_break_that_begins_is_published_to_the_pages(tmp_path):
         assert published[0]["clock"]["running"] is False
     finally:
         close(app)
+
+
+def test_each_snapshot_sent_carries_the_box_time_and_the_clock_when_it_was_made(served):
+    """A page counts the turn clock on from `clock.at`: a stream that opens after the last
+    change gets the snapshot made then, with `now` as it is sent (docs/web.md)."""
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    first = Events(served.web.port)
+    try:
+        snap = first.next()
+        assert snap["clock"]["at"] <= snap["now"] and snap["clock"]["running"]
+    finally:
+        first.close()
+    time.sleep(0.3)  # no change meanwhile: the next stream gets the same snapshot, older
+    later = Events(served.web.port)
+    try:
+        again = later.next()
+        assert again["seq"] == snap["seq"] and again["clock"]["at"] == snap["clock"]["at"]
+        assert again["now"] - again["clock"]["at"] >= 0.3
+    finally:
+        later.close()
+    assert "now" not in state_of(served)  # the snapshot as made; its clock says when

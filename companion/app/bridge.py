@@ -372,7 +372,8 @@ def publish_snapshot(app: App) -> None:
     if j is None and app.left is not None and not app.left.state.over:
         left = {"game_id": app.store.game_id(app.left), "title": app.left.game.title}
     from companion.app.clock import snapshot as clock_snapshot
-    clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits)
+    clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits,
+                           at=app.turn_clock.now())
     app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
                       clock=clock))
 

@@ -159,9 +159,12 @@ class TurnClock:
         self.schedule()
 
 
-def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
+def snapshot(reading: Reading | None, limits: Limits,
+             at: float | None = None) -> dict[str, Any] | None:
     """The clock for the web's snapshot (docs/web.md): each figure as of the moment the
-    snapshot was made; a page adds the seconds since it received it while `running`."""
+    snapshot was made, `at` (the store's wall clock, the one events' times are in); a page
+    adds the seconds since then while `running` (the web sends the box's `now` with each
+    copy of a snapshot, which may be sent long after it was made: to a page that opens)."""
     if reading is None:
         return None
     r = reading
@@ -175,5 +178,5 @@ def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
         "totals": [round(t, 2) for t in r.totals], "turns": list(r.turns),
         "longest": [round(t, 2) for t in r.longest],
         "banks": None if r.banks is None else [round(b, 2) for b in r.banks],
-        "played": round(r.played, 2),
+        "played": round(r.played, 2), "at": at,
     }

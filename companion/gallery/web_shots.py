@@ -88,7 +88,7 @@ class Companion:
         app = self.app = App(config=self.config, store=store, display=dummy(),
                              rng=random.Random(7))
         web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
-                             frame=lambda: app.last_frame, source=self.journal)
+                             frame=lambda: app.last_frame, source=self.journal, wall=self.clock)
         app.attach_web(web)
         problem = web.start()
         if problem:

@@ -63,6 +63,9 @@ class Web:
         self.source = source  # what the history pages read (the journal database path)
         self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/bridge.py)
         self.pairing = Pairing(clock=clock, wall=wall)
+        # The box's wall clock (the journal's): each copy of a snapshot sent carries its
+        # `now`, so a page counts the turn clock on from when the snapshot was made.
+        self.wall = wall
         self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
         self.gate = Gate(**self.gate_options)
         self.lograte = lograte.RateLimit()  # one log line per cause per minute (real time)

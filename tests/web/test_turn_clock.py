@@ -222,3 +222,15 @@ def test_a_break_is_said_and_the_clock_stands_still(page, game):
     page.clock.run_for(5000)
     expect(page.locator("#clock-time")).to_have_text("0:00")
     expect(page.locator("#clock")).to_have_attribute("data-state", "break")
+
+
+def test_a_page_opened_long_after_the_last_snapshot_counts_from_when_it_was_made(page, game):
+    """The box makes a snapshot only on a change; a page that opens 30 s later gets that
+    snapshot (embedded, then as the stream's first message) and must show 0:30, not 0:00:
+    each copy sent carries the box's `now`, and the clock its `at`."""
+    c, clock = game(0.0, rules={})
+    clock.advance(30)
+    _open(page, c.url + "/")
+    expect(page.locator("#clock-time")).to_have_text("0:30")
+    page.clock.run_for(2000)
+    expect(page.locator("#clock-time")).to_have_text("0:32")

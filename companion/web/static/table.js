@@ -272,7 +272,14 @@ const Table = (function () {
     fitTV();
   }
   function renderClock(s) {
-    if (s !== clockSnap) { clockSnap = s; clockAt = performance.now(); }
+    // A snapshot made a while before it was sent (the one a page gets as it opens) is as
+    // old as the box says: its `now` as it was sent, less the clock's `at` (both the box's).
+    if (s !== clockSnap) {
+      const c = s.clock;
+      const age = c && typeof s.now === "number" && typeof c.at === "number" ? Math.max(0, s.now - c.at) : 0;
+      clockSnap = s;
+      clockAt = performance.now() - age * 1000;
+    }
     clockShape = "";  // the page is fitted at the end of render()
     showClock();
   }
