@@ -140,12 +140,13 @@ const Table = (function () {
   // --- the turn clock -----------------------------------------------------------------------
   // The snapshot's `clock` (docs/web.md) is the clock as the box made the snapshot; a new one
   // comes only with a change (a move, a pause, a break beginning). While it runs the page
-  // counts on by itself: the seconds since that snapshot came (performance.now(): the phone's
-  // wall clock is never compared with the box's) go to the current turn and its seat's total
-  // and come off what is left, and the alarm is worked out as the box does (docs/clock.md):
-  // WARN_BEFORE seconds left or less "warn", none left "time".
+  // counts on by itself: the seconds since that snapshot was made (how old it was when sent,
+  // from the box's own times, then performance.now(): the phone's wall clock is never
+  // compared with the box's) go to the current turn and its seat's total and come off what
+  // is left, and the alarm is worked out as the box does (docs/clock.md): WARN_BEFORE
+  // seconds left or less "warn", none left "time".
   let clockSnap = null;  // the snapshot whose clock is shown
-  let clockAt = 0;  // performance.now() when it came
+  let clockAt = 0;  // performance.now() when it was made (when it came, less its age)
   let clockTimer = 0;
   let clockShape = "";  // the clock's texts' lengths: the TV is fitted again when they change
   let alarmSeen = null;  // [the turn, its alarm] last shown: a phone vibrates as it changes
