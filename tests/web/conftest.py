@@ -64,9 +64,8 @@ def companion(tmp_path):
     made: list[Companion] = []
 
     def make(kind: str | None = None, players=("Ann", "Ben", "Cy", "Dee"), rules=None,
-             events=(), *, port: int = 0, journal: str = "journal", clock=None) -> Companion:
-        # `clock`: the journal's wall clock (a FakeClock where the box's time matters).
-        c = Companion(tmp_path / f"{journal}.db", port=port, clock=clock)
+             events=(), *, port: int = 0, journal: str = "journal") -> Companion:
+        c = Companion(tmp_path / f"{journal}.db", port=port)
         if kind is not None:
             c.seed(kind, list(players), dict(rules or {}), list(events))
         made.append(c)
