@@ -789,3 +789,100 @@ def test_a_deck_owner_without_a_seat_is_refused_at_new_game_and_nothing_is_logge
         assert s.app.journal.header.rules["deck_owner"] == 5
     finally:
         s.close()
+
+
+# --- the turn clock (issue 28) ----------------------------------------------------------------
+
+def test_two_phones_tapping_pause_at_once_leave_the_clock_paused(served):
+    """POST /api/pause asks for a state, not a toggle: two phones that tap Pause on the same
+    snapshot both get 200 (the second is not "the game moved on") and the clock is paused;
+    Clock on from both starts it again."""
+    served.pair()
+    first = served.cookie
+    served.pair()
+    second = served.cookie
+    served.new_game("table", ["Ann", "Ben"])
+    for paused in (True, False):
+        seq = state_of(served)["seq"]
+        answers = []
+        for cookie in (first, second):
+            served.cookie = cookie
+            answers.append(served.post("/api/pause", {"paused": paused, "seq": seq}))
+        assert [a[0] for a in answers] == [200, 200], answers
+        assert all(a[1]["paused"] is paused for a in answers)
+        clock = state_of(served)["clock"]
+        assert clock["paused"] is paused and clock["running"] is (not paused)
+
+
+def test_pause_without_a_game_or_with_a_bad_body_is_one_line(served):
+    served.pair()
+    status, data = served.post("/api/pause", {"paused": True})
+    assert status == 409 and "\n" not in data["error"]
+    served.new_game("table", ["Ann", "Ben"])
+    status, data = served.post("/api/pause", {"paused": "yes"})
+    assert status == 400 and '{"paused": true}' in data["error"]
+    assert state_of(served)["clock"]["paused"] is False
+
+
+def test_kinds_give_the_turn_clock_rules_and_new_game_takes_them(served):
+    served.pair()
+    kinds = served.get("/api/kinds")
+    assert all(k["clock_rules"] == {"turn_limit": {"low": 10, "high": 3600},
+                                    "time_bank": {"low": 60, "high": 36000},
+                                    "time_bonus": {"low": 0, "high": 600}} for k in kinds)
+    status, data = served.post("/api/new-game", {"game": "table", "players": ["Ann", "Ben"],
+                                                 "rules": {"turn_limit": 5}})
+    assert status == 422 and "turn_limit must be whole seconds 10-3600" in data["error"]
+    served.new_game("table", ["Ann", "Ben"], rules={"time_bank": 600, "time_bonus": 5})
+    clock = state_of(served)["clock"]
+    assert clock["limit"] == {"turn": None, "bank": 600, "bonus": 5}
+    assert clock["banks"] is not None and clock["left"] <= 600
+
+
+def test_a_break_that_begins_is_published_to_the_pages(tmp_path):
+    """The pages count the seconds and work the alarm out themselves, but only the box knows
+    when 15 minutes without a press become a break: its tick publishes a snapshot then."""
+    from companion.session.clock import BREAK_AFTER
+    from companion.testing import FakeClock, close, drain
+
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    published: list[dict] = []
+    app.publish = published.append
+    try:
+        app.render()
+        clock.advance(BREAK_AFTER - 30)
+        drain(app)
+        app.render()
+        app.flush_snapshot()
+        assert published == []  # a tick publishes nothing while the turn just runs
+        clock.advance(31)
+        drain(app)
+        app.render()
+        app.flush_snapshot()
+        assert len(published) == 1 and published[0]["clock"]["on_break"] is True
+        assert published[0]["clock"]["running"] is False
+    finally:
+        close(app)
+
+
+def test_each_snapshot_sent_carries_the_box_time_and_the_clock_when_it_was_made(served):
+    """A page counts the turn clock on from `clock.at`: a stream that opens after the last
+    change gets the snapshot made then, with `now` as it is sent (docs/web.md)."""
+    served.pair()
+    served.new_game("table", ["Ann", "Ben"])
+    first = Events(served.web.port)
+    try:
+        snap = first.next()
+        assert snap["clock"]["at"] <= snap["now"] and snap["clock"]["running"]
+    finally:
+        first.close()
+    time.sleep(0.3)  # no change meanwhile: the next stream gets the same snapshot, older
+    later = Events(served.web.port)
+    try:
+        again = later.next()
+        assert again["seq"] == snap["seq"] and again["clock"]["at"] == snap["clock"]["at"]
+        assert again["now"] - again["clock"]["at"] >= 0.3
+    finally:
+        later.close()
+    assert "now" not in state_of(served)  # the snapshot as made; its clock says when

@@ -117,7 +117,9 @@ def web_request(app: App, kind: str, p: dict) -> dict:
 
 def checked_request(app: App, kind: str, p: dict) -> dict:
     """web_request past the double-tap check: the seq check, then the change."""
-    stale = moved_on(app, p.get("seq"))
+    # A pause asks for a state, not a toggle: never stale (two phones that both tap Pause
+    # leave the clock paused, the second one told so, not "the game moved on").
+    stale = "" if kind == "pause" else moved_on(app, p.get("seq"))
     if kind == "press":
         return gate(app, p, stale)
     if stale:
@@ -370,7 +372,8 @@ def publish_snapshot(app: App) -> None:
     if j is None and app.left is not None and not app.left.state.over:
         left = {"game_id": app.store.game_id(app.left), "title": app.left.game.title}
     from companion.app.clock import snapshot as clock_snapshot
-    clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits)
+    clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits,
+                           at=app.turn_clock.now())
     app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
                       clock=clock))
 

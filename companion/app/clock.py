@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Tick
 from companion.session import asides
-from companion.session.clock import WARN_BEFORE, Ledger, Limits, Reading, ledger_of
+from companion.session.clock import BREAK_AFTER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of
 
 if TYPE_CHECKING:
     from companion.app.core import App
@@ -143,19 +143,28 @@ class TurnClock:
 
     def on_tick(self) -> None:
         """The seconds shown have changed (the frame is drawn once the queue is empty);
-        the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!"."""
+        the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!".
+        A break just begun is published to the web (docs/web.md: the snapshot's clock)."""
         self._tick_due = False
         r = self.reading()
         alarm = "" if r is None else r.alarm
         if alarm != self.alarm and alarm and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
         self.alarm = alarm
+        if r is not None and r.on_break:
+            # The one change of the clock no press makes: the pages learn it from a new
+            # snapshot (they count the seconds themselves, and work the alarm out, but a
+            # break starts only on the box). The tick stops on a break, so this is once.
+            self.app.snapshot_due = True
         self.schedule()
 
 
-def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
+def snapshot(reading: Reading | None, limits: Limits,
+             at: float | None = None) -> dict[str, Any] | None:
     """The clock for the web's snapshot (docs/web.md): each figure as of the moment the
-    snapshot was made; a page adds the seconds since it received it while `running`."""
+    snapshot was made, `at` (the store's wall clock, the one events' times are in); a page
+    adds the seconds since then while `running` (the web sends the box's `now` with each
+    copy of a snapshot, which may be sent long after it was made: to a page that opens)."""
     if reading is None:
         return None
     r = reading
@@ -165,9 +174,9 @@ def snapshot(reading: Reading | None, limits: Limits) -> dict[str, Any] | None:
         "paused": r.paused, "on_break": r.on_break,
         "left": None if r.left is None else round(r.left, 2), "alarm": r.alarm,
         "limit": {"turn": limits.turn, "bank": limits.bank, "bonus": limits.bonus},
-        "warn_before": WARN_BEFORE,
+        "warn_before": WARN_BEFORE, "break_after": BREAK_AFTER,
         "totals": [round(t, 2) for t in r.totals], "turns": list(r.turns),
         "longest": [round(t, 2) for t in r.longest],
         "banks": None if r.banks is None else [round(b, 2) for b in r.banks],
-        "played": round(r.played, 2),
+        "played": round(r.played, 2), "at": at,
     }

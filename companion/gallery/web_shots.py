@@ -5,7 +5,8 @@ browser tests drive.
 handling the input queue, and the Web (uvicorn in its thread). `demos()` is a realistic game
 in progress for every game kind, from the kinds' own declarations. `main()` opens each in Debian's chromium through Playwright and
 saves the phone (390x844) and TV (1920x1080) layouts, the TV at the kind's most players
-(companion/gallery/crowd.py), plus the pairing and control pages.
+(companion/gallery/crowd.py), plus the pairing and control pages, and the turn clock (the TV
+running, at the warning and at "Time!"; /control with Pause and each player's time).
 """
 
 from __future__ import annotations
@@ -52,9 +53,14 @@ def chromium_path() -> str | None:
 class Companion:
     """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
 
-    def __init__(self, journal: Path, *, port: int = 0, config=None) -> None:
+    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None) -> None:
+        """`clock`: the journal's wall clock (events' times, the turn clock), e.g. a
+        companion.testing.FakeClock the test moves; None: the real one."""
+        import time
+
         from companion.config import load
         self.journal = Path(journal)
+        self.clock = clock if clock is not None else time.time
         self.config = config if config is not None else load(None)
         self.config.data["dice"]["animation"] = 0.0
         self.port = port
@@ -68,7 +74,7 @@ class Companion:
         """Write a game in progress into the journal (before `start`)."""
         from companion.rules.game import Header
         from companion.session.store import Store
-        with Store(self.journal) as store:
+        with Store(self.journal, clock=self.clock) as store:
             j = store.new_game(Header(kind, tuple(players), 0, rules))
             for e in events:
                 j.append(e)
@@ -78,11 +84,11 @@ class Companion:
         from companion.drivers.display import dummy
         from companion.session.store import Store
         from companion.web.server import Web
-        store = self.store = Store(self.journal)
+        store = self.store = Store(self.journal, clock=self.clock)
         app = self.app = App(config=self.config, store=store, display=dummy(),
                              rng=random.Random(7))
         web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
-                             frame=lambda: app.last_frame, source=self.journal)
+                             frame=lambda: app.last_frame, source=self.journal, wall=self.clock)
         app.attach_web(web)
         problem = web.start()
         if problem:
@@ -165,6 +171,8 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                 written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
                 if kind == control:
                     written += _control_shots(browser, c, out)
+            if kind == control:
+                written += _clock_shots(browser, Path(tmp), kind, out)
             written.append(_crowd_shot(browser, Path(tmp), kind, out))
         browser.close()
     return written
@@ -187,6 +195,66 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
         page.screenshot(path=str(target))
         page.close()
     return target
+
+
+CLOCK_START = 1_700_000_000.0  # the clock shots' fake wall time at the game's start
+CLOCK_LIMIT = 60  # seconds a turn, in the clock shots
+
+
+def _clock_shots(browser, tmp: Path, kind: str, out: Path) -> list[Path]:
+    """The turn clock (issue 28) on the busiest demo with a limit of CLOCK_LIMIT s a turn:
+    the TV with the clock running, at the warning (amber) and at "Time!" (red), and a paired
+    phone's /control with the Pause button and each player's time. Every player has taken
+    turns of their own length, so the table's times and averages differ. The box's clock
+    and the page's are fake (companion.testing.FakeClock, Playwright's page.clock), so the
+    shots are the same on every run."""
+    from companion.testing import FakeClock
+    players, rules, events = demos()[kind]
+    clock = FakeClock(CLOCK_START)
+    c = Companion(tmp / f"{kind}-clock.db", clock=clock)
+    c.seed(kind, players, {**rules, "turn_limit": CLOCK_LIMIT}, [])
+    from companion.session.store import Store
+    with Store(c.journal, clock=clock) as store:  # the demo, then two rounds of 20-55 s turns
+        j = store.resume()
+        assert j is not None
+        for e in events:
+            clock.advance(9)
+            j.append(e)
+        for i in range(2 * len(players)):
+            clock.advance(20 + (i * 13) % 36)
+            j.append({"type": "next"})
+    clock.advance(32.4)  # the current turn: 32 s of 60
+    written = []
+    with c:
+        page = browser.new_page(viewport=TV, device_scale_factor=1)
+        page.clock.install(time=CLOCK_START * 1000)
+        page.clock.pause_at(CLOCK_START * 1000 + 1000)
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.wait_for_selector("body[data-fitted]")
+        page.locator("#frame-img").evaluate(
+            "img => img.complete || new Promise(r => { img.onload = r; })")
+        for name, ms in (("clock", 0), ("clock-warning", 20_000), ("clock-time", 9_000)):
+            if ms:
+                page.clock.run_for(ms)
+            target = out / f"tv-{name}.png"
+            page.screenshot(path=str(target))
+            written.append(target)
+        page.close()
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        phone = context.new_page()
+        pair(phone, c)
+        phone.goto(c.url + "/control")
+        phone.wait_for_selector("#pause:not([hidden])")
+        target = out / "control-clock-phone.png"
+        box = phone.locator("#pause").bounding_box()  # from the top down to the Pause button
+        assert box is not None
+        bottom = box["y"] + box["height"] + 16 + phone.evaluate("scrollY")
+        phone.screenshot(path=str(target), clip={"x": 0, "y": 0, "width": PHONE["width"],
+                                                 "height": bottom}, full_page=True)
+        written.append(target)
+        context.close()
+    return written
 
 
 def _actions_shot(browser, c: Companion, target: Path) -> Path:

@@ -18,7 +18,7 @@ from companion.inputs import Button
 from companion.web import guard
 from companion.web.guard import Refused
 from companion.web.pairing import digest
-from companion.web.snapshot import Bye, Frame
+from companion.web.snapshot import Bye, Frame, with_now
 
 if TYPE_CHECKING:
     from companion.web.server import Web
@@ -79,7 +79,7 @@ def routes(web: Web) -> list[Route]:
         async def stream():
             if web.hub.latest is None:  # nothing published yet: still one on connect
                 snap = web.initial_snapshot()
-                yield {"data": json.dumps(snap), "id": str(snap["seq"])}
+                yield {"data": with_now(json.dumps(snap), web.wall()), "id": str(snap["seq"])}
             while True:
                 item = await slot.get()
                 if item is None:
@@ -91,7 +91,7 @@ def routes(web: Web) -> list[Route]:
                     yield {"event": "frame", "data": json.dumps(
                         {"n": int(item), "src": f"/api/frame.png?n={int(item)}"})}
                 else:
-                    yield {"data": item[1], "id": str(item[0])}
+                    yield {"data": with_now(item[1], web.wall()), "id": str(item[0])}
 
         try:
             await EventSourceResponse(stream(), ping=PING,

@@ -48,8 +48,11 @@ def routes(web) -> list:
 
     def live(mode: str, heading: str):
         async def endpoint(request):
+            # With the box's time now (a snapshot may be minutes old: its turn clock is
+            # counted on from then, docs/web.md).
+            snap = {**web.initial_snapshot(), "now": round(web.wall(), 3)}
             return page("live.html", mode=mode, heading=heading,
-                        snapshot_json=_json_for_script(web.initial_snapshot()))
+                        snapshot_json=_json_for_script(snap))
         return endpoint
 
     async def pair_landing(request):

@@ -63,6 +63,9 @@ class Web:
         self.source = source  # what the history pages read (the journal database path)
         self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/bridge.py)
         self.pairing = Pairing(clock=clock, wall=wall)
+        # The box's wall clock (the journal's): each copy of a snapshot sent carries its
+        # `now`, so a page counts the turn clock on from when the snapshot was made.
+        self.wall = wall
         self.gate_options = dict(gate_options or {})  # Gate's limits (tests make them small)
         self.gate = Gate(**self.gate_options)
         self.lograte = lograte.RateLimit()  # one log line per cause per minute (real time)
@@ -275,9 +278,15 @@ class Web:
 
     def kinds(self) -> list[dict[str, Any]]:
         """/api/kinds: each kind's facts for New game, and its action forms as a new game of
-        it shows them (the snapshot's `actions` has them for the game as it is)."""
+        it shows them (the snapshot's `actions` has them for the game as it is). `rules` has
+        a turn clock house rule only when the config sets it; `clock_rules` gives the
+        ranges of all three."""
         from companion import games
+        from companion.rules.game import CLOCK_RULES
         from companion.web.kinds import fresh
+        # The turn clock's house rules, the same for every kind (docs/clock.md): New game's
+        # "Turn clock" fields, with the ranges the box checks.
+        clock = {key: {"low": lo, "high": hi} for key, (lo, hi) in CLOCK_RULES.items()}
         out = []
         for kind, k in games.kinds().items():
             if games.panel_problem(kind):  # a house game whose screens fail: not offered
@@ -290,7 +299,7 @@ class Web:
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
                         "house_rules": list(k.mode.house_rules_text),
-                        "actions": fresh(k, rules)})
+                        "clock_rules": clock, "actions": fresh(k, rules)})
         return out
 
 

@@ -58,6 +58,14 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
     return snap
 
 
+def with_now(text: str, now: float) -> str:
+    """A snapshot's JSON text as sent: with `"now"`, the box's wall time as it goes out.
+    The hub encodes each snapshot once and sends it to every page; one that opens later gets
+    the same text, made maybe minutes ago, and its turn clock (`clock.at`) is that old: a page
+    counts on from `now - clock.at` (docs/web.md). Spliced in, not encoded again."""
+    return text[:-1] + ',"now":' + json.dumps(round(now, 3)) + "}"
+
+
 def seen_in(journal) -> Seen:
     """The game as a kind's web part reads it (its forms and view are worked out on it)."""
     h = journal.header

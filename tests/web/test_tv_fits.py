@@ -171,3 +171,57 @@ def test_tv_shows_the_start_menu_whole(browser, tmp_path):
             assert "No game on the table" in said and "resume it on the box" in said
         finally:
             context.close()
+
+
+
+def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path):
+    """Issue 28: the clock beside the name (smaller than it), each player's time, average
+    and bank in the table, and at the warning and at "Time!" the words beside the time: for
+    every kind at its most players, at both sizes, nothing is cut and whose turn it is stays
+    the biggest text. The box's clock is a FakeClock that stands still (every turn so far
+    took no time: what is left is the bank and its bonuses); the page's is Playwright's,
+    moved by hand to 5 s before the bank runs out, then 3 s after."""
+    from companion.testing import FakeClock
+
+    start = 1_700_000_000.0
+    clock = FakeClock(start)
+    ids: dict[str, int] = {}
+    with Store(tmp_path / "journal.db", clock=clock) as store:
+        for kind in games.kinds():
+            players, rules, events = crowd.game(kind, crowd.counts(kind)[-1])
+            j = store.new_game(Header(kind, tuple(players), 0,
+                                      {**rules, "time_bank": 60, "time_bonus": 5}), park=True)
+            for e in events:
+                j.append(e)
+            ids[kind] = store.game_id(j)
+    cut: list[str] = []
+    with Companion(tmp_path / "journal.db", clock=clock) as c:
+        context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            pair(page, c)
+            page.clock.install(time=start * 1000)
+            page.clock.pause_at(start * 1000 + 1000)
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            for kind, gid in ids.items():
+                seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                left = state(c)["clock"]["left"]
+                moved = 0  # ms the page's clock has moved on since this game's snapshot
+                for alarm, at in (("warn", int((left - 5) * 1000)), ("time", int((left + 3) * 1000))):
+                    page.clock.run_for(at - moved)
+                    moved = at
+                    sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+                    for size in sizes:
+                        page.set_viewport_size(size)
+                        page.clock.run_for(1)  # the TV refits on its resize timer
+                        _fitted(page, seq)
+                        assert page.locator("#turn").get_attribute("data-alarm") == alarm
+                        assert page.locator("th.clock-col", has_text="Bank").count() >= 1
+                        where = f"{kind}, {len(state(c)['players'])} players, {alarm}, " \
+                                f"{size['width']}x{size['height']}: "
+                        cut += [where + line for line in page.evaluate(CUT)]
+                assert page.locator("#clock-state").inner_text() == "Time!"
+        finally:
+            context.close()
+    assert not cut, "\n".join(cut)

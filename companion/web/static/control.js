@@ -90,7 +90,7 @@
   const holds = new Map();  // a request being answered or held -> its controls (disabled)
   function holdKey(path, body) { return path + " " + JSON.stringify(body || {}); }
   function said(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
-  async function post(path, body, control) {
+  async function post(path, body, control, quiet) {
     // `control` (a button or a form) is disabled until the answer, and the snapshot with the
     // change, are in, and for DOUBLE_TAP_MS after the answer: a second tap cannot send the
     // same change twice. What the tap did (the answer's `did`) is said under the buttons.
@@ -109,7 +109,7 @@
       const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
       const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
-      if (r && r.did) showNote(said(r.did));
+      if (r && r.did && !quiet) showNote(said(r.did));
       if (r && !(body && REPEATS.has(body.button))) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
@@ -605,10 +605,76 @@
     if (!info) return;
     document.getElementById("ng-count").textContent = info.min_players + "-" + info.max_players + " players";
     document.getElementById("ng-house").textContent = (info.house_rules || []).join("\n") || "Turns and dice.";
-    const entries = Object.entries(info.rules || {});
+    const clockKeys = info.clock_rules || {};
+    const entries = Object.entries(info.rules || {}).filter(([k]) => !(k in clockKeys));
     ngRules.replaceChildren(h("legend", {text: "House rules"}),
       ...(entries.length ? entries.map(([k, v]) => ruleField(k, v)) : [h("p", {class: "note", text: "none"})]));
+    setClockForm(info.rules || {});
     while (ngPlayers.children.length < info.min_players) addPlayer("");
+  }
+
+  // The turn clock's house rules (the same for every kind: turn_limit, time_bank and
+  // time_bonus, docs/clock.md): Off, a limit per turn, or a chess clock. The config's
+  // [rules.KIND] may set them: the form starts as it says.
+  const clockMode = () => (document.querySelector("input[name=ng-clock]:checked") || {}).value || "off";
+  const ngLimit = document.getElementById("ng-limit-s");
+  const ngLimitOther = document.getElementById("ng-limit-other");
+  const CLOCK_NOTES = {
+    off: "Each turn is still timed: the TV and the phones show it, with each player's total.",
+    limit: "10 s before the end the TV turns amber and phones buzz; at the end: Time! " +
+           "The game itself never changes by the clock.",
+    bank: "Each player's time for the whole game; the bonus is added to it as their turn ends. " +
+          "Amber at 10 s left, Time! at none.",
+  };
+  function showClockForm() {
+    const mode = clockMode();
+    document.getElementById("ng-limit").hidden = mode !== "limit";
+    document.getElementById("ng-bank").hidden = mode !== "bank";
+    ngLimitOther.hidden = ngLimit.value !== "other";
+    document.getElementById("ng-clock-note").textContent = CLOCK_NOTES[mode];
+  }
+  function setClockForm(rules) {
+    const mode = rules.turn_limit ? "limit" : rules.time_bank ? "bank" : "off";
+    document.querySelector("input[name=ng-clock][value=" + mode + "]").checked = true;
+    if (rules.turn_limit) {
+      const known = [...ngLimit.options].some((o) => o.value === String(rules.turn_limit));
+      ngLimit.value = known ? String(rules.turn_limit) : "other";
+      ngLimitOther.value = known ? "" : String(rules.turn_limit);
+    }
+    if (rules.time_bank) document.getElementById("ng-bank-min").value = String(rules.time_bank / 60);
+    if (rules.time_bonus) document.getElementById("ng-bonus").value = String(rules.time_bonus);
+    showClockForm();
+  }
+  for (const el of document.querySelectorAll("input[name=ng-clock]")) el.addEventListener("change", showClockForm);
+  ngLimit.addEventListener("change", () => { showClockForm(); if (ngLimit.value === "other") ngLimitOther.focus(); });
+  function readClock(info) {
+    // The clock's house rules to send: what the form asks for, and null (off) for what the
+    // config set that the form leaves off. The box checks the ranges and says what is wrong.
+    const want = {turn_limit: null, time_bank: null, time_bonus: 0};
+    const whole = (input, what, pattern) => {
+      const v = input.value.trim();
+      if (!pattern.test(v)) {
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+        throw new Error(what + ": a number, not " + (v || "nothing"));
+      }
+      return Number(v.replace(",", "."));
+    };
+    const mode = clockMode();
+    if (mode === "limit") {
+      want.turn_limit = ngLimit.value === "other"
+        ? whole(ngLimitOther, "Seconds a turn", /^\d+$/) : parseInt(ngLimit.value, 10);
+    } else if (mode === "bank") {
+      want.time_bank = Math.round(whole(document.getElementById("ng-bank-min"),
+                                        "Minutes each player has", /^\d+([.,]\d+)?$/) * 60);
+      want.time_bonus = whole(document.getElementById("ng-bonus"), "Bonus seconds", /^\d+$/);
+    }
+    const set = info.rules || {};
+    const out = {};
+    for (const [k, v] of Object.entries(want)) {
+      if (v !== (set[k] === undefined ? (k === "time_bonus" ? 0 : null) : set[k])) out[k] = v;
+    }
+    return out;
   }
   function readRules() {
     const rules = {};
@@ -640,6 +706,7 @@
     const inputs = [...ngPlayers.querySelectorAll("input")];
     names.forEach((n, k) => { if (inputs[k]) inputs[k].value = n; else addPlayer(n); });
     refreshFirst();
+    if (info && info.kind === s.game) setClockForm(s.rules || {});  // this game's turn clock
   });
   async function loadKinds() {
     if (kinds) return;
@@ -688,7 +755,8 @@
       return;
     }
     let rules;
-    try { rules = readRules(); } catch (e) { showError(e.message); return; }
+    for (const el of document.querySelectorAll("#ng-clock [aria-invalid]")) el.removeAttribute("aria-invalid");
+    try { rules = {...readRules(), ...readClock(info)}; } catch (e) { showError(e.message); return; }
     const body = {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)};
     // A game in progress is set aside (parked: it can be resumed), never on one tap: the first
     // tap asks, as the button "End Chaos #3 and start"; the second sends "replaces".
@@ -764,6 +832,23 @@
       if (await post("/api/" + id, {}, b)) Table.refreshFrame();
     });
   }
+  // Pause: the box is asked for a state ("paused": true or false), never a toggle, so two
+  // phones tapping Pause at once leave the clock paused. The label says what a tap does.
+  const pauseButton = document.getElementById("pause");
+  pauseButton.addEventListener("click", async () => {
+    const c = Table.snapshot && Table.snapshot.clock;
+    if (!c) return;
+    await post("/api/pause", {paused: !c.paused}, pauseButton, true);
+  });
+  function renderPause(s) {
+    const c = s.clock;
+    pauseButton.hidden = !s.game || !c || !!(s.state || {}).over;
+    if (pauseButton.hidden) return;
+    pauseButton.textContent = c.paused ? "Clock on" : "Pause clock";
+    pauseButton.classList.toggle("go", c.paused);
+    pauseButton.disabled = busy.has(pauseButton);
+  }
+
   document.getElementById("pair-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const code = document.getElementById("pair-code").value.trim();
@@ -803,6 +888,7 @@
     if (!paired) return;
     if (ngGo.dataset.armed && String(s.game_id) !== ngGo.dataset.armed) disarmNewGame();
     renderActions(s);
+    renderPause(s);
     for (const [id, can] of [["undo", s.can_undo], ["redo", s.can_redo]]) {
       const b = document.getElementById(id);
       b.disabled = !can || busy.has(b);

@@ -137,6 +137,154 @@ const Table = (function () {
     fitText(who, Math.min(TV ? 200 : 160, Math.max(48, window.innerHeight * (TV ? 0.18 : 0.16))));
   }
 
+  // --- the turn clock -----------------------------------------------------------------------
+  // The snapshot's `clock` (docs/web.md) is the clock as the box made the snapshot; a new one
+  // comes only with a change (a move, a pause, a break beginning). While it runs the page
+  // counts on by itself: the seconds since that snapshot was made (how old it was when sent,
+  // from the box's own times, then performance.now(): the phone's wall clock is never
+  // compared with the box's) go to the current turn and its seat's total and come off what
+  // is left, and the alarm is worked out as the box does (docs/clock.md): WARN_BEFORE
+  // seconds left or less "warn", none left "time".
+  let clockSnap = null;  // the snapshot whose clock is shown
+  let clockAt = 0;  // performance.now() when it was made (when it came, less its age)
+  let clockTimer = 0;
+  let clockShape = "";  // the clock's texts' lengths: the TV is fitted again when they change
+  let alarmSeen = null;  // [the turn, its alarm] last shown: a phone vibrates as it changes
+  const VIBRATE = {warn: [200], time: [400, 150, 400]};
+
+  function clockText(seconds, left) {
+    // As the box's clock_text: played time rounded down, time left rounded up; past the
+    // limit "-0:04".
+    const whole = left ? Math.ceil(seconds) : Math.floor(seconds);
+    const a = Math.abs(whole);
+    const hh = Math.floor(a / 3600);
+    const mm = Math.floor((a % 3600) / 60);
+    const ss = String(a % 60).padStart(2, "0");
+    return (whole < 0 ? "-" : "") + (hh ? hh + ":" + String(mm).padStart(2, "0") : mm) + ":" + ss;
+  }
+  function clockNow() {
+    // The clock as it is now: the snapshot's figures moved on by the seconds since it came.
+    const c = clockSnap && clockSnap.clock;
+    if (!c) return null;
+    const dt = c.running ? Math.max(0, (performance.now() - clockAt) / 1000) : 0;
+    const moved = (list, d) => (list ? list.map((v, k) => (k === c.seat ? v + d : v)) : null);
+    const left = c.left === null || c.left === undefined ? null : c.left - dt;
+    const alarm = left === null ? "" : left <= 0 ? "time" : left <= c.warn_before ? "warn" : "";
+    return {c, elapsed: c.elapsed + dt, left, alarm, totals: moved(c.totals, dt),
+            banks: moved(c.banks, -dt)};
+  }
+  function seatTime(now, what, k) {
+    // A player's cell: their time this game, their average turn, what is left in their bank.
+    if (what === "total") return clockText(now.totals[k]);
+    if (what === "bank") return now.banks ? clockText(now.banks[k], true) : "";
+    const turns = now.c.turns[k];
+    return turns ? clockText(now.totals[k] / turns) : "–";
+  }
+  function clockColumns(s) {
+    // The players table's columns of the clock: [head, what, title]. The TV has room for
+    // the average in a column of its own, but for many players (their table is as wide as
+    // the screen allows; there is room below); a phone shows it under the time ("both").
+    if (!s.clock) return [];
+    const wide = TV && s.players.length <= TV_HALVES;
+    const cols = wide ? [["Time", "total", "Time played this game"], ["Avg turn", "avg", "Average turn"]]
+                    : [["Time", "both", "Time played this game, and the average turn"]];
+    if (s.clock.banks) cols.push(["Bank", "bank", "Time left in the bank"]);
+    return cols;
+  }
+  function fillSeatTimes(root, now) {
+    if (!now) return;
+    const put = (el, t) => { if (el.textContent !== t) el.textContent = t; };
+    for (const td of root.querySelectorAll("td[data-clock]")) {
+      const k = +td.dataset.seat;
+      if (td.dataset.clock !== "both") { put(td, seatTime(now, td.dataset.clock, k)); continue; }
+      if (!td.firstChild) td.append(h("span", {class: "t"}), h("small", {class: "avg"}));
+      put(td.firstChild, seatTime(now, "total", k));
+      put(td.lastChild, "avg " + seatTime(now, "avg", k));
+    }
+  }
+  function limitWords(c) {
+    // The game's clock rule, beside the name (which the words need not repeat).
+    if (c.limit.turn) return "left of " + clockText(c.limit.turn) + " a turn";
+    if (c.banks) return "left in the bank" + (c.limit.bonus ? " (+" + c.limit.bonus + " s a turn)" : "");
+    return "this turn";
+  }
+  function showClock() {
+    // Draw the clock as it is now, then again when the seconds shown next change.
+    clearTimeout(clockTimer);
+    const s = clockSnap;
+    const box = document.getElementById("clock");
+    const turn = document.getElementById("turn");
+    const now = s && s.game && !(s.state || {}).over ? clockNow() : null;
+    const on = !!(now && now.c.seat !== null && now.c.seat !== undefined);
+    if (box) box.hidden = !on;
+    const alarm = on ? now.alarm : "";
+    turn.dataset.alarm = alarm;
+    document.body.dataset.alarm = alarm;
+    if (!on) {
+      clockShape = "";
+      alarmSeen = null;
+      if (now) fillSeatTimes(document, now);
+      return;
+    }
+    const c = now.c;
+    const time = now.left !== null ? clockText(now.left, true) : clockText(now.elapsed);
+    const state = c.paused ? "Paused" : c.on_break ? "Break" : alarm === "time" ? "Time!"
+                : alarm === "warn" ? "Almost time" : "";
+    const note = c.on_break ? "no press for " + Math.round(c.break_after / 60) + " min: not counted"
+               : now.left !== null && alarm === "time"
+                 ? clockText(-now.left) + " over · " + clockText(now.elapsed) + " this turn"
+               : now.left !== null ? limitWords(c) + " · " + clockText(now.elapsed) + " played"
+               : limitWords(c);
+    const set = (id, text) => { const el = document.getElementById(id); if (el.textContent !== text) el.textContent = text; };
+    set("clock-time", time);
+    set("clock-state", state);
+    document.getElementById("clock-state").hidden = !state;
+    set("clock-note", note);
+    box.dataset.state = c.paused ? "paused" : c.on_break ? "break" : alarm || "running";
+    fillSeatTimes(document, now);
+    // A phone buzzes once at the warning and once at "Time!" of each turn it watches.
+    const key = s.game_id + ":" + c.seat + ":" + c.turns[c.seat];
+    if (!TV && alarm && alarmSeen && alarmSeen[0] === key && alarmSeen[1] !== alarm &&
+        navigator.vibrate) {
+      try { navigator.vibrate(VIBRATE[alarm]); } catch (e) { /* not allowed here */ }
+    }
+    alarmSeen = [key, alarm];
+    const shape = [time.length, state, note.length, ...[...document.querySelectorAll("td[data-clock]")]
+                   .map((td) => td.textContent.length)].join(",");
+    if (TV && shape !== clockShape && clockShape) fitClock();
+    clockShape = shape;
+    if (!c.running) return;
+    // The next change of the seconds shown: the turn's, or what is left.
+    const next = (x) => 1 - (x - Math.floor(x));
+    let wait = next(now.elapsed);
+    if (now.left !== null) wait = Math.min(wait, next(-now.left));
+    clockTimer = setTimeout(showClock, Math.max(50, wait * 1000 + 15));
+  }
+  function fitClock() {
+    // The TV: the clock beside the name is smaller than the name, which is fitted to what
+    // the clock leaves it; then the columns again (a wider time may not fit).
+    if (!TV || !snap) return;
+    const who = document.getElementById("who");
+    const time = document.getElementById("clock-time");
+    time.style.fontSize = "";
+    fitText(who, Math.min(200, Math.max(48, window.innerHeight * 0.18)));
+    const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
+    if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
+    fitTV();
+  }
+  function renderClock(s) {
+    // A snapshot made a while before it was sent (the one a page gets as it opens) is as
+    // old as the box says: its `now` as it was sent, less the clock's `at` (both the box's).
+    if (s !== clockSnap) {
+      const c = s.clock;
+      const age = c && typeof s.now === "number" && typeof c.at === "number" ? Math.max(0, s.now - c.at) : 0;
+      clockSnap = s;
+      clockAt = performance.now() - age * 1000;
+    }
+    clockShape = "";  // the page is fitted at the end of render()
+    showClock();
+  }
+
   // --- the game panel: the kind's own view -------------------------------------------------
   // The snapshot's `view`, worked out by the box from the kind's declarations
   // (companion/web/kinds.py is the vocabulary): nothing here knows a kind.
@@ -224,7 +372,9 @@ const Table = (function () {
     const cols = (s.view || {}).columns || [];
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
-    const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})));
+    const times = clockColumns(s);
+    const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})),
+                   times.map(([t, , title]) => h("th", {class: "num clock-col", title, text: t})));
     const rows = s.players.map((name, k) => {
       const cls = [k === st.current && !st.over ? "current" : "", out.has(k) ? "out" : "",
                    win.has(k) ? "winner" : ""].join(" ").trim();
@@ -235,16 +385,19 @@ const Table = (function () {
         h("td", {class: name.length > 10 ? "name long" : "name"}, h("div", {class: "name-in"},
           h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}),
           h("span", {class: "name-t", text: name}))),
-        cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))));
+        cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))),
+        times.map(([, what]) => h("td", {class: "num clock-col", "data-clock": what, "data-seat": String(k)})));
     });
     if (!halves) {
       fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+      fillSeatTimes(sec, clockSnap === s ? clockNow() : null);
       return;
     }
     const cut = Math.ceil(rows.length / 2);
     fill("players", h("div", {class: "seats-halves"},
       [rows.slice(0, cut), rows.slice(cut)].map((part) => h("table", {class: "seats"},
         h("thead", {}, head.cloneNode(true)), h("tbody", {}, part)))));
+    fillSeatTimes(sec, clockSnap === s ? clockNow() : null);
   }
 
   function renderRoll(s) {
@@ -402,6 +555,7 @@ const Table = (function () {
     snap = s;
     document.body.dataset.game = s.game || "none";
     document.body.dataset.seq = String(s.seq);
+    renderClock(s);
     renderTurn(s);
     renderGame(s);
     renderPlayers(s);
@@ -409,7 +563,7 @@ const Table = (function () {
     renderHistory(s);
     renderFrame(s);
     for (const fn of listeners) fn(s);
-    if (TV) fitTV();
+    if (TV) fitClock();
   }
 
   // --- the stream ---------------------------------------------------------------------------
@@ -496,7 +650,7 @@ const Table = (function () {
       clearTimeout(fitTimer);
       // A TV is refitted at once (it is resized rarely, and a test resizes it often).
       fitTimer = setTimeout(() => {
-        if (snap) { renderTurn(snap); if (TV) fitTV(); else { renderHistory(snap); fitRounds(); } }
+        if (snap) { renderTurn(snap); if (TV) fitClock(); else { renderHistory(snap); fitRounds(); } }
       }, TV ? 0 : 100);
     });
   }
