@@ -13,12 +13,17 @@ dump is the instructions of one press, one tick, or one piece of the calibration
   frame drawn and written by our partial ssd1306 driver into a RecordingSerial, the SQLite
   commit), cycling through bench/run.py's press scripts on Table, Penny Badger and Pig Farm
   after one cycle of warm-up each (the first frames fill the text caches: start-up work).
-- a tick: the same apps' clock moved one second (no press): the Tick("clock") handled and
-  the frame drawn (and sent when it changed), 1-44 s into a 60 s limit.
+- the same presses on games whose TurnClock is stopped (bench/clock.py's StoppedClock, no
+  limit): the app as before the clock (pi_press_minstr_*_clock_off).
+- a tick: a new game's clock moved one second (no press): the Tick("clock") handled and
+  the frame drawn (and sent when it changed), 2-44 s into a 60 s limit.
 - empty: two marks back to back, the cost of the mark itself (subtracted from the others).
-- calibration: the loop of github.com/alexdedyura/cpu-benchmark (cpu-benchmark.py as of
-  1d19ded, 2024-03-30), run CALIB_SMALL and CALIB_LARGE times: the difference gives the
-  instructions of one iteration on this machine's interpreter.
+- calibration, in a second process under callgrind that runs nothing else (as the
+  benchmark's own runs are): the loop of github.com/alexdedyura/cpu-benchmark
+  (cpu-benchmark.py as of 1d19ded, 2024-03-30), run CALIB_SMALL and CALIB_LARGE times: the
+  difference gives the instructions of one iteration on this machine's interpreter. (In the
+  app's process it counted 18.65 to 19.10 M an iteration, depending on what ran before: the
+  allocator's state; 18.77 M in a process of its own, the closer match.)
 
 Its rate: a Raspberry Pi 3B+ (Cortex-A53, 1.4 GHz, Python 3.11.2 on a 64-bit kernel) took an
 average of PI3_SECONDS for one attempt (CALIB_ITERATIONS iterations) of that benchmark
@@ -78,6 +83,7 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
     """The work, each piece between two marks; its labels go to tmp/labels.json."""
     import binascii
 
+    from bench.clock import stop_clock
     from bench.run import new_app, press_script
     from companion.drivers import oled
     from companion.drivers.display import Display
@@ -92,15 +98,12 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
         labels.append(label)
 
     kinds = ("table", "penny-badger", "pig-farm")
-    apps = {}
-    for kind in kinds:
-        clock = FakeClock()
-        d = tmp / kind
+
+    def app_for(kind: str, where: str, rules, clock: FakeClock):
+        d = tmp / f"{kind}-{where}"
         d.mkdir()
-        app, store = new_app(d, kind, ("Ann", "Ben", "Cy", "Dee"),
-                             Display(oled.ssd1306(RecordingSerial())), clock, rules=LIMIT)
-        app.render()
-        apps[kind] = (app, store, clock)
+        return new_app(d, kind, ("Ann", "Ben", "Cy", "Dee"),
+                       Display(oled.ssd1306(RecordingSerial())), clock, rules=rules)
 
     def one_press(app, b: str) -> None:
         press(app, b[1:], hold=True) if b.startswith("!") else press(app, b)
@@ -108,31 +111,30 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
 
     for _ in range(20):
         mark("empty")
-    for n in (CALIB_SMALL, CALIB_LARGE):
-        mark(f"calib {n}")
-        for _ in range(n):
-            calib_workload()
+    # The presses: with the clock (a 60 s limit), then the same with the clock stopped.
+    for label, rules, stopped in (("press", LIMIT, False), ("press-off", None, True)):
+        for i, kind in enumerate(kinds):
+            mark("set-up")
+            app, store = app_for(kind, label, rules, FakeClock())
+            if stopped:
+                stop_clock(app)
+            app.render()
+            script = press_script(kind)
+            mark("warm-up")
+            for b in script:
+                one_press(app, b)
+            n = presses // 3 + (1 if i < presses % 3 else 0)
+            for j in range(n):
+                b = script[j % len(script)]
+                mark(f"{label} {kind} {b}")
+                one_press(app, b)
+            mark("set-up")  # what follows the last piece is not part of it
+            app.close()
+            store.close()
+    # The ticks: a new game each, its clock moved one second at a time.
     for i, kind in enumerate(kinds):
-        app, _store, _clock = apps[kind]
-        script = press_script(kind)
-        mark("warm-up")
-        for b in script:
-            one_press(app, b)
-        n = presses // 3 + (1 if i < presses % 3 else 0)
-        for j in range(n):
-            b = script[j % len(script)]
-            mark(f"press {kind} {b}")
-            one_press(app, b)
-    for i, kind in enumerate(kinds):
-        mark("set-up")  # what follows the last piece is not part of it
-        app, store, _clock = apps[kind]
-        app.close()
-        store.close()
         clock = FakeClock()
-        d = tmp / f"{kind}-ticks"
-        d.mkdir()
-        app, store = new_app(d, kind, ("Ann", "Ben", "Cy", "Dee"),
-                             Display(oled.ssd1306(RecordingSerial())), clock, rules=LIMIT)
+        app, store = app_for(kind, "ticks", LIMIT, clock)
         mark("warm-up")
         app.render()
         clock.advance(1.0)
@@ -152,6 +154,23 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
     (tmp / "labels.json").write_text(json.dumps(labels))
 
 
+def calib_child(tmp: Path) -> None:
+    """The calibration, in a process of its own (the interpreter, the standard library and
+    the loop, as the benchmark's own runs are): CALIB_SMALL, then CALIB_LARGE iterations."""
+    import binascii
+
+    labels: list[str] = []
+    for label, n in (("empty", 0), (f"calib {CALIB_SMALL}", CALIB_SMALL),
+                     (f"calib {CALIB_LARGE}", CALIB_LARGE)):
+        binascii.crc_hqx(b"", 0)
+        labels.append(label)
+        for _ in range(n):
+            calib_workload()
+    binascii.crc_hqx(b"", 0)
+    labels.append("end")
+    (tmp / "labels.json").write_text(json.dumps(labels))
+
+
 # --- the parent ------------------------------------------------------------------------------
 
 class Unavailable(Exception):
@@ -161,9 +180,11 @@ class Unavailable(Exception):
 SUMMARY = re.compile(rb"^(?:summary|totals): (\d+)", re.M)
 
 
-def counts(tmp: Path, *, presses: int, ticks: int) -> dict[str, list[int]]:
-    """Runs the child under callgrind; returns the instructions of each piece by label
-    ("press", "tick", "empty", "calib N"), the mark's own cost not yet subtracted."""
+def callgrind(tmp: Path, args: list[str]) -> dict[str, list[int]]:
+    """Runs `python -m bench.instructions ARGS` (a child that writes its labels to
+    tmp/labels.json) under callgrind; returns the instructions of each piece by label
+    ("press", "press-off", "tick", "empty", "calib N", ...), the mark's own cost not yet
+    subtracted."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise Unavailable("valgrind not found (apt-get install valgrind)")
@@ -172,8 +193,7 @@ def counts(tmp: Path, *, presses: int, ticks: int) -> dict[str, list[int]]:
     out.mkdir()
     cmd = [valgrind, "--tool=callgrind", f"--dump-before={MARK}", "--dump-line=no",
            f"--callgrind-out-file={out / 'cg.out'}", sys.executable, "-W",
-           "ignore::DeprecationWarning", "-m", "bench.instructions", "--child", str(tmp),
-           str(presses), str(ticks)]
+           "ignore::DeprecationWarning", "-m", "bench.instructions", *args]
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
@@ -187,9 +207,20 @@ def counts(tmp: Path, *, presses: int, ticks: int) -> dict[str, list[int]]:
         m = SUMMARY.search((out / f"cg.out.{k + 1}").read_bytes())
         if m is None:
             raise Unavailable(f"no instruction count in {out / f'cg.out.{k + 1}'}")
-        key = label.split()[0] if label.startswith(("press ", "tick ")) else label
+        key = label.split()[0] if label.startswith(("press", "tick ")) else label
         by.setdefault(key, []).append(int(m.group(1)))
     return by
+
+
+def counts(tmp: Path, *, presses: int, ticks: int) -> dict[str, list[int]]:
+    """The pieces of `child` by label, then the calibration's ("calib N", its marks'
+    "calib empty")."""
+    (tmp / "app").mkdir()
+    (tmp / "calib").mkdir()
+    by = callgrind(tmp / "app", ["--child", str(tmp / "app"), str(presses), str(ticks)])
+    calib = callgrind(tmp / "calib", ["--calib", str(tmp / "calib")])
+    by["calib empty"] = calib.pop("empty")
+    return {**by, **calib}
 
 
 def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
@@ -202,6 +233,7 @@ def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
         print(f"pi-class: skipping the instruction counts: {e}", flush=True)
         return
     empty = statistics.median(by["empty"])
+    # The difference of the two runs of the loop: the marks and any first-run cost cancel.
     per_iteration = (by[f"calib {CALIB_LARGE}"][0] - by[f"calib {CALIB_SMALL}"][0]) \
         / (CALIB_LARGE - CALIB_SMALL)
     # x86-64 instructions of this interpreter per second on a Pi Zero 2 W
@@ -210,6 +242,10 @@ def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
            f"cpu-benchmark.py: {per_iteration / 1e6:.2f} M instructions an iteration here "
            f"x {CALIB_ITERATIONS} / {PI3_SECONDS:g} s on a Pi 3B+ x {ZERO2_GHZ:g}/{PI3_GHZ:g} "
            f"GHz", source=PI_SOURCE)
+    off = [max(0.0, x - empty) for x in by["press-off"]]
+    for p in (50, 99):
+        figure(f"pi_press_minstr_p{p}_clock_off", pct(off, p) / 1e6, "Minstr", None,
+               f"{len(off)} presses, callgrind, the app's TurnClock stopped (bench/clock.py)")
     for what in ("press", "tick"):
         xs = [max(0.0, x - empty) for x in by[what]]
         note = f"{len(xs)} {what}{'es' if what == 'press' else 's'}, callgrind, clock on " \
@@ -225,9 +261,15 @@ def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="the child of bench_instructions (run by it)")
-    ap.add_argument("--child", nargs=3, metavar=("DIR", "PRESSES", "TICKS"), required=True)
+    ap.add_argument("--child", nargs=3, metavar=("DIR", "PRESSES", "TICKS"))
+    ap.add_argument("--calib", metavar="DIR")
     args = ap.parse_args(argv)
-    child(Path(args.child[0]), int(args.child[1]), int(args.child[2]))
+    if args.calib:
+        calib_child(Path(args.calib))
+    elif args.child:
+        child(Path(args.child[0]), int(args.child[1]), int(args.child[2]))
+    else:
+        ap.error("--child or --calib")
     return 0
 
 

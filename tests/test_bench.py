@@ -172,5 +172,11 @@ def test_the_instruction_counts_child_marks_each_press_and_tick(tmp_path, monkey
     assert len(labels) == len(marks)
     assert labels[-1] == "end"
     assert sum(x.startswith("press ") for x in labels) == 4
+    assert sum(x.startswith("press-off ") for x in labels) == 4
     assert sum(x.startswith("tick ") for x in labels) == 3
-    assert {f"calib {instructions.CALIB_SMALL}", f"calib {instructions.CALIB_LARGE}"} <= set(labels)
+    (tmp_path / "calib").mkdir()
+    instructions.calib_child(tmp_path / "calib")
+    calib = json.loads((tmp_path / "calib" / "labels.json").read_text())
+    assert calib == ["empty", f"calib {instructions.CALIB_SMALL}",
+                     f"calib {instructions.CALIB_LARGE}", "end"]
+    assert len(marks) == len(labels) + len(calib)
