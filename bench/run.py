@@ -1,7 +1,9 @@
 """`make bench`: the companion's speed and footprint, one JSON object per figure, then a table.
 
 Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts;
-`--pi-class` for the press and start-up figures at about a Pi Zero 2 W's speed, bench/pi_class.py).
+`--pi-class` for the press and start-up figures at about a Pi Zero 2 W's speed, bench/pi_class.py,
+and the instructions of a press and a clock tick with the time they imply on a Pi Zero 2 W,
+bench/instructions.py).
 
 Figures (docs/performance.md, issue 9):
 - press_to_frame_*: from a gpiozero MockFactory pin edge (the release that completes a press)
@@ -18,6 +20,8 @@ Figures (docs/performance.md, issue 9):
   from SQLite (`Store.resume`); undo_10k_ms: one undo at its end, committed to disk.
 - rss_<N>k_events_mb: `companion run` (no web) that resumed an N-event game and took 200 more
   presses; rss_growth_kb_per_1k_events: how that grows with N (issue 20: flat).
+- the turn clock's (issue 28, `--only clock`, bench/clock.py): press to frame with the clock
+  stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
 """
 
 from __future__ import annotations
