@@ -33,7 +33,7 @@ this interpreter per second at which a Pi Zero 2 W runs such code. A press or a 
 milliseconds is its count over that rate. What it leaves out and how far to trust it:
 docs/performance.md ("The turn clock").
 
-Counts are exact and repeatable; the p50/p99 are over the presses and ticks counted (nearest
+Counts are exact and repeat to a fraction of a percent; the p50/p99 are over the presses and ticks counted (nearest
 rank: with 150 presses, p99 is the second largest).
 """
 
