@@ -18,6 +18,10 @@ them the figures are skipped with one line saying why.
 - pi_startup_floor_ms: `floor_times` of bench/run.py the same way: the interpreter importing
   only Pillow and luma and showing one frame, no companion code. No start-up beats it: what
   is left of the start-up goal after it is what the companion's own work may take.
+
+A press is a burst shorter than the cgroup's period, which the quota cannot slow; its honest
+Pi figure is counted in instructions instead (bench/instructions.py, run by `--pi-class` too,
+without the cgroup).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """`make bench`: the companion's speed and footprint, one JSON object per figure, then a table.
 
 Run: `.venv/bin/python -m bench.run` (`--quick` for a smoke run with small counts;
-`--pi-class` for the press and start-up figures at about a Pi Zero 2 W's speed, bench/pi_class.py).
+`--pi-class` for the press and start-up figures at about a Pi Zero 2 W's speed, bench/pi_class.py,
+and the instructions of a press and a clock tick with the time they imply on a Pi Zero 2 W,
+bench/instructions.py).
 
 Figures (docs/performance.md, issue 9):
 - press_to_frame_*: from a gpiozero MockFactory pin edge (the release that completes a press)
@@ -18,6 +20,8 @@ Figures (docs/performance.md, issue 9):
   from SQLite (`Store.resume`); undo_10k_ms: one undo at its end, committed to disk.
 - rss_<N>k_events_mb: `companion run` (no web) that resumed an N-event game and took 200 more
   presses; rss_growth_kb_per_1k_events: how that grows with N (issue 20: flat).
+- the turn clock's (issue 28, `--only clock`, bench/clock.py): press to frame with the clock
+  stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
 """
 
 from __future__ import annotations
@@ -42,8 +46,13 @@ FIGURES: list[dict[str, Any]] = []
 
 
 def figure(name: str, value: float, unit: str, goal: float | None = None,
-           note: str = "") -> None:
-    row = {"figure": name, "value": round(value, 3), "unit": unit, "goal": goal}
+           note: str = "", source: str | None = None) -> None:
+    """Prints the figure's JSON line; `source`, when given (a published measurement the
+    figure is derived from), is in it too."""
+    row: dict[str, Any] = {"figure": name, "value": round(value, 3), "unit": unit,
+                           "goal": goal}
+    if source is not None:
+        row["source"] = source
     FIGURES.append({**row, "note": note})
     print(json.dumps(row), flush=True)
 
@@ -87,11 +96,12 @@ class TwinDisplay:
 Clock = FakeClock  # (bench/profile.py's name for it)
 
 
-def new_app(tmp: Path, kind: str, players: tuple[str, ...], display, clock=time.monotonic):
-    """An app resuming a new `kind` game (its journal `<kind>.db` in `tmp`): default config,
-    no dice animation, seeded dice. Returns (app, store)."""
-    app = make_app(tmp, journal=f"{kind}.db", kind=kind, players=players, setup=False,
-                   display=display, clock=clock, seed=7, strict=False)
+def new_app(tmp: Path, kind: str, players: tuple[str, ...], display, clock=time.monotonic,
+            rules: dict[str, Any] | None = None):
+    """An app resuming a new `kind` game (its journal `<kind>.db` in `tmp`) with house `rules`:
+    default config, no dice animation, seeded dice. Returns (app, store)."""
+    app = make_app(tmp, journal=f"{kind}.db", kind=kind, players=players, rules=rules,
+                   setup=False, display=display, clock=clock, seed=7, strict=False)
     return app, app.store
 
 
@@ -210,11 +220,29 @@ def press_script(kind: str) -> list[str]:
             "BACK", "OK", "DOWN", "UP", "!BACK"]
 
 
-def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "",
-                         gap: float = 0.0) -> None:
-    """`attach(app)`, when given, sets something up beside the app (bench/web.py: the web and
-    its SSE clients) and returns what stops it; the figures are then named with `suffix`.
-    `gap`: seconds between one frame and the next press (0: back to back)."""
+def pct(xs: list[float], p: float) -> float:
+    """The p-th percentile of `xs` (nearest rank)."""
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+class PressTimes:
+    """Press-to-frame samples in ms: `handed` (to `Display.show`), `sent` (to the end of the
+    write), and `handed` by kind."""
+
+    def __init__(self) -> None:
+        self.handed: list[float] = []
+        self.sent: list[float] = []
+        self.by_kind: dict[str, list[float]] = {}
+
+
+def press_times(tmp: Path, *, presses: int, attach=None, gap: float = 0.0,
+                rules: dict[str, Any] | None = None, times: PressTimes | None = None
+                ) -> PressTimes:
+    """`presses` presses through MockFactory pins and the app thread, a third on each mode,
+    added to `times` (a new PressTimes when None) and returned. `attach(app)`, when given,
+    sets something up beside the app and returns what stops it (or None). `gap`: seconds
+    between one frame and the next press (0: back to back). `rules`: the games' house rules."""
     from gpiozero.pins.mock import MockFactory
 
     from companion.app import run_safely
@@ -222,14 +250,12 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
     from companion.drivers.buttons import ButtonPanel
     from companion.inputs import Button, ButtonInput, Gesture, Quit
 
-    handed: list[float] = []
-    sent: list[float] = []
-    by_kind: dict[str, list[float]] = {}
+    out = times if times is not None else PressTimes()
     per_kind = {"table": presses // 3, "penny-badger": presses // 3}
     per_kind["pig-farm"] = presses - sum(per_kind.values())
     for kind, n in per_kind.items():
         display = TimedDisplay()
-        app, store = new_app(tmp, kind, ("Ann", "Ben", "Cy", "Dee"), display)
+        app, store = new_app(tmp, kind, ("Ann", "Ben", "Cy", "Dee"), display, rules=rules)
         original = app.handle
 
         def handle(item, original=original, display=display) -> None:
@@ -266,9 +292,9 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
             pin.drive_high()  # the press is complete on release
             if not display.done.wait(10):
                 raise RuntimeError(f"no frame after {name} on {kind}")
-            handed.append((display.handed - t0) * 1000)
-            sent.append((display.sent - t0) * 1000)
-            by_kind.setdefault(kind, []).append(handed[-1])
+            out.handed.append((display.handed - t0) * 1000)
+            out.sent.append((display.sent - t0) * 1000)
+            out.by_kind.setdefault(kind, []).append(out.handed[-1])
             done += 1
         app.post(Quit())
         thread.join(10)
@@ -276,11 +302,16 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
             detach()
         panel.close()
         store.close()
+    return out
 
-    def pct(xs: list[float], p: float) -> float:
-        xs = sorted(xs)
-        return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
+def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "",
+                         gap: float = 0.0) -> None:
+    """`attach(app)`, when given, sets something up beside the app (bench/web.py: the web and
+    its SSE clients) and returns what stops it; the figures are then named with `suffix`.
+    `gap`: seconds between one frame and the next press (0: back to back)."""
+    t = press_times(tmp, presses=presses, attach=attach, gap=gap)
+    handed, sent, by_kind = t.handed, t.sent, t.by_kind
     note = f"{len(handed)} presses" + (", web on, 5 SSE clients" if attach else "") \
         + (f", {gap * 1000:g} ms apart" if gap else "")
     figure("press_to_frame_p50_ms" + suffix, pct(handed, 50), "ms", None, note)
@@ -621,15 +652,22 @@ def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     run_stats(tmp, figure, quick=quick)
 
 
+def bench_clock(tmp: Path, figure, *, quick: bool) -> None:
+    from bench.clock import bench_clock as run_clock
+    run_clock(tmp, figure, quick=quick)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal memory web stats "
-                         "(default: all)")
+                    help="bytes press startup idle journal memory web stats clock "
+                         "(default: all; with --pi-class: press startup instructions)")
     ap.add_argument("--pi-class", action="store_true",
                     help="only press and startup, in a CPU cgroup limited to 12%% of one core "
-                         "(about a Pi Zero 2 W; bench/pi_class.py): figures pi_*")
+                         "(about a Pi Zero 2 W; bench/pi_class.py), and the instructions of a "
+                         "press and a clock tick under valgrind with the time they imply on a "
+                         "Pi Zero 2 W (bench/instructions.py): figures pi_*")
     ap.add_argument("--cgroup-root", type=Path, default=None,
                     help="with --pi-class: the cgroup root to make the cgroup under "
                          "(default: /sys/fs/cgroup/cpu, else /sys/fs/cgroup)")
@@ -649,13 +687,17 @@ def main(argv: list[str] | None = None) -> int:
                                          (10_000, 40_000, 100_000), presses=20 if q else 200),
         "web": lambda t: bench_web(t, figure, quick=q),
         "stats": lambda t: bench_stats(t, figure, quick=q),
+        "clock": lambda t: bench_clock(t, figure, quick=q),
     }
     with tempfile.TemporaryDirectory() as d:
         if args.pi_class:
             from bench.pi_class import bench_pi_class
-            bench_pi_class(Path(d), figure, quick=q, root=args.cgroup_root,
-                           parts=[p for p in ("press", "startup")
-                                  if args.only is None or p in args.only])
+            cgroup = [p for p in ("press", "startup") if args.only is None or p in args.only]
+            if cgroup:
+                bench_pi_class(Path(d), figure, quick=q, root=args.cgroup_root, parts=cgroup)
+            if args.only is None or "instructions" in args.only:
+                from bench.instructions import bench_instructions
+                bench_instructions(Path(d), figure, quick=q)
         else:
             for name, fn in parts.items():
                 if args.only is None or name in args.only:

@@ -40,6 +40,7 @@ def test_bench_prints_one_json_object_per_figure_and_counts_wire_bytes(capsys):
 def test_pi_class_without_a_cgroup_says_why_in_one_line_and_skips(tmp_path):
     # A cgroup root with no cpu controller (or no root): the figures are skipped, exit 0.
     p = subprocess.run([sys.executable, "-m", "bench.run", "--pi-class", "--quick",
+                        "--only", "press", "startup",
                         "--cgroup-root", str(tmp_path / "no-cgroup")],
                        capture_output=True, text=True, cwd=run.ROOT, timeout=60)
     assert p.returncode == 0, p.stderr
@@ -103,3 +104,79 @@ def test_slow_runs_pytest_in_a_cpu_cgroup_or_says_why_not():
                       p.stdout, re.M)
     assert len(made) == 1, p.stdout
     assert not os.path.exists(made[0])  # removed after the run
+
+
+def test_the_clock_figures_are_printed(capsys):
+    """`--only clock` (bench/clock.py): every figure of issue 28's "Measured" is there, the
+    tick ran in the idle run, and the bytes' goal is one page's window."""
+    run.FIGURES.clear()
+    assert run.main(["--quick", "--only", "clock"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()
+            if line.startswith("{")]
+    by = {r["figure"]: r for r in rows}
+    for name in ("press_to_frame_p99_ms_clock_off", "press_to_frame_p99_ms_clock_on",
+                 "press_to_frame_p99_ms_clock_limit", "idle_cpu_percent_clock",
+                 "idle_cpu_percent_clock_off", "clock_ticks_per_s", "bytes_clock_tick_mean",
+                 "bytes_clock_tick_max", "bytes_clock_tick_max_sh1106", "bytes_clock_alarm_max"):
+        assert name in by, name
+    assert by["clock_ticks_per_s"]["value"] > 0  # the clock ticked while the app sat idle
+    # One whole page rewritten: a window (6 command bytes) and 128 data bytes, each
+    # transaction with its address and control byte.
+    assert by["bytes_clock_tick_max"]["goal"] == (6 + 2) + (128 + 2)
+
+
+def test_bytes_per_tick_are_what_the_screen_draws(tmp_path, monkeypatch):
+    """bytes_clock_tick_*: a screen that draws the seconds in a corner sends a few bytes on
+    each tick, under one page's window; the figure is not bound to what the screens draw
+    today."""
+    from PIL import ImageDraw
+
+    from bench import clock
+
+    made = clock.new_app
+
+    def new_app(*args, **kwargs):
+        app, store = made(*args, **kwargs)
+        frame = app.frame
+
+        def with_seconds():
+            img = frame()
+            seconds = int(app.turn_clock.reading().elapsed)
+            ImageDraw.Draw(img).rectangle((100, 0, 127, 7), fill=0)
+            ImageDraw.Draw(img).text((100, -2), f"{seconds:3d}", fill=1)
+            return img
+
+        app.frame = with_seconds
+        return app, store
+
+    monkeypatch.setattr(clock, "new_app", new_app)
+    got = clock.tick_bytes(tmp_path, "table", None, start=0, stop=12)
+    window = clock.page_window_bytes()
+    assert len(got["ssd1306"]) == 12
+    assert all(0 < b < window["ssd1306"] for b in got["ssd1306"]), got
+    assert all(0 < b < window["sh1106"] for b in got["sh1106"]), got
+
+
+def test_the_instruction_counts_child_marks_each_press_and_tick(tmp_path, monkeypatch):
+    """bench/instructions.py's child (run here without valgrind): one mark before each
+    piece, so callgrind's dump k+1 is the k-th label's piece; the presses and ticks asked
+    for are all there."""
+    import binascii
+
+    from bench import instructions
+
+    marks = []
+    monkeypatch.setattr(binascii, "crc_hqx", lambda data, crc: marks.append(1) or 0)
+    instructions.child(tmp_path, 4, 3)
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    assert len(labels) == len(marks)
+    assert labels[-1] == "end"
+    assert sum(x.startswith("press ") for x in labels) == 4
+    assert sum(x.startswith("press-off ") for x in labels) == 4
+    assert sum(x.startswith("tick ") for x in labels) == 3
+    (tmp_path / "calib").mkdir()
+    instructions.calib_child(tmp_path / "calib")
+    calib = json.loads((tmp_path / "calib" / "labels.json").read_text())
+    assert calib == ["empty", f"calib {instructions.CALIB_SMALL}",
+                     f"calib {instructions.CALIB_LARGE}", "end"]
+    assert len(marks) == len(labels) + len(calib)
