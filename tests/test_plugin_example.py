@@ -241,7 +241,7 @@ def test_a_phone_starts_it_and_its_buttons_score(served):
             expect(page.locator("#players thead th").nth(1)).to_have_text("Points")
             acts.get_by_role("button", name="Right call", exact=True).click()
             expect(page.locator("#who")).to_have_text("Ben")
-            expect(page.locator("#players tbody tr").first.locator("td.num")).to_have_text("1")
+            expect(page.locator("#players tbody tr").first.locator("td.num:not(.clock-col)")).to_have_text("1")
             snap = served.get("/api/state")
             assert snap["game"] == "coin-toss" and snap["rules"] == {"target": 2}
             assert snap["state"]["points"] == [1, 0]
@@ -293,6 +293,7 @@ def test_stats_count_its_games(house, tmp_path):
 def test_screens_draws_its_screens(house, tmp_path):
     run(house, "-m", "companion.cli", "screens", str(tmp_path / "shots"))
     assert sorted(p.name for p in (tmp_path / "shots").glob("coin-toss-*.png")) == [
+        "coin-toss-clock-running.png", "coin-toss-clock-warn.png",  # every kind's turn clock
         "coin-toss-end.png", "coin-toss-main.png", "coin-toss-menu.png"]
 
 
