@@ -270,3 +270,26 @@ def test_a_game_left_for_the_start_menu_does_not_run(tmp_path):
         assert app.turn_clock.reading().elapsed == 12
     finally:
         close(app)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.lists(st.tuples(st.integers(0, 30), st.floats(0, 1500), st.floats(0, 1500)),
+                        max_size=5), st.lists(st.integers(0, 30), max_size=4))
+def test_pauses_and_undos_between_presses_fold_as_a_fresh_fold(steps, pauses, undos):
+    """A pause refolds only from the turn it falls in: whatever the order of presses, pauses
+    (at any time, even before earlier events: an import) and undos, the ledger reads as one
+    folded afresh from the same rows."""
+    times, seats, numbers = timeline(steps)
+    ledger, spans_ = Ledger(0, 0, 3), []
+    for k in range(len(times) + 1):
+        for at, f, d in pauses:
+            if at == k:
+                spans_.append((f, f + d))
+        if k in undos and k:
+            ledger.update(times[:k - 1], seats[:k - 1], numbers[:k - 1], spans_)
+        ledger.update(times[:k], seats[:k], numbers[:k], spans_)
+        fresh = Ledger(0, 0, 3)
+        fresh.update(times[:k], seats[:k], numbers[:k], spans_)
+        now = (times[k - 1] if k else 0.0) + 5
+        assert ledger.read(now) == fresh.read(now)
+        assert ledger.playing_seconds() == fresh.playing_seconds()

@@ -49,14 +49,19 @@ def test_playing_seconds_leaves_out_each_span_away_once():
     assert minutes(210) == 3.5 and minutes(160) == 2.7
 
 
-def test_playing_seconds_is_the_clock_s_played_less_breaks():
-    """Playing time is the turn clock's `played` at the last event: a stretch of 15 minutes
-    with no press (BREAK_AFTER) counts for nobody, whole."""
+def test_a_break_is_nobody_s_turn_but_still_playing_time():
+    """A stretch of 15 minutes with no press (BREAK_AFTER) counts for no seat, whole; the game
+    was on the table all the same: a Pig Farm group that enters only each round's hands has a
+    press every twenty minutes, and its game is not 0 minutes long (docs/stats.md)."""
     ledger = Ledger(0.0, 0, 2)
     ledger.update([100.0, 100.0 + BREAK_AFTER, 150.0 + BREAK_AFTER], [1, 0, -1], [1, 2, 3])
-    assert playing_seconds(ledger) == 150
-    assert playing_seconds(ledger) == ledger.read(150.0 + BREAK_AFTER).played
+    assert playing_seconds(ledger) == 150 + BREAK_AFTER
+    assert ledger.read(150.0 + BREAK_AFTER).played == 150  # the seats' seconds
     assert ledger.breaks == [(100.0, 100.0 + BREAK_AFTER)]
+    # Rounds entered 20 minutes apart: every stretch a break, no turns, a 60-minute game.
+    rounds = Ledger(0.0, 0, 3)
+    rounds.update([1200.0, 2400.0, 3600.0], [0, 0, -1], [0, 0, 0])
+    assert playing_seconds(rounds) == 3600 and rounds.read(3600.0).turns == (0, 0, 0)
 
 
 def play_with_breaks(tmp_path) -> Wall:

@@ -47,7 +47,7 @@ def journal(tmp_path):
         # G3 Chaos: 0+50, 300+250, 100+0 = 50 / 550 / 100: Ben (fewest) wins by 50.
         play(s, clock, Header("chaos", ("Ben", "Cy", "Dee")), [
             {"type": "round_points", "points": [0, 300, 100]},
-            {"type": "round_points", "points": [50, 250, 0]}], minutes=25)
+            {"type": "round_points", "points": [50, 250, 0]}], minutes=45)
         # G4 Table, ended by the group: played, nobody won.
         play(s, clock, Header("table", ("ANN", "Dee")), [{"type": "end"}], minutes=2)
         # G5 Penny Badger, unfinished: not counted.
@@ -104,10 +104,13 @@ def test_hand_computed_records(journal):
     assert (r["closest_game"]["game"], r["closest_game"]["margin"]) == (2, 1)
     assert (r["longest_events"]["game"], r["longest_events"]["events"]) == (1, 3)  # G2 ties
     assert r["longest_minutes"]["game"] == 3
-    assert r["longest_minutes"]["minutes"] == 25.0  # created -> last event, two 750 s turns
-    # G3's two round_points end no turn: one turn of Ben's, of 1500 s.
-    assert r["slowest_turn"] == {"game": 3, "kind": "chaos", "players": ["Ben", "Cy", "Dee"],
-                                 "winners": ["Ben"], "player": "Ben", "seconds": 1500.0}
+    # Created -> last event; its two gaps of 22.5 min are breaks (no press for 15 min): no
+    # one's turn, but playing time all the same (docs/stats.md).
+    assert r["longest_minutes"]["minutes"] == 45.0
+    # G3's two gaps are breaks, so its one turn has no second and is no turn: the slowest is
+    # G1's first, Ann's 400 s (its three turns tie; the first wins).
+    assert r["slowest_turn"] == {"game": 1, "kind": "pig-farm", "players": ["Ann", "Ben", "Cy"],
+                                 "winners": ["Ann"], "player": "Ann", "seconds": 400.0}
 
 
 def test_filters(journal):

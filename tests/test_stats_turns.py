@@ -25,7 +25,7 @@ T0 = 1000.0  # a FakeClock's start
 
 def play_with_a_pause_and_a_break(tmp_path) -> None:
     """A Table game of Ann, Ben, Cy and Dee (game 1), 1583 s from start to end, of which
-    132 s are play:
+    501 s are paused and 950 s a break: 1082 s of playing time, 132 s of them turns:
 
     - Ann 30 s, NEXT;
     - Ben 10 s, Pause for 500 s, 15 s more, NEXT (25 s);
@@ -69,9 +69,9 @@ def test_a_game_s_record_has_each_seat_s_turns_from_the_clock(tmp_path):
     assert g.finished
     assert g.clock == TurnTimes(seconds=(42.0, 30.0, 20.0, 40.0), turns=(2, 2, 1, 1),
                                 longest=(30.0, 25.0, 20.0, 40.0))
-    # Without the pause (501 s) and the break (950 s): not 1583 s, nor 1082 s.
-    assert g.seconds == pytest.approx(132)
-    assert g.seconds == sum(g.clock.seconds)
+    # Without the pauses (501 s): 1082 s, of which the break (950 s) is nobody's turn.
+    assert g.seconds == pytest.approx(1082)
+    assert g.seconds == pytest.approx(sum(g.clock.seconds) + 950)
 
 
 def test_a_pause_and_a_break_give_one_length_on_games_and_in_stats_json(tmp_path, capsys):
@@ -79,10 +79,10 @@ def test_a_pause_and_a_break_give_one_length_on_games_and_in_stats_json(tmp_path
     path = tmp_path / "journal.db"
     with Store(path, read_only=True) as s:
         g, = tally.History(s).records()
-    assert length(g) == "6 events, 2.2 min"  # /games and the game's page
+    assert length(g) == "6 events, 18 min"  # /games and the game's page
     assert cli.main(["stats", "--json", "--journal", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["records"]["longest_minutes"]["minutes"] == 2.2
+    assert out["records"]["longest_minutes"]["minutes"] == 18.0
     ann = out["players"]["Ann"]
     assert (ann["turns"], ann["turn_seconds"], ann["average_turn"]) == (2, 42.0, 21.0)
     assert (ann["slowest_turn"], ann["slowest_turn_game"]) == (30.0, 1)
@@ -117,7 +117,7 @@ def test_a_saved_record_of_the_old_version_is_folded_again(tmp_path, monkeypatch
         real = h._replay
         monkeypatch.setattr(h, "_replay", lambda row: replayed.append(row.id) or real(row))
         g, = h.records()
-    assert replayed == [1] and g.seconds == pytest.approx(132) and g.clock is not None
+    assert replayed == [1] and g.seconds == pytest.approx(1082) and g.clock is not None
 
 
 def test_imported_games_without_times_give_no_turn_figures(tmp_path, capsys):

@@ -93,19 +93,24 @@ def clock_text(seconds: float, *, left: bool = False) -> str:
 
 
 class _Turn:
-    __slots__ = ("first", "number", "seat", "seconds")
+    __slots__ = ("breaks", "first", "number", "seat", "seconds")
 
     def __init__(self, seat: int, number: int, first: int) -> None:
         self.seat = seat
         self.number = number
         self.first = first  # the segment it starts with
         self.seconds = 0.0
+        self.breaks: list[tuple[float, float]] = []  # its stretches of BREAK_AFTER or more
 
 
 class Ledger:
     """One game's turns and each seat's seconds, folded from its time line and kept up to
     date as events are appended, undone and redone (`update`), then read at any moment
-    (`read`): a press folds one segment, a clock tick folds none.
+    (`read`): a press folds one segment, a clock tick folds none, a pause refolds only the
+    turn it falls in.
+
+    A turn counts (in `turns`, the averages, a chess clock's bonus) once it has a second:
+    a turn that was all break or pause is no turn.
 
     `start`: the game's start; `first_seat`: whose turn it is before any event; `seats`: how
     many seats."""
@@ -117,11 +122,11 @@ class Ledger:
         self._away: list[tuple[float, float]] = []  # merged, sorted; an open end is +inf
         self._away_key: tuple = ()
         self._folded: list[tuple[float, int, int]] = []  # (time, seat, number) of each event
+        self._reach: list[float] = []  # the latest time among the events up to each
         self._reset()
 
     def _reset(self) -> None:
         self.turns: list[_Turn] = []
-        self.breaks: list[tuple[float, float]] = []
         self._total = [0.0] * self.seats
         self._count = [0] * self.seats
         self._longest = [0.0] * self.seats
@@ -135,21 +140,36 @@ class Ledger:
         NaN unknown), `seats` (whose turn after each; -1: over), `numbers` (turns ended after
         each), and the spans it sat `away` (set aside or paused). Only what changed since the
         last call is folded again."""
+        keep = self._common(times, seats, numbers)
         key = tuple(away)
         if key != self._away_key:
-            self._away_key = key
-            self._away = _merge(away)
-            keep = 0
-        else:
-            keep = self._common(times, seats, numbers)
+            merged = merge(away)
+            since = _first_change(self._away, merged)
+            self._away_key, self._away = key, merged
+            # The segments that end by the first changed span's start keep their seconds.
+            keep = min(keep, bisect_right(self._reach, since))
         n = len(times)
         if keep < self._n:
             self._rewind(keep)
         del self._folded[self._n:]
+        del self._reach[self._n:]
         for k in range(self._n, n):  # event k closes segment k (from point k to point k + 1)
             self._fold(k, times, seats, numbers)
             self._folded.append((times[k], seats[k], numbers[k]))
+            t = times[k] if times[k] == times[k] else -math.inf  # NaN: no time
+            self._reach.append(max(t, self._reach[-1]) if self._reach else t)
         self._n = n
+
+    @property
+    def breaks(self) -> list[tuple[float, float]]:
+        """The stretches of BREAK_AFTER seconds or more with no press, in the turns folded."""
+        return [b for t in self.turns for b in t.breaks]
+
+    def playing_seconds(self) -> float:
+        """The game's playing time so far (to its last event): its seconds from start to last
+        event less the spans away (set aside, paused), breaks included: a break is nobody's
+        turn, but the game was on the table (docs/stats.md)."""
+        return sum(t.seconds + sum(e - f for f, e in t.breaks) for t in self.turns)
 
     def _common(self, times, seats, numbers) -> int:
         """How many of the events folded before are still the first events now (a journal
@@ -171,15 +191,12 @@ class Ledger:
                 cut = i
                 break
         start_segment = self.turns[cut].first if self.turns else 0
-        since = self._point_at(start_segment)
         kept = self.turns[:cut]
-        breaks = [b for b in self.breaks if not b[0] >= since]
-        folded = self._folded[:start_segment]
+        folded, reach = self._folded[:start_segment], self._reach[:start_segment]
         self._reset()
-        self.breaks = breaks
         for t in kept:
             self._add_turn(t)
-        self._folded = folded
+        self._folded, self._reach = folded, reach
         self._n = start_segment
 
     def _point_at(self, k: int) -> float:
@@ -187,7 +204,7 @@ class Ledger:
 
     def _add_turn(self, t: _Turn) -> None:
         self.turns.append(t)
-        self._count[t.seat] += 1
+        self._count[t.seat] += t.seconds > 0
         self._total[t.seat] += t.seconds
         self._longest[t.seat] = max(self._longest[t.seat], t.seconds)
 
@@ -200,16 +217,19 @@ class Ledger:
         if seat < 0:
             return  # the game was over: nothing runs (an undone end reopens it)
         a = self.start if k == 0 else times[k - 1]
-        seconds = self._count_span(a, times[k], record=True)
         t = self.turns[-1] if self.turns else None
         if t is None or (t.seat, t.number) != (seat, number):
             t = _Turn(seat, number, k)
             self._add_turn(t)
+        seconds = self._count_span(a, times[k], t.breaks)
+        if seconds > 0 and t.seconds == 0:
+            self._count[seat] += 1  # a turn from its first second on
         t.seconds += seconds
         self._total[seat] += seconds
         self._longest[seat] = max(self._longest[seat], t.seconds)
 
-    def _count_span(self, a: float, b: float, *, record: bool) -> float:
+    def _count_span(self, a: float, b: float,
+                    breaks: list[tuple[float, float]] | None = None) -> float:
         """The seconds of [a, b] that count: less the away spans, less each break."""
         if not a < b:  # NaN (a time not known), or a clock set back: nothing counts
             return 0.0
@@ -224,8 +244,8 @@ class Ledger:
                 continue  # over before x
             y = min(max(x, f), b)  # [x, y] is play, then [f, e] away
             if y - x >= BREAK_AFTER:
-                if record:
-                    self.breaks.append((x, y))
+                if breaks is not None:
+                    breaks.append((x, y))
             else:
                 total += y - x
             x = max(y, e)
@@ -247,18 +267,18 @@ class Ledger:
             last = self.turns[-1] if self.turns else None
             before = last.seconds if last is not None and (last.seat, last.number) == (
                 seat, number) else None
-            running = self._count_span(a, now, record=False) if not math.isnan(a) else 0.0
+            running = self._count_span(a, now) if not math.isnan(a) else 0.0
             paused = bool(self._away) and self._away[-1][1] == math.inf
             on_break = not paused and self._open_break(a, now)
             elapsed = (before or 0.0) + running
             totals[seat] += running
-            if before is None:
-                counts[seat] += 1
+            if elapsed > 0 and not (before or 0.0) > 0:
+                counts[seat] += 1  # the turn being played, from its first second
             longest[seat] = max(longest[seat], elapsed)
         banks = None
         if limits.bank is not None:
             done = list(counts)
-            if current is not None:
+            if current is not None and elapsed > 0:
                 done[current] -= 1  # the turn being played earns its bonus when it ends
             banks = tuple(limits.bank + limits.bonus * done[s] - totals[s]
                           for s in range(self.seats))
@@ -289,7 +309,17 @@ class Ledger:
         return seat, number
 
 
-def _merge(spans: Sequence[Span]) -> list[tuple[float, float]]:
+def _first_change(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> float:
+    """The earliest start of a span in one merged list and not the other (+inf: none)."""
+    for i in range(max(len(old), len(new))):
+        a = old[i] if i < len(old) else None
+        b = new[i] if i < len(new) else None
+        if a != b:
+            return min(s[0] for s in (a, b) if s is not None)
+    return math.inf
+
+
+def merge(spans: Sequence[Span]) -> list[tuple[float, float]]:
     """Spans sorted and joined where they overlap; an open end (None) is +inf."""
     out: list[list[float]] = []
     for f, e in sorted((float(f), math.inf if e is None else float(e)) for f, e in spans):

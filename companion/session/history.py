@@ -19,6 +19,7 @@ from companion import games
 from companion.errors import CompanionError, JournalError
 from companion.rules.game import Header
 from companion.session import asides
+from companion.session.clock import merge
 from companion.session.journal import Journal
 from companion.session.log import LogTimes
 from companion.session.rows import GameSink, header_from_json, insert_game
@@ -212,18 +213,7 @@ def log_times(store: Store, game_id: int) -> LogTimes | None:
     if not row.imported and row.last_at is not None:
         here = [r for r in rows if not r.imported]
         away += asides.interleaved(db, here, [row]).get(game_id, [])
-    return LogTimes(row.created, tuple(merged(away)))
-
-
-def merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Spans sorted, those that overlap or touch made one."""
-    out: list[tuple[float, float]] = []
-    for a, b in sorted(spans):
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
+    return LogTimes(row.created, tuple(merge(away)))
 
 
 def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | None:

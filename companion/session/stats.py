@@ -75,14 +75,14 @@ class TurnTimes:
 
 
 def playing_seconds(ledger: Ledger) -> float:
-    """A game's playing time, in seconds: the turn clock's `played` at the game's last event,
-    every seat's seconds together. So from its start (`games.created`) to its last event,
+    """A game's playing time, in seconds: from its start (`games.created`) to its last event,
     less every span away from play (set aside: parked by another game, or left for the start
-    menu; paused; companion/session/asides.py) and less every break (BREAK_AFTER seconds or
-    more with no press), each second once. The one definition of a game's length: /games,
-    /stats and `companion stats` all show it, through `minutes`, and the live clock's
-    `played` is the same sum."""
-    return sum(t.seconds for t in ledger.turns)
+    menu; paused; companion/session/asides.py), each second once (`Ledger.playing_seconds`).
+    A break (BREAK_AFTER seconds with no press) is nobody's turn but still playing time: a
+    Pig Farm group that enters only each round's hands has a press every twenty minutes. The
+    one definition of a game's length: /games, /stats and `companion stats` all show it,
+    through `minutes`."""
+    return ledger.playing_seconds()
 
 
 def minutes(seconds: float) -> float:
