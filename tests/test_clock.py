@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from companion.inputs import Button
 from companion.session.clock import BREAK_AFTER, Ledger, Limits, clock_text
-from companion.testing import FakeClock, close, drain, make_app, press
+from companion.session import asides
+from companion.testing import FakeClock, choose, close, drain, make_app, press
 from companion.ui import actions as A
 
 
@@ -293,3 +294,83 @@ def test_pauses_and_undos_between_presses_fold_as_a_fresh_fold(steps, pauses, un
         now = (times[k - 1] if k else 0.0) + 5
         assert ledger.read(now) == fresh.read(now)
         assert ledger.playing_seconds() == fresh.playing_seconds()
+
+
+def test_nobody_s_turn_runs_while_a_new_game_s_rules_are_read(tmp_path):
+    """Review: the setup screens (house rules, who goes first) charged seat 0 with a turn, and
+    a 60 s limit called time before the first move."""
+    clock, buzzer = FakeClock(), Chirps()
+    app = make_app(tmp_path, kind="table", rules={"turn_limit": 60}, clock=clock,
+                   buzzer=buzzer)
+    try:
+        app.render()
+        clock.advance(65)  # the house rules read aloud
+        drain(app)
+        assert app.turn_clock.reading().paused and buzzer.beeps == []
+        press(app, Button.OK)  # the rules read: "Who goes first?"
+        clock.advance(10)
+        choose(app, "Cy")
+        clock.advance(3)
+        r = app.turn_clock.reading()
+        assert not r.paused and r.seat == 2 and r.elapsed == 3
+        assert r.totals == (0, 0, 3, 0) and r.turns == (0, 0, 1, 0)
+    finally:
+        close(app)
+
+
+def test_the_setup_screens_gone_without_a_move_start_the_clock(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", clock=clock)
+    try:
+        press(app, Button.OK)  # the rules
+        press(app, Button.BACK)  # no pick: the first seat goes first
+        clock.advance(4)
+        r = app.turn_clock.reading()
+        assert not r.paused and r.seat == 0 and r.elapsed == 4
+    finally:
+        close(app)
+
+
+def test_a_game_left_for_the_start_menu_then_restarted_counts_from_the_restart(tmp_path):
+    """Review: the aside of a game left for the start menu never ended when the companion
+    resumed it at its next start, so the live clock gave the player the whole wait."""
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    clock.advance(10)
+    press(app, Button.NEXT)
+    clock.advance(20)
+    assert app.perform(A.LeaveGame())
+    clock.advance(300)
+    close(app)
+    clock.advance(5)
+    again = make_app(tmp_path, clock=clock)
+    try:
+        clock.advance(5)
+        r = again.turn_clock.reading()
+        assert r.seat == 1 and r.elapsed == 25  # 20 s before leaving, 5 s since the restart
+        assert asides.open_since(again.store.db, 1, "asides") is None
+        press(again, Button.NEXT)
+        from companion.session.tally import History
+        g, = [g for g in History(again.store).records() if g.id == 1]
+        assert g.seconds == 10 + 25  # the statistics see the same game
+    finally:
+        close(again)
+
+
+def test_an_undone_end_gives_the_end_screen_s_time_to_nobody(tmp_path):
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        clock.advance(10)
+        press(app, Button.NEXT)
+        clock.advance(7)
+        assert app.perform(A.PauseClock(True))
+        assert app.emit({"type": "end"})  # the end, made while paused, ends the pause too
+        assert asides.open_since(app.store.db, 1) is None
+        clock.advance(600)  # ten minutes on the end screen
+        press(app, Button.BACK, hold=True)  # undo: the game goes on
+        clock.advance(2)
+        r = app.turn_clock.reading()
+        assert r.seat == 1 and r.elapsed == 9 and not r.paused and r.alarm == ""
+    finally:
+        close(app)

@@ -44,6 +44,9 @@ class TurnClock:
         self.away: list[tuple[float, float | None]] = []
         self.alarm = ""  # the alarm of the last tick (a chirp sounds when it changes)
         self._tick_due = False
+        # (game id, screens) while a new game's setup screens (house rules, who goes first)
+        # are up: its clock is paused from its creation until they are gone (`hold`).
+        self._setup: tuple[int, list[Any]] | None = None
 
     # --- keeping in step ----------------------------------------------------------------------
 
@@ -88,9 +91,18 @@ class TurnClock:
 
     def committed(self, what: str) -> None:
         """After an append, undo or redo: a move made while paused goes on with the clock
-        (the group is playing); an undo leaves a pause as it is."""
-        if what != "undo" and self.paused:
-            self.pause(False)
+        (the group is playing); an undo leaves a pause as it is. An undo that reopens an
+        ended game gives the time since the end to nobody: it was the end screen's."""
+        j = self.app.journal
+        if what == "undo" and j is not None and self.ledger is not None \
+                and self._journal is j and self.game_id is not None \
+                and self.ledger.reading_key()[0] < 0 and not j.state.over and j.redo_times:
+            ended, now = j.redo_times[-1], self.now()
+            if ended == ended and ended < now:  # a time known (not NaN), and before now
+                asides.add_span(self.app.store, self.game_id, ended, now, table="pauses")
+                self.away.append((ended, now))  # in memory even when not saved: as shown
+        elif what != "undo" and self.paused:
+            self.pause(False, force=True)
 
     @property
     def paused(self) -> bool:
@@ -99,17 +111,20 @@ class TurnClock:
 
     # --- pause --------------------------------------------------------------------------------
 
-    def pause(self, on: bool) -> bool:
+    def pause(self, on: bool, *, force: bool = False) -> bool:
         """Stop (`on`) or start the clock of the game being played. False when there is no
-        such game, or when the change could not be saved (a toast says so)."""
+        such game, or when the change could not be saved (a toast says so). `force`: a
+        move ends a pause, saved or not (the journal's pause ends at the next event anyway,
+        asides.spans), the game's last move too."""
         j = self.app.journal
-        if j is None or j.state.over or self._sync() is None or self.game_id is None:
+        if j is None or (j.state.over and not force) or self._sync() is None \
+                or self.game_id is None:
             return False
         if on == self.paused:
             return True
         saved = (asides.set_aside if on else asides.taken_back)(
             self.app.store, self.game_id, table="pauses")
-        if not saved:
+        if not saved and not force:
             self.app.show_toast("Not saved: the pause", 3.0)
             return False
         now = self.now()
@@ -123,12 +138,53 @@ class TurnClock:
         self.app.snapshot_due = True
         return True
 
+    # --- a new game's setup -------------------------------------------------------------------
+
+    def hold(self, screens: list[Any]) -> None:
+        """A new game's setup `screens` (house rules, who goes first) are up: its clock stands
+        paused from now (its creation) until they are gone or a move is made, so nobody's
+        turn is charged with the reading of the rules. A pause that cannot be saved is
+        logged and the clock runs, as it did before."""
+        j = self.app.journal
+        if j is None or self._sync() is None or self.game_id is None or not screens:
+            return
+        if self._setup is not None and self._setup[0] == self.game_id:
+            self._setup[1].extend(screens)  # play again: its own "who goes first"
+            return
+        self._end_setup()
+        if self.paused or asides.set_aside(self.app.store, self.game_id, table="pauses"):
+            if not self.paused:
+                self.away.append((self.now(), None))
+                assert self.ledger is not None
+                self.ledger.update(j.times, j.seats, j.turn_numbers, self.away)
+            self._setup = (self.game_id, list(screens))
+
+    def _end_setup(self) -> None:
+        """The setup screens are gone (or their game is no longer the one played): its clock
+        goes on, unless a move already started it."""
+        if self._setup is None:
+            return
+        gid, screens = self._setup
+        stack = self.app.stack
+        if gid == self.game_id and self.app.journal is self._journal \
+                and any(s is t for s in screens for t in stack):
+            return  # still up
+        self._setup = None
+        if gid == self.game_id and self.paused:
+            self.pause(False, force=True)
+        elif gid != self.game_id:
+            asides.taken_back(self.app.store, gid, table="pauses")
+
     # --- the tick -----------------------------------------------------------------------------
 
     def schedule(self) -> None:
         """After a frame: while a turn runs, a tick is due when the seconds shown next
         change (once a second, on the second). None while paused, on a break or over: the
-        clock stands still then, and so does the frame."""
+        clock stands still then, and so does the frame. A new game's setup screens gone,
+        its clock starts (`hold`)."""
+        if self._setup is not None:
+            self._sync()
+            self._end_setup()
         if self._tick_due:
             return
         r = self.reading()

@@ -98,6 +98,8 @@ class App:
         self.pending: rolls.PendingRoll | None = None
         self.dice_note = ""
         self.journal: Journal | None = store.resume()
+        if self.journal is not None:
+            handlers.taken_back_at_start(self)
         from companion.app.clock import TurnClock
         self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
         # The game left for the start menu (still the open game in the journal: resumed at

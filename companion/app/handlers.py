@@ -126,7 +126,9 @@ def start_game(app: App, header: Header) -> bool:
         asides.set_aside(app.store, parked)  # its playing time stops here
     app.left = None
     app.enter_game()
-    app.stack.extend(app.mode.setup(app.ctx()))
+    setup = app.mode.setup(app.ctx())
+    app.stack.extend(setup)
+    app.turn_clock.hold(setup)  # nobody's turn runs while the rules are read
     app.snapshot_due = True
     return True
 
@@ -149,6 +151,7 @@ def play_again(app: App, action: A.PlayAgain) -> bool:
         return False
     del app.stack[1:]  # the same house rules: not shown again
     app.stack.append(app.mode.first_player_screen(app.ctx()))
+    app.turn_clock.hold([app.top])
     return True
 
 
@@ -189,6 +192,16 @@ def switch_to(app: App, game_id: int) -> None:
     app.journal, app.left = journal, None
     app.enter_game()
     app.snapshot_due = True
+
+
+def taken_back_at_start(app: App) -> None:
+    """The game resumed at start-up was left for the start menu before the companion stopped:
+    its aside ends now, as a Resume's would (switch_to), so its clock and its statistics both
+    leave out the time it sat there and count what is played from now on."""
+    gid = app.store.game_id(app.journal) if app.journal is not None else None
+    if gid is not None and not (app.store.read_only or app.store.unwritable) \
+            and asides.open_since(app.store.db, gid, "asides") is not None:
+        asides.taken_back(app.store, gid)
 
 
 def _open_game_id(app: App) -> int | None:

@@ -75,6 +75,21 @@ def taken_back(store, game_id: int, *, table: str = "asides") -> bool:
     return True
 
 
+def add_span(store, game_id: int, left: float, back: float, *, table: str = "pauses") -> bool:
+    """A span game `game_id` was away from play, from `left` to `back`, recorded after the fact
+    (the end screen's time before an undo reopened the game: docs/clock.md). False when that
+    could not be saved (logged)."""
+    try:
+        with store._tx() as db:
+            db.execute(TABLES[table])
+            db.execute(f"INSERT INTO {table}(game_id, left_at, back_at) VALUES (?, ?, ?)",
+                       (game_id, float(left), float(back)))
+    except JournalError as e:
+        log.warning("game %d: the time on its end screen is not saved: %s", game_id, e)
+        return False
+    return True
+
+
 def recorded(db: sqlite3.Connection, table: str = "asides") -> set[int]:
     """The games with asides (or pauses) recorded (none in a journal from before the table)."""
     assert table in TABLES

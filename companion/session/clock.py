@@ -301,6 +301,10 @@ class Ledger:
                 last = max(last, e)
         return now - last >= BREAK_AFTER
 
+    def reading_key(self) -> tuple[int, int]:
+        """(seat, turn number) running after the events folded; seat -1: the game is over."""
+        return self._current_key()
+
     def _current_key(self) -> tuple[int, int]:
         """(seat, turn number) of the segment running now."""
         if not self._n:

@@ -120,9 +120,13 @@ def read_log(lines: Iterable[str | bytes]) -> Log:
 
 def _time(value: object, name: str) -> float:
     """A time in seconds as a log gives it: a finite number, not negative."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) \
-            and math.isfinite(value) and value >= 0:
-        return float(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            seconds = float(value)  # a 400-digit whole number is too big for a float
+        except OverflowError:
+            seconds = math.inf
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
     raise IllegalEvent(f"\"{name}\" must be a time in seconds, not {_shown(value)}")
 
 
