@@ -8,8 +8,8 @@ import math
 from hypothesis import given, settings, strategies as st
 
 from companion.inputs import Button
-from companion.session.clock import BREAK_AFTER, Ledger, Limits, clock_text
 from companion.session import asides
+from companion.session.clock import BREAK_AFTER, Ledger, Limits, clock_text
 from companion.testing import FakeClock, choose, close, drain, make_app, press
 from companion.ui import actions as A
 
