@@ -73,6 +73,7 @@ def play_with_breaks(tmp_path) -> Wall:
     app.store.clock = wall
     try:
         assert app.perform(A.NewGame(Header("pig-farm", ("Ann", "Ben", "Cy"))))
+        assert app.perform(A.Home())  # the rules read at once (the setup screens are a pause)
         wall.t += 60
         assert app.emit(PIG[0])
         wall.t += 40  # 100 s in: game 1 is parked

@@ -159,6 +159,13 @@ class TurnClock:
                 self.ledger.update(j.times, j.seats, j.turn_numbers, self.away)
             self._setup = (self.game_id, list(screens))
 
+    def settle(self) -> None:
+        """After each action (App.perform) and frame: a new game's setup screens gone, its
+        clock starts, within the same change (a phone's answer and its snapshot see it)."""
+        if self._setup is not None:
+            self._sync()
+            self._end_setup()
+
     def _end_setup(self) -> None:
         """The setup screens are gone (or their game is no longer the one played): its clock
         goes on, unless a move already started it."""
@@ -182,9 +189,7 @@ class TurnClock:
         change (once a second, on the second). None while paused, on a break or over: the
         clock stands still then, and so does the frame. A new game's setup screens gone,
         its clock starts (`hold`)."""
-        if self._setup is not None:
-            self._sync()
-            self._end_setup()
+        self.settle()
         if self._tick_due:
             return
         r = self.reading()

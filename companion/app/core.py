@@ -260,7 +260,9 @@ class App:
         handler = handlers.HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"unknown action {action!r}")
-        return handler(self, action)
+        done = handler(self, action)
+        self.turn_clock.settle()  # a new game's setup screens gone: its clock starts now
+        return done
 
     def emit(self, event: dict) -> bool:
         """Append `event` to the journal, committed before anything shows it (A.Emit, a

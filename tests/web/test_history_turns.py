@@ -19,13 +19,13 @@ def get(c, path: str) -> str:
         return r.read().decode()
 
 
-def test_games_and_stats_give_one_length_without_pauses_and_breaks(tmp_path, companion):
-    play_with_a_pause_and_a_break(tmp_path)  # 132 s of play in 1583 s
+def test_games_and_stats_give_one_length_without_pauses(tmp_path, companion):
+    play_with_a_pause_and_a_break(tmp_path)  # 1082 s of playing time in 1583 s (a break in it)
     c = companion()
-    assert "6 events, 2.2 min" in get(c, "/games")
-    assert "6 events, 2.2 min" in get(c, "/games/1")
+    assert "6 events, 18 min" in get(c, "/games")
+    assert "6 events, 18 min" in get(c, "/games/1")
     stats = get(c, "/stats")
-    assert "2.2 minutes" in stats and "26.4 minutes" not in stats
+    assert "18 minutes" in stats and "26.4 minutes" not in stats
 
 
 def test_stats_page_tables_and_charts_the_turns(page, tmp_path, companion):
