@@ -374,3 +374,24 @@ def test_an_undone_end_gives_the_end_screen_s_time_to_nobody(tmp_path):
         assert r.seat == 1 and r.elapsed == 9 and not r.paused and r.alarm == ""
     finally:
         close(app)
+
+
+def test_an_eliminated_badger_gets_no_more_seconds():
+    """docs/clock.md: eliminations need nothing of their own: the seat the engine passes
+    over is never on turn, so its clock stops at its last turn (Penny Badger, RULES.md:
+    a badger whose savings reach 0 is out)."""
+    from companion.rules.game import Header
+    from companion.session.clock import ledger_of
+    from companion.session.journal import Journal
+
+    j = Journal(Header("penny-badger", ("Ann", "Ben", "Cy"), 0, {"bank": 100, "savings": 2}))
+    at = 0.0
+    for gap in (10, 7, 3, 20):  # Ann, Ben, Cy, then Ann pays her last penny: she is out
+        at += gap
+        j.append({"type": "pass"})
+        j.times[-1] = at
+    assert j.state.table.eliminated == frozenset({0}) and not j.state.over
+    ledger = ledger_of(j, 0.0)
+    r = ledger.read(at + 5)
+    assert r.seat == 1 and r.totals == (30, 7 + 5, 3) and r.turns == (2, 2, 1)
+    assert ledger.read(at + 60).totals[0] == 30  # the clock runs on for Ben, never for Ann
