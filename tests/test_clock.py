@@ -395,3 +395,21 @@ def test_an_eliminated_badger_gets_no_more_seconds():
     r = ledger.read(at + 5)
     assert r.seat == 1 and r.totals == (30, 7 + 5, 3) and r.turns == (2, 2, 1)
     assert ledger.read(at + 60).totals[0] == 30  # the clock runs on for Ben, never for Ann
+
+
+def test_a_clock_rule_typo_in_the_config_is_one_line_naming_it():
+    import pytest
+
+    from companion.config import check
+    from companion.errors import ConfigError
+
+    for rules, words in (({"turn_limit": "60"}, "turn_limit must be whole seconds 10-3600"),
+                         ({"turn_limit": 5}, "turn_limit must be whole seconds 10-3600"),
+                         ({"turn_limit": 60, "time_bank": 600}, "choose one"),
+                         ({"time_bonus": 5}, "set time_bank too")):
+        with pytest.raises(ConfigError) as e:
+            check({"rules": {"table": rules}})
+        assert "rules.table" in str(e.value) and words in str(e.value)
+        assert "\n" not in str(e.value)
+    assert check({"rules": {"pig-farm": {"time_bank": 600, "time_bonus": 5}}})["rules"][
+        "pig-farm"]["time_bank"] == 600
