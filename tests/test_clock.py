@@ -378,7 +378,7 @@ def test_an_undone_end_gives_the_end_screen_s_time_to_nobody(tmp_path):
 
 def test_an_eliminated_badger_gets_no_more_seconds():
     """docs/clock.md: eliminations need nothing of their own: the seat the engine passes
-    over is never on turn, so its clock stops at its last turn (Penny Badger, RULES.md:
+    over is never on turn, so its clock stops at its last turn (Penny Badger, docs/rules.md:
     a badger whose savings reach 0 is out)."""
     from companion.rules.game import Header
     from companion.session.clock import ledger_of
