@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from array import array
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -20,7 +21,7 @@ from companion.errors import CompanionError, JournalError
 from companion.rules.game import Header
 from companion.session import asides
 from companion.session.clock import merge
-from companion.session.journal import Journal
+from companion.session.journal import Journal, turn_mark
 from companion.session.log import LogTimes
 from companion.session.rows import GameSink, header_from_json, insert_game
 
@@ -234,18 +235,43 @@ def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | N
     return None
 
 
-def replay(store: Store, row: HistoryRow) -> tuple[Header, list, Any] | None:
-    """A game of `history_rows` folded from its active rows: (header, events, state), or
-    None when it no longer replays (export --force still has its rows)."""
+@dataclass(frozen=True)
+class Replayed:
+    """A game folded from its active rows, with what the turn clock needs: when each event
+    was recorded (`times`, NaN unknown), whose turn it was after each (`seats`, -1: over)
+    and how many turns had ended (`numbers`: journal.turn_mark)."""
+
+    header: Header
+    state: Any
+    first_seat: int
+    times: list[float]
+    seats: array
+    numbers: array
+
+
+def replay(store: Store, row: HistoryRow) -> Replayed | None:
+    """A game of `history_rows` folded from its active rows, in one read of their bodies and
+    times; None when it no longer replays (export --force still has its rows)."""
     try:
         header = header_from_json(json.loads(row.header))
         game = games.game(header.game)
         header = game.check_header(header)
+        rows = store.db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
+                                "AND status='active' ORDER BY seq", (row.id,)).fetchall()
         # One JSON document per game: a quarter of the time of one json.loads per event.
-        events = json.loads(b"[" + b",".join(store.active_events(row.id)) + b"]")
-        return header, events, game.fold(header, events)
+        events = json.loads(b"[" + b",".join(b for b, _ in rows) + b"]")
+        state = game.initial(header)
+        first = state.table.current
+        seats, numbers = array("i"), array("i")
+        for e in events:
+            state = game.apply(state, e)
+            seat, number = turn_mark(state)
+            seats.append(seat)
+            numbers.append(number)
     except (CompanionError, ValueError, KeyError, TypeError):
         return None
+    times = [math.nan if at is None else float(at) for _, at in rows]
+    return Replayed(header, state, first, times, seats, numbers)
 
 
 def unfinished(store: Store) -> list[Unfinished]:
@@ -269,8 +295,8 @@ def unfinished(store: Store) -> list[Unfinished]:
         cached = store._unfinished_seen.get(row.id)
         if cached is None or cached[0] != key:
             replayed = store.replay(row)
-            cached = (key, replayed is not None and not replayed[2].over,
-                      replayed[0] if replayed is not None else None)
+            cached = (key, replayed is not None and not replayed.state.over,
+                      replayed.header if replayed is not None else None)
             store._unfinished_seen[row.id] = cached
         _, waiting, header = cached
         if waiting:

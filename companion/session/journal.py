@@ -55,6 +55,12 @@ class NullSink:
         return None
 
 
+def turn_mark(state: State) -> tuple[int, int]:
+    """What the turn clock notes after an event: whose turn it is (-1 once the game is over)
+    and how many turns have ended (companion/session/clock.py)."""
+    return -1 if state.over else state.table.current, state.table.turns
+
+
 def game_for(header: Header) -> Game[Any]:
     return games.game(header.game)
 
@@ -189,8 +195,9 @@ class Journal:
     def _push(self, text: bytes, new: State, at: float) -> None:
         self.events.append_encoded(text)
         self.times.append(at)
-        self.seats.append(-1 if new.over else new.table.current)
-        self.turn_numbers.append(new.table.turns)
+        seat, number = turn_mark(new)
+        self.seats.append(seat)
+        self.turn_numbers.append(number)
         self._tail.append(new)
         n = len(self.events)
         if n % CHECKPOINT_EVERY == 0:

@@ -21,7 +21,6 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from companion import games
 from companion.errors import CompanionError, JournalError
@@ -419,7 +418,7 @@ class Store:
     def import_game(self, journal: Journal, digest: str, times: LogTimes | None = None) -> int:
         return history.import_game(self, journal, digest, times)
 
-    def replay(self, row: HistoryRow) -> tuple[Header, list, Any] | None:
+    def replay(self, row: HistoryRow) -> history.Replayed | None:
         return history.replay(self, row)
 
     def unfinished(self) -> list[Unfinished]:

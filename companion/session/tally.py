@@ -10,17 +10,12 @@ import hashlib
 import json
 import logging
 import math
-from array import array
-from dataclasses import dataclass
 from typing import Any, overload
 
-from companion import games
-from companion.errors import CompanionError, JournalError
+from companion.errors import JournalError
 from companion.games import find as kind_find
-from companion.rules.game import Header
 from companion.session import asides
 from companion.session.clock import Ledger
-from companion.session.rows import header_from_json
 from companion.session.stats import (
     GameRecord,
     LeftOut,
@@ -61,44 +56,6 @@ def record_from_json(game_id: int, status: str, d: dict[str, Any]) -> GameRecord
                       None if d["scores"] is None else tuple(d["scores"]),
                       {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"],
                       None if d["clock"] is None else TurnTimes.from_json(d["clock"]))
-
-
-@dataclass(frozen=True)
-class Timeline:
-    """A game folded from its active rows, with what the turn clock needs: when each event
-    was recorded (`times`, NaN unknown), whose turn it was after each (`seats`, -1: over)
-    and how many turns had ended (`numbers`)."""
-
-    header: Header
-    state: Any
-    first_seat: int
-    times: list[float]
-    seats: array
-    numbers: array
-
-
-def timeline(store, row) -> Timeline | None:
-    """Game `row` (a `history_rows` row) folded from its active rows, in one read of its
-    bodies and times; None when it no longer replays (as `Store.replay`)."""
-    try:
-        header = header_from_json(json.loads(row.header))
-        game = games.game(header.game)
-        header = game.check_header(header)
-        rows = store.db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
-                                "AND status='active' ORDER BY seq", (row.id,)).fetchall()
-        # One JSON document per game: a quarter of the time of one json.loads per event.
-        events = json.loads(b"[" + b",".join(b for b, _ in rows) + b"]")
-        state = game.initial(header)
-        first = state.table.current
-        seats, numbers = array("i"), array("i")
-        for e in events:
-            state = game.apply(state, e)
-            seats.append(-1 if state.over else state.table.current)
-            numbers.append(state.table.turns)
-    except (CompanionError, ValueError, KeyError, TypeError):
-        return None
-    times = [math.nan if at is None else float(at) for _, at in rows]
-    return Timeline(header, state, first, times, seats, numbers)
 
 
 def times_known(row, times: list[float]) -> bool:
@@ -226,7 +183,7 @@ class History:
                                                     left_out=self.left_out)
 
     def _replay(self, row) -> GameRecord | None:
-        t = timeline(self.store, row)
+        t = self.store.replay(row)
         if t is None:
             return None
         seconds = clock = None
