@@ -1,5 +1,5 @@
 """The turn clock in the statistics (issue 28, item 5): each game's turns folded by the clock's
-own Ledger, playing time less asides, pauses and breaks (one figure on /games, /stats and
+own Ledger, playing time less asides and pauses (one figure on /games, /stats and
 `companion stats`), per-player average turn, slowest turn and share of the table's time, and
 no turn figures from games whose times are not known."""
 
@@ -240,3 +240,26 @@ def test_turn_figures_properties(games):
             else:  # no timed turn: no figure, never a 0
                 assert f["average_turn"] is None and f["slowest_turn"] is None
             assert f["timed_games"] <= f["played"]
+
+
+def test_a_turn_that_was_all_break_is_no_turn_live_and_in_the_record(tmp_path):
+    """The record's turns are the live clock's: Ben's turn, 16 minutes with no press, is a
+    break and no turn on the Time screen, and so in the statistics (docs/stats.md)."""
+    clock = FakeClock(T0)
+    app = make_app(tmp_path, kind="table", setup=False, players=("Ann", "Ben", "Cy"),
+                   clock=clock)
+    try:
+        clock.advance(10)
+        press(app, Button.NEXT)
+        clock.advance(16 * 60)
+        press(app, Button.NEXT)
+        clock.advance(5)
+        press(app, Button.NEXT)
+        live = app.turn_clock.reading()
+        assert app.emit({"type": "end"})
+    finally:
+        close(app)
+    with Store(tmp_path / "journal.db", read_only=True) as s:
+        g, = tally.History(s).records()
+    assert live.turns == (1, 0, 1) and g.clock is not None
+    assert (g.clock.seconds, g.clock.turns) == (live.totals, live.turns)

@@ -160,6 +160,11 @@ class Ledger:
             self._reach.append(max(t, self._reach[-1]) if self._reach else t)
         self._n = n
 
+    def per_seat(self) -> tuple[tuple[float, ...], tuple[int, ...], tuple[float, ...]]:
+        """Each seat's seconds, turns and longest turn in the events folded (a turn still
+        running counts up to the last event), as `read` starts from."""
+        return tuple(self._total), tuple(self._count), tuple(self._longest)
+
     @property
     def breaks(self) -> list[tuple[float, float]]:
         """The stretches of BREAK_AFTER seconds or more with no press, in the turns folded."""

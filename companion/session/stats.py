@@ -2,11 +2,11 @@
 
 `GameRecord` is what one game contributes: its kind, players, winners, each seat's score and
 the kind's extra figures, read from the final state of a replay, and its playing time and
-each seat's turns (`TurnTimes`), folded by the turn clock's Ledger from the event times. `compute` folds records into
-per-player figures, head-to-head counts and records; `History` (session/tally.py) keeps the
-records of a store cached by what identifies each game's content (its active event count and
-last row), so only games that changed since the last call are replayed, and nothing is
-computed at start-up.
+each seat's turns (`TurnTimes`), folded by the turn clock's Ledger from the event times.
+`compute` folds records into per-player figures, head-to-head counts and records; `History`
+(session/tally.py) keeps the records of a store cached by what identifies each game's content
+(its active event count and last row), so only games that changed since the last call are
+replayed, and nothing is computed at start-up.
 
 Names are compared ignoring case and surrounding spaces and shown as first written. Only
 finished games count toward played and won; a shared win counts for each winner; a game the
@@ -53,16 +53,9 @@ class TurnTimes:
 
     @classmethod
     def of(cls, ledger: Ledger) -> TurnTimes:
-        """The ledger's turns so far (a turn still running when its game was left counts up
-        to the game's last event)."""
-        seconds = [0.0] * ledger.seats
-        turns = [0] * ledger.seats
-        longest = [0.0] * ledger.seats
-        for t in ledger.turns:
-            seconds[t.seat] += t.seconds
-            turns[t.seat] += 1
-            longest[t.seat] = max(longest[t.seat], t.seconds)
-        return cls(tuple(seconds), tuple(turns), tuple(longest))
+        """The ledger's figures so far (a turn still running when its game was left counts up
+        to the game's last event; a turn of no second is no turn, as on the Time screen)."""
+        return cls(*ledger.per_seat())
 
     def to_json(self) -> dict[str, list]:
         return {"seconds": list(self.seconds), "turns": list(self.turns),
