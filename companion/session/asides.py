@@ -152,11 +152,15 @@ def interleaved(db: sqlite3.Connection, rows: list, games: list) -> dict[int, li
     first of them to the last at least (when exactly it was parked and resumed only the
     `asides` table knows). `rows`: every game's HistoryRow.
 
-    Only games whose times overlap are read, through the index by game: games played one
-    after another (most of a journal) cost nothing but a sort."""
+    Only games played here are on this box's time line: an imported game's times are another
+    box's (its spans away came with its log, as asides), so it neither gets such spans nor
+    makes them. Only games whose times overlap are read, through the index by game: games
+    played one after another (most of a journal) cost nothing but a sort."""
     def end(r) -> float:
         return max(r.created, r.last_at or r.created)
 
+    rows = [r for r in rows if not r.imported]
+    games = [g for g in games if not g.imported]
     order = sorted(rows, key=lambda r: r.created)
     starts = [r.created for r in order]
     reach: list[float] = []  # the latest end among the games up to each, in start order

@@ -211,9 +211,8 @@ def log_times(store: Store, game_id: int) -> LogTimes | None:
         return None
     db = store.db
     away = [*asides.spans(db, game_id), *asides.spans(db, game_id, "pauses")]
-    if not row.imported and row.last_at is not None:
-        here = [r for r in rows if not r.imported]
-        away += asides.interleaved(db, here, [row]).get(game_id, [])
+    if row.last_at is not None:
+        away += asides.interleaved(db, rows, [row]).get(game_id, [])
     return LogTimes(row.created, tuple(merge(away)))
 
 

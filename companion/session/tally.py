@@ -152,11 +152,7 @@ class History:
         if timed:
             db = self.store.db
             self._aside = asides.recorded(db) | asides.recorded(db, "pauses")
-            # Only games played here: an imported game's times are another box's time line
-            # (its spans away came with its log, as asides).
-            here = [r for r in rows if not r.imported]
-            self._interleaved = asides.interleaved(db, here, [r for r in timed
-                                                              if not r.imported])
+            self._interleaved = asides.interleaved(db, rows, timed)
         for row, k in todo:
             record = self._replay(row)
             if record is not None and record.finished:
