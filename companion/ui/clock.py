@@ -110,6 +110,14 @@ def draw_corner(d, ctx: Context, *, on_white: bool = False) -> int:
     return left - GAP
 
 
+def title_bar(d, ctx: Context, title: str, right: str = "") -> int:
+    """draw.title_bar with the clock in its right end (dark on the lit bar); returns the y
+    where content may start. For a main screen whose top row is a title bar."""
+    top = draw.title_bar(d, title, right, keep=corner_width(ctx))
+    draw_corner(d, ctx, on_white=True)
+    return top
+
+
 # --- the Time screen ---------------------------------------------------------------------------
 
 class TimeScreen(ScrollList):

@@ -52,8 +52,7 @@ class DropScreen(Screen):
     def draw_on(self, d, ctx: Context) -> None:
         s = ctx.state
         if s.top is None:
-            draw.title_bar(d, "Drop Rainbow", keep=clock.corner_width(ctx))
-            clock.draw_corner(d, ctx, on_white=True)
+            clock.title_bar(d, ctx, "Drop Rainbow")
             draw.centered(d, (0, 13, draw.WIDTH, 34), "Turn up", largest=20)
             draw.centered(d, (0, 33, draw.WIDTH, 52), "the first card", largest=18)
             draw.hint(d, "OK: say its color")

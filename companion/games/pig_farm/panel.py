@@ -68,9 +68,7 @@ class Scoreboard(Screen):
     def draw_on(self, d, ctx: Context) -> None:
         s: PigFarmState = ctx.state
         n = s.table.seats
-        top = draw.title_bar(d, f"Round {s.rounds + 1}", target_text(s.target),
-                             keep=clock.corner_width(ctx))
-        clock.draw_corner(d, ctx, on_white=True)
+        top = clock.title_bar(d, ctx, f"Round {s.rounds + 1}", target_text(s.target))
         hint = n <= 3
         bottom = draw.HEIGHT - (11 if hint else 0)
         first, shown = self.window(ctx)
