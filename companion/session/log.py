@@ -54,18 +54,13 @@ def dump(journal: Journal, times: LogTimes | None = None) -> Iterable[str]:
     """The log's lines. With `times` (an export of a game that has them), the header gets
     `started` and `away` and each event its `at` (from `journal.times`; none where unknown)."""
     header: dict[str, Any] = journal.header.to_json()
-    if times is None:
-        yield json.dumps(header)
-        for e in journal.events:
-            yield json.dumps(e)
-        return
-    if times.started is not None:
+    if times is not None and times.started is not None:
         header[STARTED] = stamp(times.started)
-    if times.away:
+    if times is not None and times.away:
         header[AWAY] = [[stamp(a), stamp(b)] for a, b in times.away]
     yield json.dumps(header)
     for e, at in zip(journal.events, journal.times):
-        yield json.dumps({**e, AT: stamp(at)} if math.isfinite(at) else e)
+        yield json.dumps({**e, AT: stamp(at)} if times is not None and math.isfinite(at) else e)
 
 
 def write(journal: Journal, out: IO[str], times: LogTimes | None = None) -> None:
