@@ -45,6 +45,29 @@ DEFAULTS: dict[str, Any] = {
         "enabled": False,
         "pin": 12,
     },
+    "lights": {
+        # An optional ring of WS2812B LEDs showing whose turn it is (docs/lights.md), driven
+        # over SPI: MOSI is GPIO 10 on SPI bus 0, which then also holds GPIO 7-11.
+        "enabled": False,
+        "count": 16,  # LEDs on the ring (8-64)
+        "brightness": 0.25,  # 0-1 of full: 16 LEDs at full white draw about 1 A
+        "night_brightness": 0.05,  # 0-1, used during `night`
+        "night": "",  # "22:00-07:00": the hours of night_brightness; "" = never
+        "seats": [],  # the LED facing each seat, clockwise from the first; [] = spread evenly
+        "spi_bus": 0,
+        "spi_device": 0,
+        "order": "GRB",  # the order the LEDs take the colours in (WS2812B: GRB)
+    },
+    "speech": {
+        # Spoken calls on the box with espeak-ng (docs/speech.md); the pages speak on their own.
+        "enabled": False,
+        "voice": "en",  # an espeak-ng voice (a language code: en, en-us, de, fr, ...)
+        "rate": 170,  # words a minute (80-450)
+        "volume": 100,  # 0-200, espeak-ng's amplitude (100 = its normal)
+        "device": "",  # the ALSA output, e.g. "plughw:1,0"; "" = the system's default
+        # Which calls are spoken, on the box and on the pages (docs/speech.md).
+        "calls": ["turn", "reverse", "skip", "move", "time", "end"],
+    },
     "gpio": {
         # gpiozero's pin library: "" = gpiozero's order (lgpio, then rpigpio = RPi.GPIO, ...),
         # or lgpio | rpigpio | pigpio | native | mock. GPIOZERO_PIN_FACTORY overrides it.
@@ -86,6 +109,10 @@ DEFAULTS: dict[str, Any] = {
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 _PIN_KEYS = [("buttons", k) for k in ("next", "roll", "up", "down", "ok", "back")]
 _ENCODER_PINS = [("encoder", k) for k in ("a", "b", "push")]
+# The GPIO pins SPI bus 0 holds once it is on (CE1, CE0, MISO, MOSI, SCLK), and bus 1's.
+SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (16, 17, 18, 19, 20, 21)}
+LIGHT_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+CALLS = ("turn", "reverse", "skip", "move", "roll", "time", "end")
 
 
 class Config:
@@ -263,6 +290,8 @@ def _check_semantics(data: dict[str, Any]) -> None:
         if pin in seen:
             raise ConfigError(dotted, f"GPIO {pin} is already used by {seen[pin]}")
         seen[pin] = dotted
+    _check_lights(data["lights"], seen)
+    _check_speech(data["speech"])
 
     factory = data["gpio"]["pin_factory"]
     if factory and factory not in PIN_FACTORIES:
@@ -308,6 +337,68 @@ def _check_semantics(data: dict[str, Any]) -> None:
             raise ValueError("is empty")
     except ValueError as e:
         raise ConfigError("power.command", f"{e} (e.g. \"systemctl poweroff\")") from None
+
+
+def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
+    if not 8 <= li["count"] <= 64:
+        raise ConfigError("lights.count", f"{li['count']} LEDs is outside 8-64 (a ring of 12-24 "
+                          "suits a table)")
+    for key in ("brightness", "night_brightness"):
+        if not 0 <= li[key] <= 1:
+            raise ConfigError(f"lights.{key}", f"{li[key]} is outside 0-1 (a fraction of full)")
+    if li["night"] and hours(li["night"]) is None:
+        raise ConfigError("lights.night", f"{li['night']!r} is not hours like \"22:00-07:00\" "
+                          "(\"\" = never)")
+    for i, led in enumerate(li["seats"]):
+        if not isinstance(led, int) or isinstance(led, bool) or not 0 <= led < li["count"]:
+            raise ConfigError(f"lights.seats[{i}]", f"{led!r} is not an LED of the ring "
+                              f"(0-{li['count'] - 1})")
+    if len(set(li["seats"])) != len(li["seats"]):
+        raise ConfigError("lights.seats", "two seats face the same LED")
+    if li["spi_bus"] not in SPI_PINS:
+        raise ConfigError("lights.spi_bus", f"{li['spi_bus']} is not SPI bus 0 or 1")
+    if not 0 <= li["spi_device"] <= 2:
+        raise ConfigError("lights.spi_device", f"{li['spi_device']} is not 0, 1 or 2")
+    if li["order"] not in LIGHT_ORDERS:
+        raise ConfigError("lights.order", f"{li['order']!r} is not one of "
+                          f"{', '.join(LIGHT_ORDERS)}")
+    if li["enabled"]:
+        for pin in SPI_PINS[li["spi_bus"]]:
+            if pin in pins:
+                raise ConfigError(pins[pin], f"GPIO {pin} is held by SPI bus {li['spi_bus']}, "
+                                  "which drives the lights (move the button, or the lights to "
+                                  "the other bus)")
+
+
+def hours(text: str) -> tuple[int, int] | None:
+    """"22:00-07:00" -> (1320, 420), minutes of the day from and until; None: not hours."""
+    parts = text.replace(" ", "").split("-")
+    if len(parts) != 2:
+        return None
+    out = []
+    for part in parts:
+        hh, _, mm = part.partition(":")
+        if not (hh.isdigit() and mm.isdigit() and len(mm) == 2 and 0 <= int(hh) <= 23
+                and 0 <= int(mm) <= 59):
+            return None
+        out.append(int(hh) * 60 + int(mm))
+    return (out[0], out[1]) if out[0] != out[1] else None
+
+
+def _check_speech(sp: dict[str, Any]) -> None:
+    if not sp["voice"].strip() or any(c.isspace() or c in "/\\" for c in sp["voice"]):
+        raise ConfigError("speech.voice", f"{sp['voice']!r} is not a voice name (e.g. \"en\")")
+    if not 80 <= sp["rate"] <= 450:
+        raise ConfigError("speech.rate", f"{sp['rate']} words a minute is outside 80-450")
+    if not 0 <= sp["volume"] <= 200:
+        raise ConfigError("speech.volume", f"{sp['volume']} is outside 0-200")
+    if any(c.isspace() for c in sp["device"]):
+        raise ConfigError("speech.device", f"{sp['device']!r} is not an ALSA device name "
+                          "(e.g. \"plughw:1,0\")")
+    for i, call in enumerate(sp["calls"]):
+        if call not in CALLS:
+            raise ConfigError(f"speech.calls[{i}]", f"{call!r} is not a call (known: "
+                              f"{', '.join(CALLS)})")
 
 
 def _is_hex4(s: str) -> bool:

@@ -20,6 +20,8 @@ The companion's own tests use it, and so can a house game's (docs/testing.md)::
   handles whatever is queued, `choose` picks a menu item by its label.
 - `FakeClock` is a clock that moves only when told; the app's timers (toasts, the dice
   tumbling, a screen's countdown) run on it.
+- `RecordingRing` is a seat light ring (docs/lights.md) that keeps every frame it is shown,
+  with the fake clock's time, for tests to assert on.
 - `RecordingSerial` is a luma serial interface that records the bytes a display driver writes
   (defined beside the OLED drivers, companion/drivers/oled.py, and used by the benchmark).
 
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.drivers.oled import RecordingSerial
 
-__all__ = ["FakeClock", "PLAYERS", "RecordingSerial", "choose", "close", "drain", "make_app",
+__all__ = ["FakeClock", "PLAYERS", "RecordingRing", "RecordingSerial", "choose", "close", "drain", "make_app",
            "press"]
 
 PLAYERS = ("Ann", "Ben", "Cy", "Dee")
@@ -144,6 +146,55 @@ class _ClockTimers:
         for c in self._calls:
             c.cancel()
         self._calls.clear()
+
+
+# --- the seat light ring ----------------------------------------------------------------------
+
+RGB = tuple[int, int, int]
+
+
+class RecordingRing:
+    """A seat light ring that records instead of lighting: the same surface as the SPI ring
+    (companion/drivers/lights.py): `count`, `brightness` (0-1, settable), `show(pixels)` with
+    one (r, g, b) of 0-255 per LED, and `close()` (dark, then released).
+
+    `frames` keeps every frame shown as (time, pixels as given, brightness), the time read
+    from `clock` (a FakeClock, or anything that returns seconds); `last` is the newest
+    pixels, all dark before the first."""
+
+    def __init__(self, count: int = 16, *, clock: Callable[[], float] | None = None,
+                 brightness: float = 1.0) -> None:
+        self.count = count
+        self.brightness = brightness
+        self.clock = clock if clock is not None else (lambda: 0.0)
+        self.frames: list[tuple[float, tuple[RGB, ...], float]] = []
+        self.closed = False
+
+    def show(self, pixels: Sequence[RGB]) -> None:
+        if self.closed:
+            raise RuntimeError("the ring is closed")
+        if len(pixels) != self.count:
+            raise ValueError(f"{len(pixels)} pixels for a ring of {self.count}")
+        frame = tuple((int(r), int(g), int(b)) for r, g, b in pixels)
+        for rgb in frame:
+            if not all(0 <= v <= 255 for v in rgb):
+                raise ValueError(f"{rgb} is not a colour of 0-255 each")
+        self.frames.append((self.clock(), frame, self.brightness))
+
+    @property
+    def last(self) -> tuple[RGB, ...]:
+        return self.frames[-1][1] if self.frames else ((0, 0, 0),) * self.count
+
+    def close(self) -> None:
+        if not self.closed:
+            self.frames.append((self.clock(), ((0, 0, 0),) * self.count, self.brightness))
+        self.closed = True
+
+    def __enter__(self) -> RecordingRing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # --- the app ---------------------------------------------------------------------------------
