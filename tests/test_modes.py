@@ -249,3 +249,39 @@ def test_a_panel_that_fails_is_tried_and_logged_once(monkeypatch, caplog):
         for _ in range(3):
             assert "could not be loaded" in games.panel_problem("brand-new")
     assert len(tries) == 1 and caplog.text.count("its screens could not be loaded") == 1
+
+
+def test_a_part_is_named_by_its_path_and_imported_only_when_used():
+    """The built-in kinds name their panel, screenshots and web part by dotted path (one
+    `Part` in the registry, in place of three loader functions in each kind's package)."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom companion import games\nk = games.get('chaos')\n"
+            "print(k.panel, k.gallery, k.web)\n"
+            "print('companion.games.chaos.panel' in sys.modules)\n"
+            "k.mode\nprint('companion.games.chaos.panel' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60).stdout.split("\n")
+    assert out[:3] == ["Part('companion.games.chaos.panel:ChaosMode') "
+                       "Part('companion.games.chaos.gallery:shots') "
+                       "Part('companion.games.chaos.web:WEB')", "False", "True"]
+    for k in kinds().values():  # every built-in kind declares its parts so
+        if games.builtin(k):
+            assert all(isinstance(p, games.Part) for p in (k.panel, k.gallery, k.web)), k.kind
+
+
+@pytest.mark.parametrize("path", ["", "companion.games.chaos", "a b:C", "mod:", ":Name",
+                                  "mod:1x"])
+def test_a_part_path_that_is_no_path_is_refused_when_declared(path):
+    with pytest.raises(KindBroken, match="is not a dotted path"):
+        games.Part(path)
+
+
+def test_a_part_naming_nothing_is_a_one_line_problem_of_its_kind(monkeypatch):
+    broken = GameKind(rules=New(), panel=games.Part("companion.ui.modes:NoSuchMode"))
+    monkeypatch.setattr(games, "_KINDS", {**games.kinds(), "brand-new": broken})
+    monkeypatch.setattr(games, "_PANEL_PROBLEMS", {})
+    assert games.panel_problem("brand-new") == ("Brand New: its screens could not be loaded "
+                                                "(companion.ui.modes:NoSuchMode: "
+                                                "companion.ui.modes has no NoSuchMode)")
+    assert games.Part("companion.ui.modes:Mode")().kind == "table"  # a class: called

@@ -52,6 +52,45 @@ GROUP = "chroma_companion.games"
 SampleMove = Callable[["random.Random", int, Any], Event]
 
 
+class Part:
+    """A part of a kind named by its dotted path, as an entry point names its object:
+    `Part("companion.games.chaos.panel:ChaosMode")`. Nothing is imported until the part is
+    first used: calling the Part imports the module and calls what it names with the
+    arguments (a panel's class, a gallery's function); `load()` returns what it names (a web
+    part's `KindWeb`). So a kind's package declares its panel, screenshots and web part in
+    one line each, and start-up, which draws the first frame before anything else, reads
+    none of them until it needs them."""
+
+    __slots__ = ("path", "_target")
+
+    def __init__(self, path: str) -> None:
+        module, _, attr = path.partition(":")
+        if not module or not attr or not all(p.isidentifier() for p in
+                                             module.split(".") + attr.split(".")):
+            raise KindBroken(f"{path!r} is not a dotted path like \"package.module:name\"")
+        self.path = path
+        self._target: Any = None
+
+    def load(self) -> Any:
+        """What the path names, imported on the first call."""
+        if self._target is None:
+            module, _, attr = self.path.partition(":")
+            target: Any = import_module(module)
+            for name in attr.split("."):
+                try:
+                    target = getattr(target, name)
+                except AttributeError:
+                    raise KindBroken(f"{self.path}: {module} has no {attr}") from None
+            self._target = target
+        return self._target
+
+    def __call__(self, *args: Any) -> Any:
+        return self.load()(*args)
+
+    def __repr__(self) -> str:
+        return f"Part({self.path!r})"
+
+
 @dataclass(frozen=True)
 class Scoring:
     """A kind's main score per seat (`name`, higher or lower is better) and its extras, for
@@ -82,8 +121,9 @@ class Demo:
 class GameKind:
     """Everything the companion knows of one game kind, declared by its package.
 
-    `rules` is the pure engine; `panel` builds the screen mode (imported on first use, so
-    that start-up reads no screens it does not show); `scoring` what the statistics count
+    `rules` is the pure engine; `panel` builds the screen mode (a `Part` naming the Mode
+    class, or a function: imported on first use, so that start-up reads no screens it does
+    not show); `scoring` what the statistics count
     (None: the kind is not scored); `sample` a random legal move for sample games; `demo` the
     game the web screenshots show; `gallery` the panel screenshots `companion screens` draws
     (its own module, imported only when called, like `panel`); `web` the declared action
@@ -94,11 +134,11 @@ class GameKind:
     """
 
     rules: Game[Any]  # each kind is generic over its own state
-    panel: Callable[[], Mode]
+    panel: Part | Callable[[], Mode]
     scoring: Scoring | None = None
     sample: SampleMove | None = None
     demo: Demo | None = None
-    gallery: Callable[[Config], Iterable[Shot]] | None = None
+    gallery: Part | Callable[[Config], Iterable[Shot]] | None = None
     web: Any = None
     order: int = 100
     color: str | None = None

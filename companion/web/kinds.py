@@ -489,14 +489,17 @@ _PARTS: dict[int, tuple[GameKind, Any]] = {}
 
 
 def part(kind: GameKind) -> KindWeb | None:
-    """The kind's web part: `GameKind.web` is a `KindWeb`, or a function that imports and
-    returns one, called once (the built-in kinds declare it so: start-up, which draws the
-    panel's first frame before the web starts, reads none of it); None: it has none."""
+    """The kind's web part: `GameKind.web` is a `KindWeb`, a `Part` naming one (the built-in
+    kinds declare it so: start-up, which draws the panel's first frame before the web
+    starts, reads none of it), or a function that imports and returns one, called once;
+    None: it has none."""
+    from companion.games import Part  # the registry is loaded by then: it gave `kind`
+
     web = kind.web
     if web is not None and not isinstance(web, KindWeb):
         held = _PARTS.get(id(kind))
         if held is None or held[0] is not kind:
-            held = _PARTS[id(kind)] = (kind, web())
+            held = _PARTS[id(kind)] = (kind, web.load() if isinstance(web, Part) else web())
         web = held[1]
     return web if isinstance(web, KindWeb) else None
 

@@ -2,40 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
-
-from companion.games import GameKind, Scoring
+from companion.games import GameKind, Part, Scoring
 from companion.games.chaos import sample
 from companion.games.chaos.rules import Chaos
 
-if TYPE_CHECKING:
-    from companion.config import Config
-    from companion.games import Shot
-    from companion.ui.modes import Mode
-    from companion.web.kinds import KindWeb
-
-
-def panel() -> Mode:
-    from companion.games.chaos.panel import ChaosMode
-    return ChaosMode()
-
-
-def gallery(config: Config) -> Iterator[Shot]:
-    from companion.games.chaos.gallery import shots
-    return shots(config)
-
-
-def web() -> KindWeb:
-    from companion.games.chaos.web import WEB
-    return WEB
-
-
 KIND = GameKind(rules=Chaos(),
-                panel=panel,
-                gallery=gallery,
+                panel=Part("companion.games.chaos.panel:ChaosMode"),
+                gallery=Part("companion.games.chaos.gallery:shots"),
                 scoring=Scoring("total", lambda s: s.scores if s.rounds else None, lowest=True),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web,
+                web=Part("companion.games.chaos.web:WEB"),
                 order=80,
                 color="#ff5a5a")

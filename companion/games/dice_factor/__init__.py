@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
-
-from companion.games import GameKind
+from companion.games import GameKind, Part
 from companion.games.dice_factor import sample
 from companion.games.dice_factor.rules import DiceFactor
 
-if TYPE_CHECKING:
-    from companion.config import Config
-    from companion.games import Shot
-    from companion.ui.modes import Mode
-    from companion.web.kinds import KindWeb
-
-
-def panel() -> Mode:
-    from companion.games.dice_factor.panel import DiceFactorMode
-    return DiceFactorMode()
-
-
-def gallery(config: Config) -> Iterator[Shot]:
-    from companion.games.dice_factor.gallery import shots
-    return shots(config)
-
-
-def web() -> KindWeb:
-    from companion.games.dice_factor.web import WEB
-    return WEB
-
-
 KIND = GameKind(rules=DiceFactor(),
-                panel=panel,
-                gallery=gallery,
+                panel=Part("companion.games.dice_factor.panel:DiceFactorMode"),
+                gallery=Part("companion.games.dice_factor.gallery:shots"),
                 demo=sample.DEMO,
-                web=web,
+                web=Part("companion.games.dice_factor.web:WEB"),
                 order=20,
                 color="#ff8a00")

@@ -2,32 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
-
-from companion.games import GameKind, Scoring
+from companion.games import GameKind, Part, Scoring
 from companion.games.penny_badger import sample
 from companion.games.penny_badger.rules import PENALTY_PAID, PennyBadger
-
-if TYPE_CHECKING:
-    from companion.config import Config
-    from companion.games import Shot
-    from companion.ui.modes import Mode
-    from companion.web.kinds import KindWeb
-
-
-def panel() -> Mode:
-    from companion.games.penny_badger.panel import PennyMode
-    return PennyMode()
-
-
-def gallery(config: Config) -> Iterator[Shot]:
-    from companion.games.penny_badger.gallery import shots
-    return shots(config)
-
-
-def web() -> KindWeb:
-    from companion.games.penny_badger.web import WEB
-    return WEB
 
 
 def biggest_claim(s) -> list[int | None]:
@@ -53,13 +30,13 @@ def best_catch(s) -> list[int | None]:
 
 
 KIND = GameKind(rules=PennyBadger(),
-                panel=panel,
-                gallery=gallery,
+                panel=Part("companion.games.penny_badger.panel:PennyMode"),
+                gallery=Part("companion.games.penny_badger.gallery:shots"),
                 scoring=Scoring("savings", lambda s: s.savings,
                                 extras={"biggest_claim": biggest_claim, "best_catch": best_catch},
                                 labels={"biggest_claim": "top claim", "best_catch": "top catch"}),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web,
+                web=Part("companion.games.penny_badger.web:WEB"),
                 order=50,
                 color="#ffd400")

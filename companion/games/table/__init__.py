@@ -2,39 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
-
-from companion.games import GameKind
+from companion.games import GameKind, Part
 from companion.games.table import sample
 from companion.rules.game import Game, State
 
-if TYPE_CHECKING:
-    from companion.config import Config
-    from companion.games import Shot
-    from companion.ui.modes import Mode
-    from companion.web.kinds import KindWeb
-
-
-def panel() -> Mode:
-    from companion.ui.modes import Mode
-    return Mode()
-
-
-def gallery(config: Config) -> Iterator[Shot]:
-    from companion.games.table.gallery import shots
-    return shots(config)
-
-
-def web() -> KindWeb:
-    from companion.games.table.web import WEB
-    return WEB
-
-
 KIND = GameKind(rules=Game[State](),
-                panel=panel,
-                gallery=gallery,
+                panel=Part("companion.ui.modes:Mode"),
+                gallery=Part("companion.games.table.gallery:shots"),
                 sample=sample.move,
                 demo=sample.DEMO,
-                web=web,
+                web=Part("companion.games.table.web:WEB"),
                 order=10,
                 color="#c9a36b")
