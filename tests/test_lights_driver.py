@@ -204,13 +204,14 @@ def test_a_failing_write_is_logged_once_and_the_game_goes_on(caplog):
     with caplog.at_level(logging.INFO, logger="companion"):
         ring.show([(1, 1, 1)] * 8)
         ring.show([(2, 2, 2)] * 8)
+        assert ring.failing
         spi.fail = None
         ring.show([(3, 3, 3)] * 8)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "/dev/spidev0.0" in warnings[0].getMessage()
     assert "Input/output error" in warnings[0].getMessage()
     assert any("writes again" in r.getMessage() for r in caplog.records)
-    assert colour_bytes(spi.writes[-1]) == [3, 3, 3] * 8
+    assert colour_bytes(spi.writes[-1]) == [3, 3, 3] * 8 and not ring.failing
 
 
 def test_a_64_led_frame_fits_one_spidev_transfer():

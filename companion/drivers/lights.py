@@ -159,6 +159,11 @@ class SpiRing:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def failing(self) -> bool:
+        """Whether the last write failed (the doctor's question)."""
+        return self._failing
+
     def show(self, pixels: Sequence[RGB]) -> None:
         """Light the ring: one (r, g, b) of 0-255 per LED, at the ring's brightness. A write
         the device refuses is logged once (until one succeeds again), never raised: the
