@@ -301,3 +301,35 @@ def test_open_ring_follows_the_config(monkeypatch):
 def test_ring_current_at_full_white():
     assert lights.ring_milliamps(24, 1.0) == 1440
     assert lights.ring_milliamps(16, 0.25) == 240
+
+
+# --- companion run --------------------------------------------------------------------------
+
+def test_run_with_lights_that_cannot_open_says_so_in_one_line_and_plays_on(tmp_path):
+    """No spidev module (or no SPI) on this machine: `companion run` says why the lights are
+    off and the game goes on."""
+    import os
+    import subprocess
+
+    if importlib_util_find_spec("spidev") is not None and os.path.exists("/dev/spidev0.0"):
+        pytest.skip("this machine has SPI and spidev: the ring would open")
+    (tmp_path / "c.toml").write_text("[lights]\nenabled = true\n")
+    p = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--input", "stdin",
+         "--ack", "--no-web", "--journal", str(tmp_path / "j.db"), "--config",
+         str(tmp_path / "c.toml")], input="OK\nOK\nOK\nOK\nOK\nNEXT\n", capture_output=True,
+        text=True, timeout=120)
+    out, err = p.stdout, p.stderr
+    assert out.splitlines()[0] == "ready", out
+    acks = [ln.split()[:2] for ln in out.splitlines() if ln.startswith("ack")]
+    assert len(acks) >= 2 and acks[-1] == ["ack", "append"] and '"next"' in out, out  # played on
+    assert p.returncode == 0, err
+    lines = [ln for ln in err.splitlines() if "lights" in ln]
+    assert len(lines) == 1 and lines[0].startswith("companion: lights off: "), err
+    assert ("python3-spidev" in lines[0]) or ("raspi-config" in lines[0])
+    assert "Traceback" not in err
+
+
+def importlib_util_find_spec(name: str):
+    import importlib.util
+    return importlib.util.find_spec(name)
