@@ -30,7 +30,7 @@ from companion.session import webinfo
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
             "platformdirs")
-BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2")  # reported when present
+BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2", "spidev")  # reported when present
 
 
 @dataclass(frozen=True)
