@@ -290,9 +290,9 @@ def test_lights_on_show_a_test_pattern_and_say_the_current(tmp_path, monkeypatch
     assert lines["lights"].startswith("OK    lights: /dev/spidev0.0 takes frames: the ring now "
                                       "shows LED 0 red, 1 green, 2 blue")
     assert "12 LEDs at brightness 0.5 draw at most 360 mA" in lines["lights"]
-    assert len(spi.writes) == 1 and spi.closed  # the pattern is left up, not darkened
+    assert len(spi.writes) == 2 and spi.closed  # dark, then the pattern, left up
     from companion.drivers.lights import RESET_BYTES
-    got = spi.writes[0][:-RESET_BYTES]
+    got = spi.writes[1][:-RESET_BYTES]
     led = [int("".join("1" if b == 0xF8 else "0" for b in got[i:i + 8]), 2)
            for i in range(0, 72, 8)]
     assert led == [0, 128, 0, 128, 0, 0, 0, 0, 128]  # GRB at 0.5: red, green, blue

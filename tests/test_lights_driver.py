@@ -146,9 +146,16 @@ def test_bad_input_is_a_clear_value_error():
 
 # --- the ring on a fake spidev --------------------------------------------------------------
 
+def test_a_new_ring_goes_dark_at_once():
+    spi = FakeSpi()
+    SpiRing(12, spi=spi)
+    assert len(spi.writes) == 1 and colour_bytes(spi.writes[0]) == [0] * 36
+
+
 def test_show_writes_one_transfer_per_frame_at_the_rings_brightness():
     spi = FakeSpi()
     ring = SpiRing(12, order="GRB", brightness=0.5, spi=spi)
+    spi.writes.clear()  # the dark frame it starts with
     frame = [(200, 0, 0)] * 12
     ring.show(frame)
     assert len(spi.writes) == 1
@@ -168,7 +175,7 @@ def test_close_goes_dark_then_releases_and_a_closed_ring_refuses_frames():
         ring.show([(9, 9, 9)] * 8)
     assert colour_bytes(spi.writes[-1]) == [0] * 24 and spi.closed
     ring.close()  # twice: nothing more
-    assert len(spi.writes) == 2
+    assert len(spi.writes) == 3  # dark at the start, the frame, dark at the end
     with pytest.raises(LightsClosed):
         ring.show([(0, 0, 0)] * 8)
     with pytest.raises(RuntimeError):
@@ -180,12 +187,13 @@ def test_close_can_leave_the_last_frame_up():
     ring = SpiRing(8, spi=spi)
     ring.show([(1, 2, 3)] * 8)
     ring.close(dark=False)
-    assert len(spi.writes) == 1 and spi.closed
+    assert len(spi.writes) == 2 and spi.closed  # dark at the start, then the frame stays
 
 
 def test_a_frame_of_the_wrong_size_or_colour_is_refused_and_nothing_is_sent():
     spi = FakeSpi()
     ring = SpiRing(8, spi=spi)
+    spi.writes.clear()
     with pytest.raises(LightsBadValue, match="7 pixels for a ring of 8"):
         ring.show([(0, 0, 0)] * 7)
     with pytest.raises(ValueError):

@@ -145,6 +145,9 @@ class SpiRing:
         self._spi = spi if spi is not None else open_spi(bus, device)
         self._closed = False
         self._failing = False
+        # Dark from the start: the LEDs keep their last colours while powered, so a ring
+        # left lit (a companion that was killed, the doctor's test pattern) goes out here.
+        self.show([(0, 0, 0)] * count)
 
     @property
     def brightness(self) -> float:
