@@ -341,3 +341,20 @@ def test_run_with_lights_that_cannot_open_says_so_in_one_line_and_plays_on(tmp_p
 def importlib_util_find_spec(name: str):
     import importlib.util
     return importlib.util.find_spec(name)
+
+
+def test_run_opens_the_configured_ring_and_leaves_it_dark_at_exit(monkeypatch):
+    from contextlib import ExitStack
+
+    from companion.cli import run as runmod
+
+    spi = FakeSpi()
+    monkeypatch.setattr(lights, "open_spi", lambda bus, device: spi)
+    cfg = configmod.Config(configmod.check({"lights": {"enabled": True, "count": 12}}))
+    with ExitStack() as stack:
+        ring, problem = runmod._ring(cfg, stack)
+        assert problem == "" and ring is not None and ring.count == 12
+        ring.show([(255, 0, 0)] * 12)
+    assert spi.closed and colour_bytes(spi.writes[-1]) == [0] * 36
+    with ExitStack() as stack:  # off: no ring, no problem
+        assert runmod._ring(configmod.Config(configmod.check({})), stack) == (None, "")
