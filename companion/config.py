@@ -111,6 +111,10 @@ _PIN_KEYS = [("buttons", k) for k in ("next", "roll", "up", "down", "ok", "back"
 _ENCODER_PINS = [("encoder", k) for k in ("a", "b", "push")]
 # The GPIO pins SPI bus 0 holds once it is on (CE1, CE0, MISO, MOSI, SCLK), and bus 1's.
 SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (16, 17, 18, 19, 20, 21)}
+# The chip selects each bus has (/dev/spidevBUS.DEVICE): bus 0 two (CE0, CE1), bus 1 three.
+SPI_DEVICES = {0: (0, 1), 1: (0, 1, 2)}
+# The pin each bus sends the ring's data on (MOSI).
+SPI_MOSI = {0: 10, 1: 20}
 LIGHT_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 CALLS = ("turn", "reverse", "skip", "move", "roll", "time", "end")
 
@@ -357,8 +361,10 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
         raise ConfigError("lights.seats", "two seats face the same LED")
     if li["spi_bus"] not in SPI_PINS:
         raise ConfigError("lights.spi_bus", f"{li['spi_bus']} is not SPI bus 0 or 1")
-    if not 0 <= li["spi_device"] <= 2:
-        raise ConfigError("lights.spi_device", f"{li['spi_device']} is not 0, 1 or 2")
+    devices = SPI_DEVICES[li["spi_bus"]]
+    if li["spi_device"] not in devices:
+        raise ConfigError("lights.spi_device", f"{li['spi_device']} is not a chip select of SPI "
+                          f"bus {li['spi_bus']} ({' or '.join(map(str, devices))})")
     if li["order"] not in LIGHT_ORDERS:
         raise ConfigError("lights.order", f"{li['order']!r} is not one of "
                           f"{', '.join(LIGHT_ORDERS)}")

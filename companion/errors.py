@@ -77,3 +77,25 @@ class RollerProtocolError(RollerError):
     def __init__(self, reason: str, detail: str = "") -> None:
         self.reason = reason
         super().__init__(f"{reason}: {detail}" if detail else reason)
+
+
+class LightsError(CompanionError):
+    """The seat light ring (companion/drivers/lights.py) cannot do what was asked. As in
+    gpiozero, each kind below also subclasses the built-in a caller may already catch."""
+
+
+class LightsBadValue(LightsError, ValueError):
+    """Pixels of the wrong count, a colour outside 0-255, a brightness outside 0-1, an
+    unknown colour order."""
+
+
+class LightsClosed(LightsError, RuntimeError):
+    """A frame sent to a ring that has been closed."""
+
+
+class LightsNoDriver(LightsError, ImportError):
+    """The `spidev` module is not installed (python3-spidev on the Pi)."""
+
+
+class LightsDeviceError(LightsError, DeviceError):
+    """The SPI device cannot be opened: missing (SPI is off), or not ours to open."""

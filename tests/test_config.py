@@ -47,6 +47,23 @@ def test_a_valid_file(tmp_path):
     ("[rules.table]\nbank = 1\n", "rules.table", "unknown house rule"),
     ("players = 3\n", "players", "must be a table"),
     ("[buttons\nnext = 1\n", "", "not valid TOML"),
+    ("[lights]\ncount = 7\n", "lights.count", "outside 8-64"),
+    ("[lights]\ncount = 65\n", "lights.count", "outside 8-64"),
+    ("[lights]\nbrightness = 1.5\n", "lights.brightness", "outside 0-1"),
+    ("[lights]\nnight_brightness = -0.1\n", "lights.night_brightness", "outside 0-1"),
+    ("[lights]\nnight = \"late\"\n", "lights.night", "not hours"),
+    ("[lights]\nnight = \"22:00-25:00\"\n", "lights.night", "not hours"),
+    ("[lights]\nseats = [0, 16]\n", "lights.seats[1]", "not an LED of the ring (0-15)"),
+    ("[lights]\nseats = [3, 3]\n", "lights.seats", "two seats face the same LED"),
+    ("[lights]\nspi_bus = 2\n", "lights.spi_bus", "not SPI bus 0 or 1"),
+    ("[lights]\nspi_device = 2\n", "lights.spi_device", "not a chip select of SPI bus 0 (0 or 1)"),
+    ("[lights]\norder = \"GRBW\"\n", "lights.order", "not one of RGB"),
+    ("[lights]\nenabled = true\n[buttons]\nback = 10\n", "buttons.back",
+     "GPIO 10 is held by SPI bus 0, which drives the lights"),
+    ("[lights]\nenabled = true\nspi_bus = 1\n", "buttons.next",
+     "GPIO 17 is held by SPI bus 1"),
+    ("[lights]\nenabled = true\n[buzzer]\nenabled = true\npin = 8\n", "buzzer.pin",
+     "GPIO 8 is held by SPI bus 0"),
 ])
 def test_mistakes_name_the_key(tmp_path, text, key, words):
     p = tmp_path / "c.toml"
@@ -212,3 +229,14 @@ def test_control_characters_in_a_config_are_escaped_in_the_message(tmp_path, cap
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b" in err
     assert err.count("\n") == 1 and err.startswith("companion: config: ")
+
+
+def test_lights_off_leave_the_spi_pins_free_and_on_take_bus_1s_third_chip_select(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text("[lights]\nenabled = false\n[buttons]\nback = 10\n")
+    assert load(p).pins()["back"] == 10
+    p.write_text("[lights]\nenabled = true\nspi_bus = 1\nspi_device = 2\ncount = 24\n"
+                 "seats = [0, 6, 12, 18]\nnight = \"22:00-07:00\"\n"
+                 "[buttons]\nnext = 5\nroll = 6\n")
+    li = load(p)["lights"]
+    assert (li["spi_bus"], li["spi_device"], li["count"], li["seats"]) == (1, 2, 24, [0, 6, 12, 18])

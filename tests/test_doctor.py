@@ -230,3 +230,121 @@ def test_root_opens_the_journal_root_wrote_and_not_the_services(tmp_path):
                        comports=lambda: []) == 1
     assert sorted(p.name for p in db.parent.iterdir()) == ["j.db"]
     assert doctor.root_problem(db, euid=1000) == ""  # the owner itself, or any other user
+
+
+# --- the seat light ring ([lights]) ----------------------------------------------------------
+
+LIGHTS_ON = "[roller]\nport = \"none\"\n[lights]\nenabled = true\ncount = 12\nbrightness = 0.5\n"
+
+
+class RecordingSpi:
+    """A stand-in spidev device: keeps what was written; `fail` makes writes raise."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.writes: list[bytes] = []
+        self.closed = False
+        self.fail = fail
+
+    def writebytes2(self, data) -> None:
+        if self.fail:
+            raise OSError(5, "Input/output error")
+        self.writes.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def board(monkeypatch, tmp_path, model: str | None, boot: str | None) -> Path:
+    """This machine as a Pi of `model` (None: not a Pi) whose config.txt holds `boot`."""
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model.encode() + b"\0")
+    boot_file = tmp_path / "config.txt"
+    if boot is not None:
+        boot_file.write_text(boot)
+    monkeypatch.setattr(doctor, "MODEL_FILE", model_file)
+    monkeypatch.setattr(doctor, "BOOT_CONFIGS", (boot_file, tmp_path / "old-config.txt"))
+    return boot_file
+
+
+def test_lights_off_are_a_skip(tmp_path):
+    status, lines, _ = run(tmp_path)
+    assert status == 0
+    assert lines["lights"] == ("SKIP  lights: disabled in the config ([lights] enabled = false); "
+                               "counts as a pass")
+    assert "lights clock" not in lines
+
+
+def test_lights_on_show_a_test_pattern_and_say_the_current(tmp_path, monkeypatch):
+    board(monkeypatch, tmp_path, "Raspberry Pi Zero 2 W Rev 1.0", "dtparam=spi=on\ncore_freq=250\n")
+    spi = RecordingSpi()
+    opened = []
+
+    def open_spi(bus, device):
+        opened.append((bus, device))
+        return spi
+
+    status, lines, summary = run(tmp_path, config=LIGHTS_ON, open_spi=open_spi)
+    assert status == 0 and summary == "all checks passed", lines
+    assert opened == [(0, 0)]
+    assert lines["lights"].startswith("OK    lights: /dev/spidev0.0 takes frames: the ring now "
+                                      "shows LED 0 red, 1 green, 2 blue")
+    assert "12 LEDs at brightness 0.5 draw at most 360 mA" in lines["lights"]
+    assert len(spi.writes) == 2 and spi.closed  # dark, then the pattern, left up
+    from companion.drivers.lights import RESET_BYTES
+    got = spi.writes[1][:-RESET_BYTES]
+    led = [int("".join("1" if b == 0xF8 else "0" for b in got[i:i + 8]), 2)
+           for i in range(0, 72, 8)]
+    assert led == [0, 128, 0, 128, 0, 0, 0, 0, 128]  # GRB at 0.5: red, green, blue
+    assert lines["lights clock"] == ("OK    lights clock: Raspberry Pi Zero 2 W Rev 1.0: "
+                                     f"core_freq=250 in {tmp_path / 'config.txt'} holds the SPI "
+                                     "clock still")
+
+
+def test_lights_on_without_spidev_fail_in_one_line_naming_the_package(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "spidev", None)
+    status, lines, _ = run(tmp_path, config=LIGHTS_ON)
+    assert status == 1
+    assert lines["lights"].startswith("FAIL  lights: the spidev module is not installed")
+    assert "python3-spidev" in lines["lights"]
+
+
+def test_lights_on_with_spi_off_say_how_to_enable_it(tmp_path, monkeypatch):
+    from companion.drivers import lights
+    from companion.errors import LightsDeviceError
+
+    def open_spi(bus, device):
+        raise LightsDeviceError(f"{lights.device_path(bus, device)} does not exist: SPI is off "
+                                f"({lights.enable_hint(bus)})")
+
+    status, lines, _ = run(tmp_path, config=LIGHTS_ON, open_spi=open_spi)
+    assert status == 1
+    assert lines["lights"] == ("FAIL  lights: /dev/spidev0.0 does not exist: SPI is off (enable "
+                               "SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
+                               "config.txt), then reboot)")
+
+
+def test_a_failing_write_fails_the_lights_line(tmp_path, monkeypatch):
+    board(monkeypatch, tmp_path, None, None)
+    status, lines, _ = run(tmp_path, config=LIGHTS_ON, open_spi=lambda b, d: RecordingSpi(True))
+    assert status == 1 and lines["lights"].startswith("FAIL  lights: /dev/spidev0.0 opened, but "
+                                                      "a write to it failed")
+
+
+@pytest.mark.parametrize("model, boot, want", [
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", "", "FAIL core_freq=250"),
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", "# core_freq=250\n", "FAIL core_freq=250"),
+    ("Raspberry Pi 3 Model B Rev 1.2", "[all]\ncore_freq=250 # for SPI\n", "OK core_freq=250"),
+    ("Raspberry Pi Zero 2 W Rev 1.0", "core_freq=400\n", "FAIL core_freq=250"),
+    ("Raspberry Pi 4 Model B Rev 1.4", "core_freq=250\n", "FAIL core_freq_min=500"),
+    ("Raspberry Pi 4 Model B Rev 1.4", "core_freq_min=500\n", "OK core_freq_min=500"),
+    ("Raspberry Pi 5 Model B Rev 1.0", "", "OK RP1"),
+    (None, None, "SKIP not a Raspberry Pi"),
+])
+def test_the_spi_clock_must_hold_still(tmp_path, monkeypatch, model, boot, want):
+    boot_file = board(monkeypatch, tmp_path, model, boot)
+    check = doctor.check_spi_clock()
+    verdict, word = want.split(" ", 1)
+    assert check.verdict == verdict and word in check.detail, check.line()
+    if verdict == "FAIL":
+        assert f"add {word} to {boot_file}, then reboot" in check.detail

@@ -79,3 +79,23 @@ def test_cli_prints_your_own_wiring(tmp_path, capsys):
 def test_generated_markers_must_pair():
     with pytest.raises(ValueError):
         H.render_readme("<!-- BEGIN generated: pi-wiring -->\nno end", {"pi-wiring": "x"})
+
+
+def test_the_light_ring_follows_its_bus_count_and_brightness():
+    cfg = configmod.Config(configmod.check({"lights": {"count": 24, "brightness": 0.5}}))
+    ring = next(p for p in W.pi_parts(cfg) if p.kind == "ring")
+    assert ring.optional == "[lights] enabled = false"
+    assert [(w.terminal, w.pin) for w in ring.wires] == [("DIN", 19), ("5V", 4)]
+    notes = " ".join(ring.notes)
+    for words in ("74AHCT125", "330 Ω", "1000 µF", "first-pixel trick",
+                  "full white: 24 × 60 mA = 1.44 A; at brightness 0.5: 720 mA"):
+        assert words in notes, words
+    cfg = configmod.Config(configmod.check({"lights": {"enabled": True, "spi_bus": 1},
+                                            "buttons": {"next": 5, "roll": 6}}))
+    ring = next(p for p in W.pi_parts(cfg) if p.kind == "ring")
+    assert ring.optional == "" and ring.wires[0].pin == 38  # bus 1's MOSI is GPIO 20
+    assert "GPIO20" in ring.does and "GPIO20" in ring.notes[0]
+    tables = H.pi_tables(cfg)
+    assert "### Light ring (optional)" in tables and "| DIN | 38 (GPIO20) |" in tables
+    svg = H.diagrams(cfg, subtitle="t")[H.PI_STEM].svg()
+    assert "LIGHT RING" in svg and "1000 µF" in svg

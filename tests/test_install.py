@@ -66,6 +66,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     steps = re.findall(r"^==> (\d)\. ", out, re.M)
     assert steps == list("1234567")
     for expected in ("i2c_arm_baudrate=400000", "python3-lgpio", "python3-rpi-lgpio",
+                     "python3-spidev", "dialout and spi groups",
                      "--system-site-packages /opt/chroma-companion/venv",
                      "pip install --only-binary=lgpio\\,rpi-lgpio "
                      + str(SCRIPT.parents[2]).replace(" ", "\\ ") + "\\[pi\\]",
@@ -168,7 +169,8 @@ def test_the_pin_library_check_reads_the_pi_extra_and_what_is_installed():
                           text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 2 and "lgpio" in lines[0] and "rpi-lgpio" in lines[1], lines
+    assert len(lines) == 3 and "lgpio" in lines[0] and "rpi-lgpio" in lines[1], lines
+    assert "spidev" in lines[2], lines  # the light ring's, from apt's python3-spidev
 
 
 def test_the_pi_smoke_driver_passes_here(tmp_path):
@@ -240,9 +242,10 @@ def test_the_unit_is_hardened_without_breaking_gpio_i2c_serial():
     assert u["Restart"] == ["on-failure"]
     assert u["ExecStart"][0].endswith("companion run --config /etc/chroma-companion/config.toml")
     assert u["WorkingDirectory"] == ["/var/lib/chroma-companion"]  # lgpio's .lgd-nfy pipes
-    assert {"char-gpiochip rw", "char-i2c rw", "char-ttyACM rw"} <= set(u["DeviceAllow"])
+    assert {"char-gpiochip rw", "char-i2c rw", "char-ttyACM rw",
+            "char-spi rw"} <= set(u["DeviceAllow"])  # char-spi: the light ring's /dev/spidev*
     assert "PrivateDevices" not in u  # it would hide /dev/gpiochip* and /dev/i2c-*
-    assert set(u["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout"}
+    assert set(u["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "dialout", "spi"}
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,

@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from companion import config as configmod
 from companion.drivers.wiring import header_pin
@@ -30,7 +30,7 @@ from companion.session import webinfo
 SERVICE = "chroma-companion"
 REQUIRED = ("chroma-companion", "gpiozero", "luma.oled", "luma.core", "Pillow", "pyserial",
             "platformdirs")
-BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2")  # reported when present
+BOARD = ("lgpio", "rpi-lgpio", "RPi.GPIO", "smbus2", "spidev")  # reported when present
 
 
 @dataclass(frozen=True)
@@ -187,6 +187,76 @@ def check_display(cfg: configmod.Config, open_display: Callable[[Any], Any]) -> 
         except OSError as e:
             return _fail("display", f"{where} answered but a write failed: {e}")
     return _ok("display", f"{where} answers (it now says \"display OK\")")
+
+
+# Where the board says what it is, and its boot config (Bookworm's place first).
+MODEL_FILE = Path("/proc/device-tree/model")
+BOOT_CONFIGS: Sequence[Path] = (Path("/boot/firmware/config.txt"), Path("/boot/config.txt"))
+
+
+def check_lights(cfg: configmod.Config, *,
+                 open_spi: Callable[[int, int], Any] | None = None) -> Iterator[Check]:
+    """The seat light ring: its SPI device opens and takes a test pattern that shows the colour
+    order and a broken joint; then whether the Pi's SPI clock holds still (docs/lights.md)."""
+    from companion.drivers import lights
+    from companion.errors import LightsError
+
+    li = cfg["lights"]
+    if not li["enabled"]:
+        yield _skip("lights", "disabled in the config ([lights] enabled = false)")
+        return
+    where = lights.device_path(li["spi_bus"], li["spi_device"])
+    try:
+        spi = (open_spi or lights.open_spi)(li["spi_bus"], li["spi_device"])
+        ring = lights.SpiRing(li["count"], bus=li["spi_bus"], device=li["spi_device"],
+                              order=li["order"], brightness=li["brightness"], spi=spi)
+    except LightsError as e:
+        yield _fail("lights", str(e))
+        return
+    white = lights.scaled(255, 0.1)  # dim: the pattern is looked at, not read by
+    pattern = [(255, 0, 0), (0, 255, 0), (0, 0, 255)] + [(white, white, white)] * li["count"]
+    ring.show(pattern[:li["count"]])
+    failed = ring.failing
+    ring.close(dark=False)  # the pattern stays up for the person to see
+    ma = lights.ring_milliamps(li["count"], li["brightness"])
+    if failed:
+        yield _fail("lights", f"{where} opened, but a write to it failed (see the log line "
+                              "above); is another program using it?")
+    else:
+        yield _ok("lights", f"{where} takes frames: the ring now shows LED 0 red, 1 green, "
+                            f"2 blue, the rest dim white (if red, green and blue are swapped, "
+                            f"set [lights] order; LEDs dark from one on: a bad joint at its "
+                            f"DIN); {li['count']} LEDs at brightness {li['brightness']:g} draw "
+                            f"at most {ma} mA")
+    yield check_spi_clock()
+
+
+def check_spi_clock() -> Check:
+    """On a Pi 3, Zero 2 W or Pi 4 the SPI clock is divided from the VideoCore's core clock,
+    which the firmware moves with load; the WS2812B's timing then slips and the ring shows
+    wrong colours. A fixed core clock in config.txt keeps it; a Pi 5's SPI runs on RP1."""
+    try:
+        model = MODEL_FILE.read_bytes().rstrip(b"\0").decode("utf-8", "replace").strip()
+    except OSError:
+        return _skip("lights clock", f"no {MODEL_FILE}: not a Raspberry Pi, the SPI clock is "
+                                     "not ours to check")
+    if "Raspberry Pi" not in model and "Compute Module" not in model:
+        return _skip("lights clock", f"{model} is not a Raspberry Pi")
+    if any(k in model for k in ("Pi 5", "Module 5", "Pi 500")):
+        return _ok("lights clock", f"{model}: SPI runs in the RP1 chip, whose clock holds still")
+    want = "core_freq_min=500" if any(k in model for k in ("Pi 4", "Module 4", "Pi 400")) \
+        else "core_freq=250"
+    boot = next((p for p in BOOT_CONFIGS if p.exists()), BOOT_CONFIGS[0])
+    try:
+        lines = [ln.split("#")[0].replace(" ", "") for ln in
+                 boot.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        lines = []
+    if want in lines:
+        return _ok("lights clock", f"{model}: {want} in {boot} holds the SPI clock still")
+    return _fail("lights clock", f"{model}: the SPI clock follows the core clock, which moves "
+                                 "with load (the ring then flickers in wrong colours): add "
+                                 f"{want} to {boot}, then reboot")
 
 
 def check_roller(cfg: configmod.Config, *, comports: Callable[[], Iterable[Any]] | None,
@@ -411,9 +481,10 @@ def _probe(host: str, port: int, timeout: float) -> bool:
 def run(argv: list[str] | None = None, *, factory: Any = None,
         open_display: Callable[[Any], Any] | None = None,
         comports: Callable[[], Iterable[Any]] | None = None,
-        roller_wait: float | None = None) -> Iterator[Check]:
+        roller_wait: float | None = None,
+        open_spi: Callable[[int, int], Any] | None = None) -> Iterator[Check]:
     """Every check, in order. The keyword arguments are the test doubles: gpiozero's
-    MockFactory, a display opener, pyserial's `comports`."""
+    MockFactory, a display opener, pyserial's `comports`, an SPI device opener."""
     args = parser().parse_args(argv)
     yield check_python()
     yield check_packages()
@@ -437,6 +508,7 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
         from companion.drivers.display import oled
         open_display = oled
     yield check_display(cfg, open_display)
+    yield from check_lights(cfg, open_spi=open_spi)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
     yield check_state_dir(cfg)
     problem = root_problem(cfg.journal_path())

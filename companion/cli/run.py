@@ -67,9 +67,17 @@ def run(args) -> int:
                 print(f"ack {what} {count} {json.dumps(event)}", flush=True)
 
         rng = random.Random(args.seed) if args.seed is not None else None
+        # The seat light ring ([lights]): dark again when the companion stops (the stack
+        # closes it after the app). One that cannot be opened is one line and a toast: the
+        # game goes on without it (companion doctor says what to fix). The emulator opens no
+        # hardware: it draws the ring around its panel.
+        ring, ring_problem = _ring(cfg, stack) if display_kind != "terminal" else (None, "")
+        lit = {"ring": ring} if ring is not None else {}
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
-                  start_frame=frame_path, inbox=inbox)
+                  start_frame=frame_path, inbox=inbox, **lit)
         stack.callback(app.close)
+        if ring_problem:
+            app.show_toast("Lights off: see doctor", 4.0)
         # The first frame now (unless the kept one is up): the dice roller, the pins and the
         # web are set up after it (nothing reaches the app before app.run(), so nothing is
         # missed in between).
@@ -177,6 +185,22 @@ def _web(args, cfg, app, stack) -> str:
     if args.ack:
         print(f"web {web.url}", flush=True)
     return web.url
+
+
+def _ring(cfg, stack: ExitStack):
+    """The light ring `[lights]` configures (None when off) and the problem that kept it
+    dark ("" when none)."""
+    from companion.drivers.lights import open_ring
+    from companion.errors import LightsError
+    try:
+        ring = open_ring(cfg)
+    except LightsError as e:
+        problem = f"lights off: {e}"
+        print(shown(f"companion: {problem}"), file=sys.stderr, flush=True)
+        return None, problem
+    if ring is not None:
+        stack.enter_context(ring)
+    return ring, ""
 
 
 def _dice(cfg, post, rng):

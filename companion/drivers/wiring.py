@@ -130,7 +130,32 @@ def pi_parts(cfg: Any) -> list[Part]:
          Wire("+5V (buzzer +)", PI.first("5V"))),
         optional="" if b["enabled"] else "[buzzer] enabled = false",
         notes=("buzzer - to NPN collector; emitter to GND",)))
+    parts.append(ring_part(cfg))
     return parts
+
+
+def ring_part(cfg: Any) -> Part:
+    """The seat light ring on SPI's MOSI: its data through a 74AHCT125 (3.3 V to 5 V) and a
+    330 Ω resistor, its power from 5V with a 1000 µF capacitor, and what it draws."""
+    from companion.config import SPI_MOSI
+    from companion.drivers.lights import ring_milliamps
+
+    li = cfg["lights"]
+    mosi = SPI_MOSI[li["spi_bus"]]
+    full = ring_milliamps(li["count"], 1.0)
+    dimmed = ring_milliamps(li["count"], li["brightness"])
+    return Part(
+        "LIGHT RING", "ring",
+        f"WS2812B ring of {li['count']} LEDs on SPI bus {li['spi_bus']} (MOSI, GPIO{mosi})",
+        (Wire("DIN", header_pin(mosi)),
+         Wire("5V", max(p for p, lab in PI_HEADER.items() if lab == "5V"))),
+        optional="" if li["enabled"] else "[lights] enabled = false",
+        notes=(f"data: GPIO{mosi} to a 74AHCT125's pin 1A, its 1Y through 330 Ω to DIN; "
+               "1OE to GND, VCC to 5V (or the first-pixel trick: hardware/README.md)",
+               "1000 µF across 5V and GND at the ring",
+               f"full white: {li['count']} × 60 mA = {full / 1000:.2f} A; at brightness "
+               f"{li['brightness']:g}: {dimmed} mA",
+               "over 1 A: feed the ring from the 5 V supply, not the header"))
 
 
 # --- the roller (firmware/main.py) ----------------------------------------------------------

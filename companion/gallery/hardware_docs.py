@@ -60,9 +60,10 @@ def pi_tables(cfg: configmod.Config) -> str:
             f"I2C bus {d['i2c_port']} ({'SDA' if w.terminal == 'SDA' else 'SCL'})")
         out.append(f"| {w.terminal} | {_pin(w.pin)} | {note} |")
     out.append(f"| GND | {_pin(W.nearest_ground(W.PI, vcc))} | any GND pin |")
-    for key in ("ENCODER", "BUZZER"):
+    headings = {"ENCODER": "Rotary encoder (optional)", "BUZZER": "Buzzer (optional)",
+                "LIGHT RING": "Light ring (optional)"}
+    for key, heading in headings.items():
         part = parts[key]
-        heading = "Rotary encoder (optional)" if key == "ENCODER" else "Buzzer (optional)"
         state = (f"Off in this config (`{part.optional}`); set it to `true` to use it."
                  if part.optional else "On in this config.")
         out += ["", f"### {heading}", "", f"{part.does[0].upper()}{part.does[1:]}. {state}", "",

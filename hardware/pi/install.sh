@@ -24,7 +24,8 @@ DRY=0
 APT=1
 # python3-lgpio is gpiozero's first choice of pin library; python3-rpi-lgpio is the RPi.GPIO API
 # on top of lgpio (its second choice; unlike the original RPi.GPIO it works on a Pi 5 too).
-APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-rpi-lgpio i2c-tools git)
+# python3-spidev drives the light ring over SPI (Debian's own: plain Debian has it too).
+APT_PACKAGES=(python3-venv python3-dev python3-lgpio python3-rpi-lgpio python3-spidev i2c-tools git)
 # The ones plain Debian does not have: only the Raspberry Pi archive does.
 RPI_ARCHIVE=(python3-lgpio python3-rpi-lgpio)
 RPI_ARCHIVE_URL=http://archive.raspberrypi.com/debian/
@@ -173,8 +174,8 @@ else
     fi
 fi
 
-step "3. The service user '$USER_NAME' in the gpio, i2c and dialout groups, and its folder $STATE"
-for g in gpio i2c dialout; do
+step "3. The service user '$USER_NAME' in the gpio, i2c, dialout and spi groups, and its folder $STATE"
+for g in gpio i2c dialout spi; do
     if getent group "$g" >/dev/null; then skip "group $g exists"; else run groupadd --system "$g"; fi
 done
 if id -u "$USER_NAME" >/dev/null 2>&1; then
@@ -183,7 +184,7 @@ else
     run useradd --system --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin \
         --user-group "$USER_NAME"
 fi
-for g in gpio i2c dialout; do
+for g in gpio i2c dialout spi; do
     if id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$g"; then
         skip "$USER_NAME is in $g"
     else

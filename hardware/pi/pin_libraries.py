@@ -1,4 +1,5 @@
-"""Whether the pin libraries the `[pi]` extra asks for are already installed (install.sh).
+"""Whether the board libraries the `[pi]` extra asks for (the pin libraries, and spidev for
+the light ring) are already installed (install.sh).
 
     python3 hardware/pi/pin_libraries.py PYPROJECT
 
