@@ -292,3 +292,55 @@ def test_an_unknown_device_is_logged_not_raised(caplog):
     [record] = caplog.records
     assert record.getMessage().startswith(
         "speech: cannot say calls through ALSA device nosuchdevice: aplay ended with status 1")
+
+
+# --- companion run ---------------------------------------------------------------------------
+
+def test_companion_run_opens_the_speaker_only_when_enabled_and_closes_it_at_exit():
+    from contextlib import ExitStack
+
+    from companion.cli.run import _speaker
+    with ExitStack() as stack:
+        assert _speaker(configmod.Config(configmod.check({})), stack) is None
+        sp = _speaker(configmod.Config(configmod.check({"speech": {"enabled": True}})), stack)
+        assert isinstance(sp, Speaker) and sp.kinds == set(configmod.DEFAULTS["speech"]["calls"])
+        sp.say([turn(1, "Ann")])  # no espeak-ng needed: say() only queues
+    assert sp._closed and sp.waiting() == []
+
+
+def test_the_headless_companion_says_the_turn_through_espeak_ng(tmp_path):
+    """`companion run` with [speech] on: NEXT is said by a stand-in espeak-ng on the PATH,
+    which writes its arguments down (the app's calls come from the calls branch's
+    companion/app/calls.py; the box's half is this file's)."""
+    pytest.importorskip("companion.app.calls", reason="the App's calls (app/calls.py) are "
+                        "not here: the speaker has nobody to hand it calls")
+    import sys
+    import time
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    said = tmp_path / "said.txt"
+    fake = bin_dir / "espeak-ng"
+    fake.write_text(f'#!/bin/sh\nfor a; do last="$a"; done\nprintf "%s\\n" "$last" >> {said}\n')
+    fake.chmod(0o755)
+    (tmp_path / "config.toml").write_text("[speech]\nenabled = true\n")
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+           "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    p = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--display", "dummy", "--input", "stdin",
+         "--ack", "--no-web", "--journal", str(tmp_path / "j.db"), "--config",
+         str(tmp_path / "config.toml")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        p.stdin.write("OK\n" * 5 + "NEXT\n")  # a table game, Ann first; then Ben's turn
+        p.stdin.flush()
+        while not p.stdout.readline().startswith("ack append 2"):
+            pass
+        for _ in range(600):  # the speech thread's own pace (a safety net, not a timing)
+            if said.exists() and "Ben's turn" in said.read_text():
+                break
+            time.sleep(0.05)
+    finally:
+        out, err = p.communicate("QUIT\n", timeout=30)
+    assert p.returncode == 0, err
+    assert "Ben's turn" in said.read_text().splitlines()

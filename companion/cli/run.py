@@ -67,8 +67,12 @@ def run(args) -> int:
                 print(f"ack {what} {count} {json.dumps(event)}", flush=True)
 
         rng = random.Random(args.seed) if args.seed is not None else None
+        # The box's voice ([speech]; docs/speech.md): closed after the app (the stack unwinds
+        # in reverse), so a call the app makes as it closes still finds it.
+        speaker = _speaker(cfg, stack)
+        voice = {"speaker": speaker} if speaker is not None else {}
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
-                  start_frame=frame_path, inbox=inbox)
+                  start_frame=frame_path, inbox=inbox, **voice)
         stack.callback(app.close)
         # The first frame now (unless the kept one is up): the dice roller, the pins and the
         # web are set up after it (nothing reaches the app before app.run(), so nothing is
@@ -177,6 +181,17 @@ def _web(args, cfg, app, stack) -> str:
     if args.ack:
         print(f"web {web.url}", flush=True)
     return web.url
+
+
+def _speaker(cfg, stack: ExitStack):
+    """The box's voice `[speech]` configures (None when off), closed when `stack` closes. It
+    opens no device: a missing espeak-ng or sound card is one log line when the first call
+    is said (companion/drivers/speech.py), and `companion doctor` says what to fix."""
+    from companion.drivers.speech import open_speaker
+    speaker = open_speaker(cfg)
+    if speaker is not None:
+        stack.enter_context(speaker)
+    return speaker
 
 
 def _dice(cfg, post, rng):
