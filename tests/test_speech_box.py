@@ -155,6 +155,16 @@ def test_no_espeak_ng_is_one_log_line_and_the_speaker_goes_quiet(caplog):
         "goes on without the box's voice"]
 
 
+def test_no_aplay_names_alsa_utils(caplog):
+    def missing(cmds):
+        raise FileNotFoundError(2, "No such file or directory", "aplay")
+
+    with Speaker(calls=ALL, device="plughw:1,0", runner=missing) as sp:
+        sp.say([turn(1, "Ann")])
+        assert sp.wait_idle(timeout=30)
+    assert "aplay is not installed (sudo apt-get install alsa-utils)" in caplog.text
+
+
 def test_a_failing_device_is_one_log_line_per_outage(caplog):
     runner = Runner(answer="aplay ended with status 1: aplay: main:831: audio open error")
     caplog.set_level(logging.INFO, logger="companion.drivers.speech")
@@ -227,6 +237,9 @@ def test_run_pipeline_pipes_and_reports_failures():
         == "sh: error: No such file"
     with pytest.raises(FileNotFoundError):
         run_pipeline([["no-such-program-here"]])
+    with pytest.raises(FileNotFoundError) as missing:  # the one missing is named (the log line)
+        run_pipeline([["sleep", "30"], ["no-such-player-here"]])
+    assert missing.value.filename == "no-such-player-here"
 
 
 def test_run_pipeline_kills_a_stuck_process():
