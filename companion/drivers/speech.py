@@ -85,13 +85,13 @@ def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT) -> str
 
 
 class Speaker:
-    """Says calls on the box, on its own thread. `say` never blocks; `close` drops what is
+    """Says calls on the box, on its own thread: those of the kinds in `calls` (`[speech]
+    calls`, names from config.CALLS). `say` never blocks; `close` drops what is
     queued and lets the thread end after the call being said (waiting for it a second at
     most). A context manager. `runner` is the test double for `run_pipeline`."""
 
-    def __init__(self, *, voice: str = "en", rate: int = 170, volume: int = 100,
-                 device: str = "", calls: Iterable[str] = (), runner: Runner | None = None
-                 ) -> None:
+    def __init__(self, *, calls: Iterable[str], voice: str = "en", rate: int = 170,
+                 volume: int = 100, device: str = "", runner: Runner | None = None) -> None:
         self.voice, self.rate, self.volume, self.device = voice, rate, volume, device
         self.kinds = frozenset(calls)
         self.runner: Runner = runner or run_pipeline
