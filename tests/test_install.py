@@ -268,6 +268,15 @@ def test_the_box_voice_is_installed_and_the_unit_lets_it_reach_the_sound_cards(t
     out = done.stdout
     assert re.search(r"^==> 2\. System packages: .*\bespeak-ng alsa-utils\b", out, re.M)
     assert ("usermod -aG audio companion" in out or "ok: companion is in audio" in out)
+    # The installed config's [speech] block, uncommented, turns it on.
+    text = (PI / "config.toml").read_text()
+    block = text[text.index("# [speech]"):]
+    on = "\n".join(line[2:] if line.startswith("# ") and "=" in line or line == "# [speech]"
+                   else line for line in block.splitlines())
+    path = tmp_path / "speech.toml"
+    path.write_text(on)
+    sp = configmod.load(path, required=True)["speech"]
+    assert sp["enabled"] is True and sp["device"] == "plughw:1,0"
     u = unit()
     assert "char-alsa rw" in u["DeviceAllow"]
     assert "audio" in " ".join(u["SupplementaryGroups"]).split()
