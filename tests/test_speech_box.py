@@ -172,6 +172,7 @@ def test_a_failing_device_is_one_log_line_per_outage(caplog):
         for n in range(1, 4):
             sp.say([turn(n, "Ann")])
             assert sp.wait_idle(timeout=30)
+            runner.answer = f"aplay ended with status 1: another reason {n}"
         runner.answer = ""  # plugged back in
         sp.say([turn(4, "Ben")])
         assert sp.wait_idle(timeout=30)

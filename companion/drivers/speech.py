@@ -99,7 +99,7 @@ class Speaker:
         self._cond = threading.Condition()
         self._busy = False  # a call is being said
         self._closed = False
-        self._failing = ""  # the reason last logged, until a call is said again
+        self._failing = ""  # why the last call was not said ("": it was)
         self._missing = False  # espeak-ng (or aplay) is not installed: nothing more is tried
         self._thread = threading.Thread(target=self._work, name="speech", daemon=True)
         self._thread.start()
@@ -121,7 +121,7 @@ class Speaker:
             self._cond.notify()
 
     def waiting(self) -> list[str]:
-        """The words still queued, in order (for the tests and the doctor)."""
+        """The words still queued, in order (for the tests)."""
         with self._cond:
             return [c.text for c in self._queue]
 
@@ -178,7 +178,7 @@ class Speaker:
             return
         except Exception as e:  # whatever it is, the app's game must not hear of it
             problem = f"{type(e).__name__}: {e}"
-        if problem and problem != self._failing:
+        if problem and not self._failing:  # the start of an outage; its end is said below
             where = f"ALSA device {self.device}" if self.device else "the default audio output"
             log.warning("speech: cannot say calls through %s: %s (companion doctor checks the "
                         "audio; the game goes on)", where, problem)
