@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots
+.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots speech
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,13 +35,23 @@ browser:
 		apt-get update -qq && apt-get install -y -qq chromium; \
 	else echo "chromium not found: the browser tests will be skipped (apt-get install chromium)"; fi
 
+# Debian's espeak-ng and aplay (alsa-utils) for the box's voice (tests/test_speech_box.py and
+# the doctor's audio check render and play calls with them): installed when running as root
+# and missing, as `browser` does chromium. Otherwise those tests skip, saying why; under
+# CI=true they fail instead.
+speech:
+	@command -v espeak-ng >/dev/null 2>&1 && command -v aplay >/dev/null 2>&1 || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng alsa-utils; \
+	else echo "espeak-ng or aplay not found: the espeak-ng tests will be skipped (apt-get install espeak-ng alsa-utils)"; fi
+
 # ruff (pyflakes, pycodestyle, bugbear, import order) and mypy, both configured in
 # pyproject.toml and pinned in the test extra. `make test` and `make test-fast` run it first.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint $(MPY_PORT) browser
+test: lint $(MPY_PORT) browser speech
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The same without the browser tests (marked `browser`: tests/web that drive chromium) and

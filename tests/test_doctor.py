@@ -348,3 +348,97 @@ def test_the_spi_clock_must_hold_still(tmp_path, monkeypatch, model, boot, want)
     assert check.verdict == verdict and word in check.detail, check.line()
     if verdict == "FAIL":
         assert f"add {word} to {boot_file}, then reboot" in check.detail
+# --- audio: the box's voice ([speech], companion/drivers/speech.py) ---------------------------
+
+def speech_cfg(**speech):
+    from companion import config as configmod
+    return configmod.Config(configmod.check({"speech": {"enabled": True, **speech}}))
+
+
+class FakeAudio:
+    """shutil.which and subprocess.run for the audio tools: which are installed, the cards
+    `aplay -l` lists, and the devices that open."""
+
+    def __init__(self, installed=("espeak-ng", "aplay"), cards=(), opens=(), voices=("en",)):
+        self.installed, self.cards, self.opens, self.voices = installed, cards, opens, voices
+        self.ran: list[list[str]] = []
+
+    def which(self, name):
+        return f"/usr/bin/{name}" if name in self.installed else None
+
+    def run(self, argv, **kw):
+        import subprocess
+        self.ran.append(argv)
+        if argv[0] == "espeak-ng":
+            return subprocess.CompletedProcess(argv, 0 if argv[3] in self.voices else 1, "", "")
+        if argv[1] == "-l":
+            out = "".join(f"card {i}: {c} [{c}], device 0: x [x]\n"
+                          for i, c in enumerate(self.cards))
+            return subprocess.CompletedProcess(argv, 0, out, "" if out else
+                                               "aplay: device_list:274: no soundcards found...")
+        assert "-N" in argv and kw["input"][:4] == b"RIFF"  # silence, never blocking
+        device = argv[argv.index("-D") + 1] if "-D" in argv else "default"
+        ok = device in self.opens
+        return subprocess.CompletedProcess(argv, 0 if ok else 1, b"", b"" if ok else
+                                           b"ALSA lib pcm.c: Unknown PCM\n"
+                                           b"aplay: main:831: audio open error: No such file")
+
+
+def audio(cfg, fake):
+    return doctor.check_audio(cfg, which=fake.which, run=fake.run).line()
+
+
+def test_audio_off_is_a_skip_and_runs_nothing(tmp_path):
+    status, lines, _ = run(tmp_path)
+    assert status == 0 and lines["audio"].startswith("SKIP  audio: the box's voice is off")
+    from companion import config as configmod
+    fake = FakeAudio()
+    assert audio(configmod.Config(configmod.check({})), fake).startswith("SKIP")
+    assert fake.ran == []
+
+
+def test_audio_names_the_missing_package():
+    assert audio(speech_cfg(), FakeAudio(installed=())) == (
+        "FAIL  audio: espeak-ng is not installed: sudo apt-get install espeak-ng "
+        "(hardware/pi/install.sh installs it)")
+    assert audio(speech_cfg(), FakeAudio(installed=("espeak-ng",))).startswith(
+        "FAIL  audio: aplay is not installed: sudo apt-get install alsa-utils")
+    assert audio(speech_cfg(voice="zz"), FakeAudio()) == (
+        "FAIL  audio: espeak-ng has no voice 'zz' ([speech] voice; espeak-ng --voices lists "
+        "them)")
+
+
+def test_audio_without_a_sound_card_says_what_to_plug_in():
+    line = audio(speech_cfg(), FakeAudio())
+    assert line.startswith("FAIL  audio: no sound card (aplay -l lists none)")
+    assert "USB speaker" in line and "I2S" in line and "Zero 2 W has no audio jack" in line
+
+
+def test_audio_device_that_does_not_open_names_the_cards():
+    fake = FakeAudio(cards=("Headphones", "vc4hdmi"), opens=("default",))
+    line = audio(speech_cfg(device="plughw:3,0"), fake)
+    assert line == ("FAIL  audio: ALSA device 'plughw:3,0' does not open (aplay: main:831: "
+                    "audio open error: No such file); cards: card 0: Headphones [Headphones]; "
+                    "card 1: vc4hdmi [vc4hdmi]; set [speech] device, e.g. \"plughw:1,0\" for card 1 (aplay -L "
+                    "lists the names)")
+    assert fake.ran[-1][:5] == ["aplay", "-q", "-N", "-D", "plughw:3,0"]
+    assert audio(speech_cfg(), fake) == (
+        "OK    audio: espeak-ng, voice 'en'; the default audio output opens (a silent check); "
+        "cards: card 0: Headphones [Headphones]; card 1: vc4hdmi [vc4hdmi]")
+
+
+def test_audio_with_this_machines_espeak_ng_and_aplay():
+    """The real tools: ALSA's null device opens everywhere; an unknown voice or device fails."""
+    import shutil
+    for program, package in (("espeak-ng", "espeak-ng"), ("aplay", "alsa-utils")):
+        if shutil.which(program) is None:
+            why = f"{program} is not installed (apt-get install {package}; make test does it)"
+            if os.environ.get("CI", "").lower() == "true":
+                pytest.fail(f"CI must run the audio checks, but {why}")
+            pytest.skip(why)
+    assert doctor.check_audio(speech_cfg(device="null")).line().startswith(
+        "OK    audio: espeak-ng, voice 'en'; ALSA device 'null' opens (a silent check)")
+    assert doctor.check_audio(speech_cfg(voice="zz")).verdict == "FAIL"
+    line = doctor.check_audio(speech_cfg(device="nosuchdevice")).line()
+    assert line.startswith("FAIL  audio: ") and ("no sound card" in line or
+                                                 "'nosuchdevice' does not open" in line)

@@ -260,3 +260,26 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "chroma-companion.service" not in done.stderr, done.stderr  # no warnings about it
+
+
+def test_the_box_voice_is_installed_and_the_unit_lets_it_reach_the_sound_cards(tmp_path):
+    """[speech] on the box: espeak-ng and aplay from apt, the service user in `audio`, and
+    /dev/snd/* through the unit's closed device policy (docs/speech.md, On the box)."""
+    done = sh("--dry-run", "--config", "/tmp/cc-test-config/config.toml",
+              env=fake_apt_cache(tmp_path))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert re.search(r"^==> 2\. System packages: .*\bespeak-ng alsa-utils\b", out, re.M)
+    assert ("usermod -aG audio companion" in out or "ok: companion is in audio" in out)
+    # The installed config's [speech] block, uncommented, turns it on.
+    text = (PI / "config.toml").read_text()
+    block = text[text.index("# [speech]"):]
+    on = "\n".join(line[2:] if line.startswith("# ") and "=" in line or line == "# [speech]"
+                   else line for line in block.splitlines())
+    path = tmp_path / "speech.toml"
+    path.write_text(on)
+    sp = configmod.load(path, required=True)["speech"]
+    assert sp["enabled"] is True and sp["device"] == "plughw:1,0"
+    u = unit()
+    assert "char-alsa rw" in u["DeviceAllow"]
+    assert "audio" in " ".join(u["SupplementaryGroups"]).split()

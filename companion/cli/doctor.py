@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import os
 import platform
+import shutil
+import subprocess
 import sys
 import tempfile
+import wave
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -302,6 +306,63 @@ def check_roller(cfg: configmod.Config, *, comports: Callable[[], Iterable[Any]]
                            f"using the port (sudo systemctl stop {SERVICE})?")
 
 
+def check_audio(cfg: configmod.Config, *, which: Callable[[str], str | None] = shutil.which,
+                run: Callable[..., Any] = subprocess.run) -> Check:
+    """The box's voice (`[speech]`, companion/drivers/speech.py): espeak-ng is installed and
+    has the voice, and the ALSA output opens (a twentieth of a second of silence played with
+    `aplay -N`: nothing is heard, a busy device fails instead of waiting). `which` and `run`
+    are the test doubles of shutil.which and subprocess.run."""
+    sp = cfg["speech"]
+    if not sp["enabled"]:
+        return _skip("audio", "the box's voice is off in the config ([speech] enabled = false; "
+                              "the TV and the phones speak on their own)")
+    if which("espeak-ng") is None:
+        return _fail("audio", "espeak-ng is not installed: sudo apt-get install espeak-ng "
+                              "(hardware/pi/install.sh installs it)")
+    try:
+        voice = run(["espeak-ng", "-q", "-v", sp["voice"], ""], capture_output=True, text=True,
+                    timeout=20)
+        if voice.returncode != 0:
+            return _fail("audio", f"espeak-ng has no voice {sp['voice']!r} ([speech] voice; "
+                                  "espeak-ng --voices lists them)")
+        if which("aplay") is None:
+            return _fail("audio", "aplay is not installed: sudo apt-get install alsa-utils "
+                                  "(hardware/pi/install.sh installs it)")
+        listed = run(["aplay", "-l"], capture_output=True, text=True, timeout=20)
+        cards = [line.split(",")[0] for line in listed.stdout.splitlines()
+                 if line.startswith("card ")]
+        device = sp["device"]
+        opened = run(["aplay", "-q", "-N", *(["-D", device] if device else [])],
+                     input=_silence(), capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as e:
+        return _fail("audio", f"could not run the audio tools: {e}")
+    where = f"ALSA device {device!r}" if device else "the default audio output"
+    cards_text = "; ".join(dict.fromkeys(cards)) or "no sound card"
+    if opened.returncode != 0:
+        if not cards:
+            return _fail("audio", "no sound card (aplay -l lists none): plug in a USB speaker, "
+                                  "use HDMI, or wire an I2S amplifier (hardware/README.md, "
+                                  "Audio out); a Pi Zero 2 W has no audio jack")
+        said = [line.strip() for line in opened.stderr.decode("utf-8", "replace").splitlines()
+                if line.strip() and not line.startswith("ALSA lib")]
+        return _fail("audio", f"{where} does not open ({said[-1] if said else 'aplay failed'});"
+                              f" cards: {cards_text}; set [speech] device, e.g. \"plughw:1,0\" "
+                              "for card 1 (aplay -L lists the names)")
+    return _ok("audio", f"espeak-ng, voice {sp['voice']!r}; {where} opens (a silent check); "
+                        f"cards: {cards_text}")
+
+
+def _silence() -> bytes:
+    """A twentieth of a second of silence as a WAV, what espeak-ng's --stdout sends."""
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(22050)
+        w.writeframes(bytes(2 * 1102))
+    return buf.getvalue()
+
+
 def check_state_dir(cfg: configmod.Config) -> Check:
     path = cfg.journal_path().parent
     try:
@@ -510,6 +571,7 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
     yield check_display(cfg, open_display)
     yield from check_lights(cfg, open_spi=open_spi)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
+    yield check_audio(cfg)
     yield check_state_dir(cfg)
     problem = root_problem(cfg.journal_path())
     yield _fail("journal", problem) if problem else check_journal(cfg)

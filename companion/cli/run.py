@@ -73,8 +73,12 @@ def run(args) -> int:
         # hardware: it draws the ring around its panel.
         ring, ring_problem = _ring(cfg, stack) if display_kind != "terminal" else (None, "")
         lit = {"ring": ring} if ring is not None else {}
+        # The box's voice ([speech]; docs/speech.md): closed after the app (the stack unwinds
+        # in reverse), so a call the app makes as it closes still finds it.
+        speaker = _speaker(cfg, stack)
+        voice = {"speaker": speaker} if speaker is not None else {}
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
-                  start_frame=frame_path, inbox=inbox, **lit)
+                  start_frame=frame_path, inbox=inbox, **lit, **voice)
         stack.callback(app.close)
         if ring_problem:
             app.show_toast("Lights off: see doctor", 4.0)
@@ -201,6 +205,17 @@ def _ring(cfg, stack: ExitStack):
     if ring is not None:
         stack.enter_context(ring)
     return ring, ""
+
+
+def _speaker(cfg, stack: ExitStack):
+    """The box's voice `[speech]` configures (None when off), closed when `stack` closes. It
+    opens no device: a missing espeak-ng or sound card is one log line when the first call
+    is said (companion/drivers/speech.py), and `companion doctor` says what to fix."""
+    from companion.drivers.speech import open_speaker
+    speaker = open_speaker(cfg)
+    if speaker is not None:
+        stack.enter_context(speaker)
+    return speaker
 
 
 def _dice(cfg, post, rng):

@@ -33,6 +33,10 @@ RPI_ARCHIVE_URL=http://archive.raspberrypi.com/debian/
 PIN_PACKAGES=lgpio,rpi-lgpio
 # The original RPi.GPIO installs the same module as python3-rpi-lgpio: apt swaps it out.
 APT_REPLACED=(python3-rpi.gpio)
+# The box's voice ([speech] in the config, off until enabled; docs/speech.md): espeak-ng says
+# the calls, aplay (alsa-utils) plays them on [speech] device; installed either way, so that
+# enabling it is one line of the config.
+APT_PACKAGES+=(espeak-ng alsa-utils)
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
@@ -191,6 +195,12 @@ for g in gpio i2c dialout spi; do
         run usermod -aG "$g" "$USER_NAME"
     fi
 done
+# The sound cards (/dev/snd/*), for the box's voice: Debian's own group audio, always there.
+if id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx audio; then
+    skip "$USER_NAME is in audio"
+else
+    run usermod -aG audio "$USER_NAME"
+fi
 # systemd would make it at the service's first start (StateDirectory=); made now, so that
 # `companion doctor` as the service user works before that start too.
 if [ -d "$STATE" ] && [ "$(stat -c %U "$STATE")" = "$USER_NAME" ]; then
