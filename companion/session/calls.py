@@ -39,7 +39,7 @@ class Call:
         return {"kind": self.kind, "text": self.text, "n": self.n}
 
 
-TIME_WORDS = "Time!"  # the turn clock's call at no time left (ui/clock.py shows the same)
+TIME_WORDS = "Time!"  # the turn clock's call at no time left; the panel's clock shows it too
 # A word in capitals (the panel's colour and shape names, "RED STAR") is said in lower case,
 # so that no speech engine spells it out letter by letter.
 _CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
