@@ -150,6 +150,25 @@ class _ClockTimers:
 
 # --- the seat light ring ----------------------------------------------------------------------
 
+class RecordingSpeaker:
+    """A speaker that keeps every call it is handed (`said`, in order) instead of speaking:
+    the surface of the box's speaker (`say(calls)`, never blocking; `close()`)."""
+
+    def __init__(self) -> None:
+        self.said: list[Any] = []
+        self.closed = False
+
+    def say(self, calls: Sequence[Any]) -> None:
+        self.said.extend(calls)
+
+    @property
+    def texts(self) -> list[str]:
+        return [c.text for c in self.said]
+
+    def close(self) -> None:
+        self.closed = True
+
+
 RGB = tuple[int, int, int]
 
 
@@ -206,7 +225,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
              display: Any = None, dice: Any = None, seed: int = 1,
              animation: float | None = 0.0, strict: bool = True,
              on_commit: Callable[[str, int, Any], None] | None = None, buzzer: Any = None,
-             power_runner: Any = None) -> App:
+             power_runner: Any = None, speaker: Any = None) -> App:
     """An `App` ready to be pressed. Its journal is `app.store` (closed by `close(app)`), the
     game in play `app.journal`, the screen on top `app.top`.
 
@@ -233,7 +252,8 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
       config's).
     - `strict`: a bug in a screen raises (the test fails) instead of becoming the toast it
       is at the table (`App.strict`; set on the app only where it differs from App's).
-    - `on_commit`, `buzzer`, `power_runner`: passed to `App` as they are.
+    - `on_commit`, `buzzer`, `power_runner`, `speaker`: passed to `App` as they are (a
+      speaker: an object with `say(calls)` and `close()`, e.g. `RecordingSpeaker`).
     """
     import copy
     import random
@@ -265,7 +285,8 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
         factory = dice is not None and (isinstance(dice, type) or not hasattr(dice, "roll"))
         app = App(config=cfg, store=store, display=display if display is not None else dummy(),
                   dice=None if factory else dice, clock=clock, rng=random.Random(seed),
-                  on_commit=on_commit, buzzer=buzzer, power_runner=power_runner)
+                  on_commit=on_commit, buzzer=buzzer, power_runner=power_runner,
+                  speaker=speaker)
     except BaseException:
         store.close()
         raise

@@ -9,6 +9,8 @@ Modules, by job:
 - rolls.py: rolls and timers (Timers, a roll from ROLL to its result committed, each Tick)
 - handlers.py: the screen actions (HANDLERS: what `perform` does for each type of action)
 - bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
+- calls.py: the spoken calls (made after each commit and at "Time!", kept for the snapshot,
+  handed to the box's speaker)
 """
 
 from companion.app.core import STATS_BUDGET, App, run_safely

@@ -374,8 +374,9 @@ def publish_snapshot(app: App) -> None:
     from companion.app.clock import snapshot as clock_snapshot
     clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits,
                            at=app.turn_clock.now())
+    from companion.app.calls import speech
     app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
-                      clock=clock))
+                      clock=clock, calls=app.caller.snapshot(), speech=speech(app.config)))
 
 
 def current_seq(app: App) -> int:

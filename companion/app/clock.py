@@ -211,6 +211,8 @@ class TurnClock:
         alarm = "" if r is None else r.alarm
         if alarm != self.alarm and alarm and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
+        if alarm != self.alarm and alarm == "time":
+            self.app.caller.time_up()  # "Time!" on the box's speaker and the pages
         self.alarm = alarm
         if r is not None and r.on_break:
             # The one change of the clock no press makes: the pages learn it from a new

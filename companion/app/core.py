@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
 from companion.app import firstframe, handlers, rolls
+from companion.app.calls import Caller
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import (
     Button,
@@ -63,8 +64,8 @@ class App:
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
                  | None = None, buzzer=None, power_runner: power.Runner | None = None,
-                 start_frame: Path | None = None, inbox: queue.SimpleQueue | None = None
-                 ) -> None:
+                 start_frame: Path | None = None, inbox: queue.SimpleQueue | None = None,
+                 speaker=None) -> None:
         self.config = config
         self.store = store
         self.display = display
@@ -86,6 +87,8 @@ class App:
         self.buzzer = buzzer
         self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
         self.on_commit = on_commit
+        self.speaker = speaker  # the box's voice: say(calls), never blocks (None: silent)
+        self.caller = Caller(self)  # the spoken calls (app/calls.py, docs/speech.md)
         self.animation = config["dice"]["animation"]
         # A roll with no result by then is rolled in software: the roller driver falls back
         # after its own timeout, so this only guards against a result lost on the way.
@@ -290,6 +293,7 @@ class App:
         self._stats = None
         self.snapshot_due = True
         self.turn_clock.committed(what)
+        self.caller.committed(what, event)
         if self.on_commit is not None:
             assert self.journal is not None
             self.on_commit(what, len(self.journal.events), event)

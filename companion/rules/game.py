@@ -8,7 +8,7 @@ State is always `fold(apply, events, initial(header))` (docs/rules.md, "The game
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar, cast
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod, table as tbl
@@ -37,6 +37,42 @@ def check_clock_rule(key: str, value: Any) -> int | None:
         raise IllegalEvent(f"house rule {key} must be whole seconds {lo}-{hi}{off}, "
                            f"not {value!r}")
     return value
+
+
+# --- words for people: the pieces the history lines and the spoken calls share --------------
+# (docs/speech.md): a call is built from the same pieces as its history line, never a copy.
+
+def and_list(words: Sequence[str]) -> str:
+    """"Ann", "Ann and Ben", "Ann, Ben and Cy"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def turn_words(name: str) -> str:
+    """"Ben's turn": the turn call, and the start of the history's "Ben's turn ended"."""
+    return f"{name}'s turn"
+
+
+def skipped_words(names: Sequence[str]) -> str:
+    """"Ann is skipped", "Ann and Ben are skipped"."""
+    return f"{and_list(names)} {'is' if len(names) == 1 else 'are'} skipped"
+
+
+def over_words(names: Sequence[str]) -> str:
+    """"Game over: Ann wins", "Game over: Ann and Ben win", "Game over" (no winner)."""
+    if not names:
+        return "Game over"
+    return f"Game over: {and_list(names)} {'wins' if len(names) == 1 else 'win'}"
+
+
+def roll_words(who: str, dice: Mapping[str, Any]) -> str:
+    """"Ann rolled RED STAR": the faces in capitals, as the panel shows them."""
+    return f"{who} rolled " + " ".join(str(v).upper() for v in dice.values())
+
+
+TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the turn/end call
+Call = tuple[str, str]  # (kind of call, words): session/calls.py numbers them
 
 
 @dataclass(frozen=True)
@@ -294,16 +330,55 @@ class Game(Generic[S]):
         who = header.name(event["player"]) if isinstance(event.get("player"), int) \
             and 0 <= event["player"] < len(header.players) else header.name(before.table.current)
         if kind == "next":
-            return f"{who}'s turn ended"
+            return f"{turn_words(who)} ended"
         if kind == "roll":
-            faces = " ".join(str(v).upper() for v in event.get("dice", {}).values())
-            return f"{who} rolled {faces}"
+            dice = event.get("dice")
+            return roll_words(who, dice if isinstance(dice, Mapping) else {})
         if kind == "skip_to":
             return f"Skip to {who}"
         if kind == "first":
             return f"{who} goes first"
         return {"skip": "Skip", "double_skip": "Double skip", "reverse": "Reverse",
                 "reverse_skip": "Reverse + skip", "end": "End of game"}.get(str(kind), str(kind))
+
+    def calls(self, event: Event, header: Header, before: S, after: S) -> list[Call]:
+        """What is said aloud of `event`, recorded on `before` and leading to `after`: a list
+        of (kind, words), the kinds of config.CALLS (docs/speech.md). The words are the
+        history line's (`describe`) or built from its pieces: a move's own call first
+        (`move_calls`), then whose turn it is now when the turn changed, or the game over."""
+        kind = event.get("type")
+        t0, t1 = before.table, after.table
+        line = self.describe(event, header, before)
+        out: list[Call] = []
+        turn_said = False
+        if kind in ("skip", "double_skip", "reverse_skip"):
+            # The seats that will lose their turns, in the direction of play after the move.
+            lost = [header.name(t1.step(t1.current, i))
+                    for i in range(t0.pending_skips + 1, t1.pending_skips + 1)]
+            words = skipped_words(lost) if lost else line
+            out.append(("reverse", f"{line}: {words}") if kind == "reverse_skip"
+                       else ("skip", words))
+        elif kind == "reverse":
+            out.append(("reverse", f"{line}: {turn_words(header.name(t1.upcoming))}"))
+        elif kind == "first":
+            out.append(("turn", line))  # "Ben goes first"
+            turn_said = True
+        elif kind == "roll":
+            out.append(("roll", line))
+        elif kind not in TURN_MOVES:
+            out += self.move_calls(event, header, before, after)
+        if after.over:
+            if not before.over:
+                out.append(("end", over_words([header.name(s) for s in after.winners])))
+        elif not turn_said and (t1.current != t0.current or t1.turns != t0.turns):
+            out.append(("turn", turn_words(header.name(t1.current))))
+        return out
+
+    def move_calls(self, event: Event, header: Header, before: S, after: S) -> list[Call]:
+        """The call of a kind's own move (not the common turn moves): its history line, said
+        as it is. A kind overrides this where the spoken words differ ("Ann sold the farm
+        for 230"); an empty list says nothing but the turn call."""
+        return [("move", self.describe(event, header, before))]
 
     def text(self, state: S, header: Header) -> str:
         """`companion replay` without --json: the final state for people."""

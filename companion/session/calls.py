@@ -10,7 +10,16 @@ of those kinds exists (its turn is over).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.errors import IllegalEvent
+from companion.rules.game import turn_words
+
+if TYPE_CHECKING:
+    from companion.rules.game import Event
+    from companion.session.journal import Journal
 
 TURN_KINDS = ("turn", "reverse", "skip")
 
@@ -28,3 +37,42 @@ class Call:
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.text, "n": self.n}
+
+
+TIME_WORDS = "Time!"  # the turn clock's call at no time left; the panel's clock shows it too
+# A word in capitals (the panel's colour and shape names, "RED STAR") is said in lower case,
+# so that no speech engine spells it out letter by letter.
+_CAPITALS = re.compile(r"\b[A-Z]{2,}\b")
+
+
+def spoken(text: str) -> str:
+    """The history line's words as they are said: "Ann rolled RED STAR" -> "Ann rolled red
+    star"."""
+    return _CAPITALS.sub(lambda m: m.group(0).lower(), text)
+
+
+def of_change(journal: Journal, what: str, event: Event, last: int) -> list[Call]:
+    """The calls of a change just committed to `journal` (`what`: "append", "redo" or
+    "undo", `event` the event appended, redone or undone), numbered on from `last`.
+
+    An append or a redo says what its kind's `Game.calls` says of it (the move, then whose
+    turn it is or the game over). An undo says "Undone: " and the history line of what it
+    took back, then whose turn it is when the turn went back to someone else."""
+    j = journal
+    if what == "undo":
+        now = j.state
+        pairs = [("move", "Undone: " + j.game.describe(event, j.header, now))]
+        try:
+            undone = j.game.apply(now, event)
+        except IllegalEvent:  # cannot happen to an event the journal held; say the line only
+            undone = now
+        if not now.over and (undone.over or undone.table.current != now.table.current):
+            pairs.append(("turn", turn_words(j.header.name(now.table.current))))
+    else:
+        pairs = j.game.calls(event, j.header, j.previous_state, j.state)
+    return [Call(kind, spoken(text), last + i) for i, (kind, text) in enumerate(pairs, 1)]
+
+
+def time_call(last: int) -> Call:
+    """The turn clock's "Time!" (the turn limit or the time bank ran out)."""
+    return Call("time", TIME_WORDS, last + 1)

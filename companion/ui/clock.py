@@ -28,6 +28,7 @@ import re
 from typing import Any, Sequence
 
 from companion.inputs import Button
+from companion.session.calls import TIME_WORDS
 from companion.session.clock import Reading, clock_text, whole
 from companion.ui import draw
 from companion.ui.actions import Pop
@@ -39,7 +40,7 @@ SIZE = 9  # digits 7 px tall (rows 0-6)
 BOXED = 8
 PAD = 2  # the box's margin left and right of the text
 GAP = 2  # between the clock's slot and what a screen draws left of it
-WORDS = ("Time!", "Pause", "Break")
+WORDS = (TIME_WORDS, "Pause", "Break")
 
 
 def short_time(seconds: float, *, left: bool = False) -> str:
@@ -70,7 +71,7 @@ def corner(reading: Reading | str | None) -> tuple[str, bool] | None:
     if r.on_break:
         return "Break", False
     if r.alarm == "time":
-        return "Time!", True
+        return TIME_WORDS, True  # the same words the spoken call says
     if r.left is not None:
         return short_time(r.left, left=True), r.alarm == "warn"
     return short_time(r.elapsed), False

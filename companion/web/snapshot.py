@@ -25,12 +25,15 @@ HISTORY = 30  # events listed in `history`
 
 def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
           left: dict[str, Any] | None = None,
-          clock: dict[str, Any] | None = None) -> dict[str, Any]:
+          clock: dict[str, Any] | None = None, calls: list[dict[str, Any]] | None = None,
+          speech: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
     On the start menu, `unfinished`: the games its Resume offers, newest move first
     ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
     ({"game_id", "title"}), which a new game would set aside. `clock`: the turn clock
-    (companion/app/clock.py `snapshot`; None without a game)."""
+    (companion/app/clock.py `snapshot`; None without a game). `calls`: the last few spoken
+    calls ({"kind", "text", "n"}, oldest first) and `speech` how the pages say them
+    (companion/app/calls.py; docs/speech.md)."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
@@ -38,6 +41,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}", "clock": None,
+        "calls": list(calls or []), "speech": speech,
     }
     if journal is None:
         return snap

@@ -36,7 +36,9 @@ def test_tv_page_has_no_controls(page, companion):
     page.goto(c.url + "/tv")
     expect(page.locator("#who")).to_have_text("Ann")
     assert page.locator("#controls").count() == 0
-    assert page.locator("button").count() == 0
+    # Its one button is the switch for the spoken calls (docs/speech.md): no game controls.
+    assert page.locator("button").count() == 1
+    expect(page.locator("button")).to_have_attribute("id", "speech-switch")
 
 
 @pytest.mark.parametrize("kind", list(demos()))

@@ -44,7 +44,8 @@ CUT = """() => {
   const who = document.getElementById('who');
   const whoSize = parseFloat(getComputedStyle(who).fontSize);
   for (const e of document.body.querySelectorAll('*')) {
-    if (e.tagName === 'SCRIPT' || !e.getClientRects().length) continue;
+    // .sr-only: words for screen readers only (the calls' aria-live region), never seen.
+    if (e.tagName === 'SCRIPT' || e.closest('.sr-only') || !e.getClientRects().length) continue;
     const r = e.getBoundingClientRect();
     if (!r.width && !r.height) continue;
     if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.game import Call, Event, Game, Header, State, move
 from companion.rules.table import Table
 
 # The four card colors ("making sure it's either blue, green, orange, or red").
@@ -63,6 +63,17 @@ def first_in_direction(table: Table, seats: Iterable[int]) -> int:
         if seat in wanted:
             return seat
     raise IllegalEvent("skip to most: none of the marked players is still playing")
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                "nine", "ten", "eleven", "twelve")
+
+
+def owed_words(cards: int) -> str:
+    """"draw four", "draw eight", "draw 16": what the Draw 4 stack makes the next player
+    draw, said as the card is named (a number in words while there is one)."""
+    word = NUMBER_WORDS[cards] if 0 <= cards < len(NUMBER_WORDS) else str(cards)
+    return f"draw {word}"
 
 
 class Chaos(Game[ChaosState]):
@@ -230,6 +241,14 @@ class Chaos(Game[ChaosState]):
                                                     for seat, p in enumerate(points))
             return "Round points"
         return super().describe(event, header, before)
+
+    def move_calls(self, event: Event, header: Header, before: ChaosState,
+                   after: ChaosState) -> list[Call]:
+        """A Draw 4 is called out with the game's own shout and what the next player owes:
+        "Chaos: draw four", stacked "Chaos: draw eight" (docs/speech.md)."""
+        if event.get("type") == "draw_four":
+            return [("move", f"{self.title}: {owed_words(after.draw_stack)}")]
+        return super().move_calls(event, header, before, after)
 
     def text(self, state: ChaosState, header: Header) -> str:
         lines = [super().text(state, header)]

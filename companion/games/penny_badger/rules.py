@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.game import Call, Event, Game, Header, State, and_list, move
 
 BANK = "bank"
 Party = Union[int, str]  # a seat, or BANK
@@ -228,13 +228,6 @@ def claim_words(cards: int) -> str:
     return f"{cards} of a kind"
 
 
-def and_list(words: Sequence[str]) -> str:
-    """"Ann", "Ann and Ben", "Ann, Ben and Cy"."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def payment_words(transfers: Sequence[Transfer], eliminated: Sequence[int],
                   names: Sequence[str]) -> str:
     """Who paid whom in one settlement, in the order paid: "bank paid Cy 8; Dee paid bank 4
@@ -248,6 +241,19 @@ def payment_words(transfers: Sequence[Transfer], eliminated: Sequence[int],
         parts.append(f"{party_name(payer, names)} paid {paid}")
     parts += [f"{names[s]} is out" for s in eliminated]
     return "; ".join(parts) or "nothing moved"
+
+
+def pays_words(transfers: Sequence[Transfer], eliminated: Sequence[int],
+               names: Sequence[str]) -> str:
+    """What each badger paid in all, for the spoken call: "Ben pays 4", "Ann pays 2 and Cy
+    pays 2; Cy is out" (payment_words says whom to, for the history)."""
+    totals: dict[Party, int] = {}
+    for t in transfers:
+        if t.payer != BANK:
+            totals[t.payer] = totals.get(t.payer, 0) + t.amount
+    parts = [and_list([f"{party_name(p, names)} pays {n}" for p, n in totals.items()])]
+    parts += [f"{names[s]} is out" for s in eliminated]
+    return "; ".join(p for p in parts if p)
 
 
 def record_title(record: Record, names: Sequence[str]) -> str:
@@ -424,6 +430,22 @@ class PennyBadger(Game[PennyState]):
                     + ("true" if truthful else "a bluff")
                     + self._paid(before, header, seat, cards, tuple(raw), truthful))
         return super().describe(event, header, before)
+
+    def move_calls(self, event: Event, header: Header, before: PennyState,
+                   after: PennyState) -> list[Call]:
+        """A challenged claim: "Bluff called: Ben pays 4" or "True claim: Cy pays 4"; an
+        unchallenged claim: its history line; a pass: nothing (the turn call says it)."""
+        if event.get("type") not in ("pass", "claim") or len(after.history) \
+                <= len(before.history):
+            return super().move_calls(event, header, before, after)
+        r = after.history[-1]
+        if r.cards is None:
+            return [("move", pays_words((), r.eliminated, header.players))] \
+                if r.eliminated else []
+        if not r.challengers:
+            return super().move_calls(event, header, before, after)
+        head = "True claim" if r.truthful else "Bluff called"
+        return [("move", f"{head}: {pays_words(r.transfers, r.eliminated, header.players)}")]
 
     @staticmethod
     def _paid(before: PennyState, header: Header, seat: int, cards: int | None,

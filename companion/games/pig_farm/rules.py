@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Sequence, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod, table as tbl
-from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.game import Call, Event, Game, Header, State, move
 
 DEFAULT_TARGET = 500
 MIN_SELL_SETS = 3
@@ -310,7 +310,7 @@ class PigFarm(Game[PigFarmState]):
         kind = event.get("type")
         if kind == "sell":
             seller = header.name(before.table.current)
-            text = f"{seller} sold the farm (round {before.rounds + 1})"
+            text = f"{sold_words(seller)} (round {before.rounds + 1})"
             try:  # the round's points, as the move scored them
                 points = self.apply(before, event).results[-1].points
             except (IllegalEvent, AttributeError, IndexError):
@@ -321,6 +321,14 @@ class PigFarm(Game[PigFarmState]):
             verdict = butcher_verdict(event.get("die", ""), event.get("face", ""))
             return ("Butcher at the deal: " if event.get("deal") else "Butcher: ") + verdict
         return super().describe(event, header, before)
+
+    def move_calls(self, event: Event, header: Header, before: PigFarmState,
+                   after: PigFarmState) -> list[Call]:
+        """A sale: "Ann sold the farm for 230" (the seller's points of the round)."""
+        if event.get("type") == "sell" and len(after.results) > len(before.results):
+            r = after.results[-1]
+            return [("move", f"{sold_words(header.name(r.seller))} for {r.points[r.seller]}")]
+        return super().move_calls(event, header, before, after)
 
     def text(self, state: PigFarmState, header: Header) -> str:
         lines = [super().text(state, header)]
@@ -333,6 +341,11 @@ class PigFarm(Game[PigFarmState]):
             lines.append(f"Last butcher ({header.name(b.player)}, round {b.round}"
                          f"{', at the deal' if b.deal else ''}): {butcher_verdict(b.die, b.face)}")
         return "\n".join(lines)
+
+
+def sold_words(seller: str) -> str:
+    """"Ann sold the farm": the history line's and the spoken call's start."""
+    return f"{seller} sold the farm"
 
 
 def _short(value: object) -> str:

@@ -1,0 +1,207 @@
+"""The spoken calls (docs/speech.md): the words of every kind's moves, built from the history
+lines' pieces; undo and redo; the app hands them to its speaker, keeps the last few for the
+snapshot, and calls "Time!" when the turn clock runs out."""
+
+from __future__ import annotations
+
+from companion.rules.game import Header
+from companion.session import calls
+from companion.session.calls import Call
+from companion.session.journal import Journal
+from companion.testing import FakeClock, RecordingSpeaker, close, drain, make_app, press
+
+NAMES = ("Ann", "Ben", "Cy", "Dee")
+
+
+def said(j: Journal, event: dict, last: int = 0) -> list[str]:
+    """Append `event` and return the words of its calls."""
+    j.append(event)
+    return [c.text for c in calls.of_change(j, "append", event, last)]
+
+
+def kinds(j: Journal, event: dict) -> list[tuple[str, str]]:
+    j.append(event)
+    return [(c.kind, c.text) for c in calls.of_change(j, "append", event, 0)]
+
+
+def test_the_issues_turn_calls_in_a_game_of_chaos():
+    j = Journal(Header("chaos", NAMES))
+    assert kinds(j, {"type": "next"}) == [("turn", "Ben's turn")]
+    assert kinds(j, {"type": "skip"}) == [("skip", "Cy is skipped")]
+    assert kinds(j, {"type": "next"}) == [("turn", "Dee's turn")]
+    assert kinds(j, {"type": "reverse"}) == [("reverse", "Reverse: Cy's turn")]
+    assert kinds(j, {"type": "next"}) == [("turn", "Cy's turn")]
+    assert kinds(j, {"type": "draw_four", "color": "red"}) == [
+        ("move", "Chaos: draw four"), ("turn", "Ben's turn")]
+    assert kinds(j, {"type": "draw_four", "color": "blue"}) == [
+        ("move", "Chaos: draw eight"), ("turn", "Ann's turn")]
+    assert kinds(j, {"type": "take_draw_four"}) == [("move", "Ann drew 8")]
+    assert kinds(j, {"type": "skip"}) == [("skip", "Dee is skipped")]
+    assert kinds(j, {"type": "skip"}) == [("skip", "Cy is skipped")]  # skips add up
+    assert kinds(j, {"type": "next"}) == [("turn", "Ben's turn")]
+
+
+def test_ann_is_skipped_and_double_skip_and_reverse_skip():
+    j = Journal(Header("table", NAMES, first=3))
+    assert said(j, {"type": "skip"}) == ["Ann is skipped"]
+    j = Journal(Header("table", NAMES))
+    assert said(j, {"type": "double_skip"}) == ["Ben and Cy are skipped"]
+    j = Journal(Header("table", NAMES))
+    # Reverse, then the next player in the new direction (Dee) loses a turn.
+    assert kinds(j, {"type": "reverse_skip"}) == [("reverse", "Reverse + skip: Dee is skipped")]
+    assert said(j, {"type": "next"}) == ["Cy's turn"]
+
+
+def test_skip_to_first_roll_and_end_of_the_table_kind():
+    j = Journal(Header("table", NAMES))
+    assert kinds(j, {"type": "first", "player": 2}) == [("turn", "Cy goes first")]
+    assert kinds(j, {"type": "skip_to", "player": 0}) == [("turn", "Ann's turn")]
+    # The faces in capitals on the panel are said in lower case (no engine spells them).
+    assert kinds(j, {"type": "roll", "dice": {"colors": "red", "shapes": "star"}}) == [
+        ("roll", "Ann rolled red star")]
+    assert j.describe(len(j.events) - 1) == "Ann rolled RED STAR"  # the history line's words
+    assert kinds(j, {"type": "end"}) == [("end", "Game over")]
+
+
+def test_pig_farm_sale_says_the_sellers_points_then_whose_turn():
+    j = Journal(Header("pig-farm", NAMES[:3], 0, {"target": 500}))
+    hand = {"sets": [3, 3, 2], "unmatched": 0}
+    other = {"sets": [], "unmatched": 3}
+    assert kinds(j, {"type": "sell", "hands": [hand, other, other]}) == [
+        ("move", "Ann sold the farm for 230"), ("turn", "Ben's turn")]
+    assert j.describe(0).startswith("Ann sold the farm (round 1): Ann 230")
+
+
+def test_pig_farm_sale_that_ends_the_game_names_the_winner():
+    j = Journal(Header("pig-farm", NAMES[:2], 0, {"target": 200}))
+    hand = {"sets": [3, 3, 2], "unmatched": 0}
+    assert said(j, {"type": "sell", "hands": [hand, {"sets": [], "unmatched": 1}]}) == [
+        "Ann sold the farm for 230", "Game over: Ann wins"]
+
+
+def test_penny_badger_bluff_true_claim_plain_claim_and_pass():
+    j = Journal(Header("penny-badger", NAMES[:3], 1, {"bank": 100, "savings": 20}))
+    # Ben claims a pair, Ann challenges, it was a bluff: Ben pays the bank 2 and Ann 2.
+    assert kinds(j, {"type": "claim", "cards": 2, "challengers": [0], "truthful": False}) == [
+        ("move", "Bluff called: Ben pays 4"), ("turn", "Cy's turn")]
+    assert said(j, {"type": "claim", "cards": 2, "challengers": [0, 1], "truthful": True}) == [
+        "True claim: Ann pays 4 and Ben pays 4", "Ann's turn"]
+    assert said(j, {"type": "claim", "cards": 2}) == [
+        "Ann claimed a pair: bank paid Ann 4", "Ben's turn"]
+    assert said(j, {"type": "pass"}) == ["Cy's turn"]  # the turn call says it all
+
+
+def test_penny_badger_a_badger_out_and_the_game_over():
+    j = Journal(Header("penny-badger", NAMES[:2], 0, {"bank": 100, "savings": 2}))
+    assert said(j, {"type": "claim", "cards": 2, "challengers": [1], "truthful": False}) == [
+        "Bluff called: Ann pays 2; Ann is out", "Game over: Ben wins"]
+
+
+def test_every_other_kinds_move_is_said_as_its_history_line():
+    cases = [
+        ("flower-power", {"type": "petals", "color": "red", "count": 3}, "Ann: 3 red petals"),
+        ("drop-rainbow", {"type": "reveal", "color": "red"}, "First card red"),
+        ("match-patch", {"type": "pair"}, "Pair for Ann"),
+        ("rainbow-rush", {"type": "wild_replace"}, "Wild replaced a card"),
+        ("dice-factor", {"type": "add_card"}, "Ann: add a card"),
+    ]
+    for kind, event, words in cases:
+        j = Journal(Header(kind, NAMES[:3]))
+        out = [(c.kind, c.text) for c in (j.append(event) and
+                                          calls.of_change(j, "append", event, 0))]
+        assert out[0] == ("move", words), kind
+        assert calls.spoken(j.describe(0)) == words, kind  # the same words as the history
+
+
+def test_a_win_ends_with_the_game_over_call():
+    j = Journal(Header("rainbow-rush", NAMES[:3]))
+    assert said(j, {"type": "win", "player": 1}) == ["Ben wins", "Game over: Ben wins"]
+
+
+def test_undo_says_what_it_took_back_and_whose_turn_it_is_again():
+    j = Journal(Header("table", NAMES))
+    j.append({"type": "next"})
+    event = j.undo()
+    out = calls.of_change(j, "undo", event, 5)
+    assert [(c.kind, c.text, c.n) for c in out] == [
+        ("move", "Undone: Ann's turn ended", 6), ("turn", "Ann's turn", 7)]
+    event = j.redo()
+    assert [c.text for c in calls.of_change(j, "redo", event, 7)] == ["Ben's turn"]
+    j.append({"type": "skip"})
+    event = j.undo()  # the turn did not move: no turn call
+    assert [c.text for c in calls.of_change(j, "undo", event, 0)] == ["Undone: Skip"]
+
+
+def test_calls_numbers_and_staleness():
+    out = [Call("turn", "Ben's turn", 1), Call("move", "Ann drew 8", 2)]
+    assert [c.about_turn for c in out] == [True, False]
+    assert out[0].to_json() == {"kind": "turn", "text": "Ben's turn", "n": 1}
+    assert calls.time_call(4) == Call("time", "Time!", 5)
+
+
+# --- the app: its speaker and the snapshot's calls ---------------------------------------------
+
+def test_the_app_hands_each_commits_calls_to_its_speaker(tmp_path):
+    speaker = RecordingSpeaker()
+    app = make_app(tmp_path, kind="table", players=NAMES, setup=False, speaker=speaker)
+    try:
+        press(app, "NEXT")
+        press(app, "NEXT")
+        press(app, "BACK", hold=True)
+        drain(app)
+        assert speaker.texts == ["Ben's turn", "Cy's turn", "Undone: Ben's turn ended",
+                                 "Ben's turn"]
+        assert [c.n for c in speaker.said] == [1, 2, 3, 4]
+        assert [c["text"] for c in app.caller.snapshot()] == speaker.texts
+    finally:
+        close(app)
+
+
+def test_the_app_without_a_speaker_still_keeps_the_last_few_calls(tmp_path):
+    app = make_app(tmp_path, kind="table", players=NAMES, setup=False)
+    try:
+        for _ in range(12):
+            press(app, "NEXT")
+        drain(app)
+        kept = app.caller.snapshot()
+        assert len(kept) == 8 and kept[-1]["n"] == 12 and kept[0]["n"] == 5
+    finally:
+        close(app)
+
+
+def test_time_is_called_once_when_the_turn_limit_runs_out(tmp_path):
+    speaker = RecordingSpeaker()
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", players=NAMES, setup=False, speaker=speaker,
+                   clock=clock, rules={"turn_limit": 30})
+    try:
+        app.render()  # the turn clock starts ticking with the first frame
+        clock.advance(29)
+        drain(app)
+        assert speaker.texts == []
+        clock.advance(5)
+        drain(app)
+        assert speaker.texts == ["Time!"]
+        clock.advance(20)
+        drain(app)
+        assert speaker.texts == ["Time!"]  # once a turn
+        press(app, "NEXT")
+        drain(app)
+        assert speaker.texts == ["Time!", "Ben's turn"]
+    finally:
+        close(app)
+
+
+def test_a_speaker_that_fails_does_not_stop_the_game(tmp_path):
+    class Broken(RecordingSpeaker):
+        def say(self, calls):
+            raise OSError("no audio device")
+
+    app = make_app(tmp_path, kind="table", players=NAMES, setup=False, speaker=Broken())
+    try:
+        press(app, "NEXT")
+        drain(app)
+        assert app.journal.state.table.current == 1
+        assert app.caller.snapshot()[-1]["text"] == "Ben's turn"
+    finally:
+        close(app)

@@ -1,0 +1,223 @@
+"""The pages' spoken calls (issue 27, docs/speech.md), in real chromium with a stubbed
+`window.speechSynthesis` that records what it is asked to say: a scripted game's calls are
+said in order once a person taps the switch on (and not before), with the snapshot's rate,
+volume and language; the aria-live region says the same words; the switch is remembered; a
+page opened late says nothing old, and one that fell behind skips a turn that is over."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+
+import pytest
+
+from companion.gallery.web_shots import Companion
+from companion.inputs import WebRequest
+from companion.testing import FakeClock
+from tests.web.helpers import expect
+
+pytestmark = pytest.mark.slow
+
+# Records each utterance (its words, language, rate and volume) and ends it at once; with
+# window.holdSpeech = true it keeps them queued, the first being said, as a browser does while
+# it speaks: a cancel() then drops the rest unheard.
+STUB = """(() => {
+  window.said = []; window.spoken = []; window.cancels = 0; window.holdSpeech = false;
+  const queue = [];  // held utterances: the first is being said, the rest wait
+  const start = (u) => { u.started = true; u.onstart && u.onstart(); };
+  window.SpeechSynthesisUtterance = function (text) {
+    this.text = text; this.lang = ''; this.rate = 1; this.volume = 1; };
+  const synth = {
+    speak(u) {
+      window.said.push(u.text);
+      window.spoken.push({text: u.text, lang: u.lang, rate: u.rate, volume: u.volume});
+      if (!window.holdSpeech) {
+        setTimeout(() => { start(u); u.onend && u.onend(); }, 0);
+        return;
+      }
+      queue.push(u);
+      if (queue.length === 1) start(u);
+    },
+    cancel() {  // what had not started is never heard: it leaves `said`
+      window.cancels += 1;
+      for (const u of queue) {
+        if (!u.started) window.said.splice(window.said.lastIndexOf(u.text), 1);
+      }
+      queue.length = 0;
+    },
+    pause() {}, resume() {}, getVoices() { return []; },
+  };
+  Object.defineProperty(window, 'speechSynthesis', {configurable: true, value: synth});
+})();"""
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+@pytest.fixture
+def box(tmp_path):
+    """The companion on a FakeClock with a game of `kind` (a 60 s turn limit)."""
+    made: list[Companion] = []
+
+    def make(kind: str = "chaos", players=PLAYERS, rules=None, config=None):
+        clock = FakeClock(1_700_000_000.0)
+        c = Companion(tmp_path / f"speech{len(made)}.db", clock=clock, config=config)
+        c.seed(kind, list(players), rules if rules is not None else {"turn_limit": 60}, [])
+        made.append(c)
+        return c.start(), clock
+
+    yield make
+    for c in made:
+        c.close()
+
+
+def act(c: Companion, event: dict) -> None:
+    """Do `event` as a paired phone's action does (the app thread, the same route)."""
+    reply: Future = Future()
+    c.app.post(WebRequest("action", {"event": event, "seq": None}, reply))
+    assert reply.result(timeout=10).get("ok"), event
+
+
+def said(page, count: int) -> list[str]:
+    page.wait_for_function("(n) => window.said.length >= n", arg=count, timeout=10_000)
+    return page.evaluate("window.said")
+
+
+def test_a_scripted_game_is_said_in_order_once_the_switch_is_on(browser, box):
+    c, clock = box()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.add_init_script(STUB)
+    try:
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        switch = page.locator("#speech-switch")
+        expect(switch).to_be_visible()
+        expect(switch).to_have_attribute("aria-pressed", "false")
+        act(c, {"type": "next"})
+        # Off until a person taps it: nothing said, but the aria-live region has the words.
+        expect(page.locator("#call-live")).to_have_text("Ben's turn")
+        assert page.evaluate("window.said") == []
+        switch.click()
+        expect(switch).to_have_attribute("aria-pressed", "true")
+        expect(switch).to_contain_text("on")
+        assert said(page, 1) == ["Calls on"]
+        script = [
+            ({"type": "next"}, ["Cy's turn"]),
+            ({"type": "next"}, ["Dee's turn"]),
+            ({"type": "reverse"}, ["Reverse: Cy's turn"]),
+            ({"type": "next"}, ["Cy's turn"]),
+            ({"type": "draw_four", "color": "red"}, ["Chaos: draw four", "Ben's turn"]),
+            ({"type": "take_draw_four"}, ["Ben drew 4"]),
+            ({"type": "skip"}, ["Ann is skipped"]),
+            ({"type": "next"}, ["Dee's turn"]),
+        ]
+        expected = ["Calls on"]
+        for event, words in script:
+            act(c, event)
+            expected += words
+            assert said(page, len(expected)) == expected, event
+        clock.advance(61)  # the turn limit runs out on the box: "Time!"
+        expected.append("Time!")
+        assert said(page, len(expected)) == expected
+        expect(page.locator("#call-live")).to_have_text("Time!")
+        # Said at the box's [speech] rate and volume, in its voice's language.
+        last = page.evaluate("window.spoken[window.spoken.length - 1]")
+        assert last["lang"] == "en" and last["volume"] == 1
+        assert abs(last["rate"] - 170 / 175) < 1e-6
+        # The switch is remembered by this browser: a reload keeps it on, and says nothing old.
+        page.reload()
+        page.wait_for_selector("#conn[data-state=live]")
+        expect(page.locator("#speech-switch")).to_have_attribute("aria-pressed", "true")
+        act(c, {"type": "next"})
+        assert said(page, 1) == ["Cy's turn"]
+    finally:
+        context.close()
+
+
+def test_the_issues_other_calls_pig_farm_and_penny_badger(browser, box):
+    farm, _ = box("pig-farm", ["Ann", "Ben", "Cy"], {"target": 500})
+    badger, _ = box("penny-badger", ["Ann", "Ben", "Cy"], {"bank": 100, "savings": 20})
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(STUB)
+    try:
+        page.goto(farm.url + "/")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.click("#speech-switch")
+        hand, other = {"sets": [3, 3, 2], "unmatched": 0}, {"sets": [], "unmatched": 3}
+        act(farm, {"type": "sell", "hands": [hand, other, other]})
+        assert said(page, 3) == ["Calls on", "Ann sold the farm for 230", "Ben's turn"]
+        page.goto(badger.url + "/")  # another box (another port): its own switch
+        page.wait_for_selector("#conn[data-state=live]")
+        page.click("#speech-switch")
+        act(badger, {"type": "next"})
+        assert said(page, 2) == ["Calls on", "Ben's turn"]
+        act(badger, {"type": "claim", "cards": 2, "challengers": [0], "truthful": False})
+        assert said(page, 4)[1:] == ["Ben's turn", "Bluff called: Ben pays 4", "Cy's turn"]
+        reply: Future = Future()
+        badger.app.post(WebRequest("undo", {"seq": None}, reply))
+        assert reply.result(timeout=10).get("ok")
+        assert said(page, 6)[4:] == [
+            "Undone: Ben claimed a pair, challenged by Ann, a bluff: Ben paid bank 2 and Ann 2",
+            "Ben's turn"]
+    finally:
+        page.context.close()
+
+
+def test_a_page_that_fell_behind_drops_the_turn_that_is_over(browser, box):
+    c, _ = box()
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(STUB)
+    try:
+        page.goto(c.url + "/")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.click("#speech-switch")
+        said(page, 1)
+        # The browser is still saying a move when two turns go by: the first turn's call,
+        # waiting behind it, is over before it is heard, and is dropped.
+        page.evaluate("window.holdSpeech = true")
+        act(c, {"type": "swap_hands", "players": [0, 1]})
+        assert said(page, 2) == ["Calls on", "Swap: Ann & Ben"]
+        act(c, {"type": "next"})
+        assert said(page, 3) == ["Calls on", "Swap: Ann & Ben", "Ben's turn"]
+        act(c, {"type": "next"})
+        page.wait_for_function("() => window.said.includes(\"Cy's turn\")")
+        assert page.evaluate("window.said") == ["Calls on", "Swap: Ann & Ben", "Cy's turn"]
+        # A move call still unsaid behind a stale turn call is kept.
+        act(c, {"type": "swap_hands", "players": [1, 2]})
+        act(c, {"type": "next"})
+        page.wait_for_function("() => window.said.includes(\"Dee's turn\")")
+        assert page.evaluate("window.said")[3:] == ["Swap: Ben & Cy", "Dee's turn"]
+        # A page whose stream was cut while the game went on hears only what is not over.
+        page.evaluate("window.holdSpeech = false; window.said = []")
+        page.context.set_offline(True)
+        page.evaluate("Table.reconnect()")  # the stream drops (the phone lost the network)
+        expect(page.locator("#conn")).not_to_have_attribute("data-state", "live")
+        for event in ({"type": "next"}, {"type": "draw_four", "color": "red"},
+                      {"type": "take_draw_four"}, {"type": "next"}):
+            act(c, event)  # Ann's turn, draw four + Ben's turn, Ben drew 4, Cy's turn
+        page.context.set_offline(False)
+        assert said(page, 3) == ["Chaos: draw four", "Ben drew 4", "Cy's turn"]
+    finally:
+        page.context.close()
+
+
+def test_the_switch_is_off_for_a_new_browser_and_a_late_page_says_nothing_old(browser, box):
+    c, _ = box()
+    for event in ({"type": "next"}, {"type": "next"}):
+        act(c, event)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(STUB)
+    try:
+        page.goto(c.url + "/")
+        page.wait_for_selector("#conn[data-state=live]")
+        expect(page.locator("#speech-switch")).to_have_attribute("aria-pressed", "false")
+        page.click("#speech-switch")
+        assert said(page, 1) == ["Calls on"]
+        page.wait_for_timeout(300)  # nothing old follows (the two turns before it opened)
+        assert page.evaluate("window.said") == ["Calls on"]
+        page.click("#speech-switch")  # off again: nothing is said
+        expect(page.locator("#speech-switch")).to_have_attribute("aria-pressed", "false")
+        act(c, {"type": "next"})
+        expect(page.locator("#call-live")).to_have_text("Dee's turn")
+        assert page.evaluate("window.said") == ["Calls on"]
+    finally:
+        page.context.close()
