@@ -113,9 +113,12 @@ def test_every_other_kinds_move_is_said_as_its_history_line():
         assert calls.spoken(j.describe(0)) == words, kind  # the same words as the history
 
 
-def test_a_win_ends_with_the_game_over_call():
+def test_a_win_is_said_once_as_the_game_over_call():
+    """Rainbow Rush's and Dice Factor's winning move says "Ben wins" in the history; said
+    aloud, it is the game over alone, not "Ben wins. Game over: Ben wins"."""
     j = Journal(Header("rainbow-rush", NAMES[:3]))
-    assert said(j, {"type": "win", "player": 1}) == ["Ben wins", "Game over: Ben wins"]
+    assert said(j, {"type": "win", "player": 1}) == ["Game over: Ben wins"]
+    assert j.describe(0) == "Ben wins"  # the history line keeps its words
 
 
 def test_undo_says_what_it_took_back_and_whose_turn_it_is_again():

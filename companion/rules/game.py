@@ -369,7 +369,11 @@ class Game(Generic[S]):
             out += self.move_calls(event, header, before, after)
         if after.over:
             if not before.over:
-                out.append(("end", over_words([header.name(s) for s in after.winners])))
+                end = over_words([header.name(s) for s in after.winners])
+                # A winning move whose own line already says it ("Ben wins": Rainbow Rush,
+                # Dice Factor) is said once, as the game over.
+                out = [c for c in out if c[1] != end.removeprefix("Game over: ")]
+                out.append(("end", end))
         elif not turn_said and (t1.current != t0.current or t1.turns != t0.turns):
             out.append(("turn", turn_words(header.name(t1.current))))
         return out
