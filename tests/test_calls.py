@@ -208,3 +208,35 @@ def test_a_speaker_that_fails_does_not_stop_the_game(tmp_path):
         assert app.caller.snapshot()[-1]["text"] == "Ben's turn"
     finally:
         close(app)
+
+
+def test_a_new_game_says_whose_turn_it_is_once_its_setup_is_done(tmp_path):
+    """On the panel, "who goes first" says it ("Cy goes first"), and nothing more; from a
+    phone, which chose the first player itself, the game starts with "Cy's turn"."""
+    from companion.app import bridge
+    from companion.testing import choose
+
+    speaker = RecordingSpeaker()
+    app = make_app(tmp_path, speaker=speaker)
+    try:
+        choose(app, "New game")
+        while app.journal is None or app.journal.events == [] and len(app.stack) > 1:
+            top = app.top
+            labels = [i.text(app.ctx()) for i in getattr(top, "items", [])]
+            if "Cy" in labels:  # who goes first
+                choose(app, "Cy")
+            else:
+                press(app, "OK")
+            if app.journal is not None and app.journal.events:
+                break
+        drain(app)
+        assert speaker.texts == ["Cy goes first"]
+        result = bridge.new_game(app, {"game": "table", "players": ["Ann", "Ben", "Cy"],
+                                       "first": 2, "rules": {},
+                                       "replaces": app.journal.sink.game_id})
+        assert result.get("ok"), result
+        assert speaker.texts[-1] == "Cy's turn" and len(speaker.texts) == 2
+        press(app, "NEXT")
+        assert speaker.texts[-1] == "Ann's turn"
+    finally:
+        close(app)

@@ -30,6 +30,13 @@ class Caller:
         if self.app.journal is not None:
             self.say(words.of_change(self.app.journal, what, event, self.last))
 
+    def started(self) -> None:
+        """A new game's setup is done (or it had none): whose turn it is, unless a move
+        ("Cy goes first") has said it."""
+        if self.app.journal is not None:
+            self.say(words.start_call(self.app.journal, self.last))
+            self.app.snapshot_due = True
+
     def time_up(self) -> None:
         """The turn clock's alarm reached "time": a call, and the pages learn it."""
         self.say([words.time_call(self.last)])

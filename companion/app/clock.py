@@ -177,6 +177,8 @@ class TurnClock:
                 and any(s is t for s in screens for t in stack):
             return  # still up
         self._setup = None
+        if gid == self.game_id:
+            self.app.caller.started()  # "Ann's turn", unless "Ann goes first" said it
         if gid == self.game_id and self.paused:
             self.pause(False, force=True)
         elif gid != self.game_id:

@@ -129,6 +129,8 @@ def start_game(app: App, header: Header) -> bool:
     setup = app.mode.setup(app.ctx())
     app.stack.extend(setup)
     app.turn_clock.hold(setup)  # nobody's turn runs while the rules are read
+    if not setup:
+        app.caller.started()  # no setup to wait for: whose turn it is, said now
     app.snapshot_due = True
     return True
 

@@ -73,6 +73,15 @@ def of_change(journal: Journal, what: str, event: Event, last: int) -> list[Call
     return [Call(kind, spoken(text), last + i) for i, (kind, text) in enumerate(pairs, 1)]
 
 
+def start_call(journal: Journal, last: int) -> list[Call]:
+    """A new game's first turn, once its setup is done, when no move has named it yet ("Cy
+    goes first" already did): "Ann's turn"."""
+    if journal.events or journal.state.over:
+        return []
+    return [Call("turn", turn_words(journal.header.name(journal.state.table.current)),
+                 last + 1)]
+
+
 def time_call(last: int) -> Call:
     """The turn clock's "Time!" (the turn limit or the time bank ran out)."""
     return Call("time", TIME_WORDS, last + 1)
