@@ -99,6 +99,8 @@ def on_tick(app: App, tick: Tick) -> None:
         firstframe.on_tick(app)
     elif tick.token == "clock":
         app.turn_clock.on_tick()
+    elif tick.token == "lights":
+        app.lights.on_tick(tick)
     elif tick.token == "toast":
         if app.toast and app.clock() >= app.toast[1] - 0.01:
             app.toast = None
