@@ -375,7 +375,7 @@ def publish_snapshot(app: App) -> None:
     clock = clock_snapshot(app.turn_clock.reading(), app.turn_clock.limits,
                            at=app.turn_clock.now())
     app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
-                      clock=clock))
+                      clock=clock, ring=app.lights.snapshot()))
 
 
 def current_seq(app: App) -> int:

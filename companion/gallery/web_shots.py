@@ -53,9 +53,11 @@ def chromium_path() -> str | None:
 class Companion:
     """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
 
-    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None) -> None:
+    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None,
+                 ring=None) -> None:
         """`clock`: the journal's wall clock (events' times, the turn clock), e.g. a
-        companion.testing.FakeClock the test moves; None: the real one."""
+        companion.testing.FakeClock the test moves; None: the real one. `ring`: a seat light
+        ring (companion.testing.RecordingRing) for /tv to show; None: none."""
         import time
 
         from companion.config import load
@@ -64,6 +66,7 @@ class Companion:
         self.config = config if config is not None else load(None)
         self.config.data["dice"]["animation"] = 0.0
         self.port = port
+        self.ring = ring
         self.app: App | None = None
         self.web: Web | None = None
         self.store: Store | None = None
@@ -86,7 +89,7 @@ class Companion:
         from companion.web.server import Web
         store = self.store = Store(self.journal, clock=self.clock)
         app = self.app = App(config=self.config, store=store, display=dummy(),
-                             rng=random.Random(7))
+                             rng=random.Random(7), ring=self.ring)
         web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
                              frame=lambda: app.last_frame, source=self.journal, wall=self.clock)
         app.attach_web(web)
