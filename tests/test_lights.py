@@ -348,6 +348,22 @@ def test_the_snapshot_has_the_frame_at_rest_and_a_word_for_each_seat(table):
     assert snap["marks"] == ["", "turn", "", ""]
     assert snap["pixels"][4] == "#ffffff" and snap["pixels"][0] == "#181818"
     assert len(snap["pixels"]) == COUNT
+    assert snap["words"] == "Lights: Ben's turn"
+
+
+def test_the_rings_words():
+    assert R.words(("Ann", "Ben", "Cy"), ["won", "", "out"]) == "Lights: Ann wins · out: Cy"
+    assert R.words(("Ann", "Ben"), ["", "time"]) == "Lights: Ben: time is up"
+    assert R.words(("Ann", "Ben"), ["won", "won"]) == "Lights: Ann, Ben win"
+    assert R.words((), []) == "Lights: off"
+    assert R.words(("Ann", "Ben"), ["turn", "skip"]) == "Lights: Ann's turn · Ben is skipped"
+
+
+def test_leds_stand_round_the_panel_from_the_top_middle_clockwise():
+    assert R.around(0, 12) == (0.5, 0.0)
+    assert R.around(3, 12) == (1.0, 0.5)  # a quarter of the way round: the right side
+    assert R.around(6, 12) == (0.5, 1.0)
+    assert R.around(9, 12) == (0.0, 0.5)
 
 
 def test_the_rings_ticks_draw_no_panel_frame():

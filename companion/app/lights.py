@@ -167,27 +167,20 @@ class Lights:
     def snapshot(self) -> dict[str, Any] | None:
         """The ring for the web's snapshot (docs/web.md): the frame at rest ("#rrggbb" per
         LED: the animations are the box's), the LED facing each seat and what each seat's
-        light says in a word ("turn", "warn", "time", "won", "out" or ""), so that a page
-        need not rely on colour alone. None without a ring."""
+        light says in a word ("turn", "warn", "time", "won", "out" or "") and the whole in
+        words ("Lights: Ben's turn"), so that a page need not rely on colour alone. None
+        without a ring."""
         if self.ring is None:
             return None
         look = self.current_look()
         layout = self._layout(look)
         if layout is None or look is None:
             return {"pixels": R.hex_pixels((R.DARK,) * self.ring.count), "seats": [],
-                    "marks": []}
-        marks = []
-        for seat in range(look.seats):
-            if seat in look.eliminated:
-                marks.append("out")
-            elif look.over:
-                marks.append("won" if seat in look.winners else "")
-            elif seat == look.current:
-                marks.append(look.alarm or "turn")
-            else:
-                marks.append("")
+                    "marks": [], "words": R.words((), [])}
+        marks = R.marks(look)
+        players = self.app.journal.header.players if self.app.journal is not None else ()
         return {"pixels": R.hex_pixels(R.steady(layout, look)), "seats": list(layout.centres),
-                "marks": marks}
+                "marks": marks, "words": R.words(players, marks)}
 
     def close(self) -> None:
         """The app closes (quit, power off): the ring goes dark and is let go."""

@@ -237,6 +237,33 @@ def pulse(layout: Layout, look: Look) -> Plan:
     return plan
 
 
+def marks(look: Look) -> list[str]:
+    """What each seat's light says, in a word: "turn" (or the clock's "warn", "time") for
+    the current player, "skip" for a seat a pending skip will pass over (it blinks), "won"
+    for a winner, "out" for an eliminated seat, else ""."""
+    out = []
+    for seat in range(look.seats):
+        if seat in look.eliminated:
+            out.append("out")
+        elif look.over:
+            out.append("won" if seat in look.winners else "")
+        elif seat == look.current:
+            out.append(look.alarm or "turn")
+        elif seat in look.skipped:
+            out.append("skip")
+        else:
+            out.append("")
+    return out
+
+
+def seen(p: Pixel) -> Pixel:
+    """How bright a LED looks, for a picture of it on a screen: the eye sees a LED at a tenth
+    of its power as far more than a tenth as bright (a gamma of about 2.2), so a seat's dim
+    LED (24 of 255) is drawn at about 88, not as a black dot."""
+    r, g, b = (round(255 * (v / 255) ** 0.45) for v in p)
+    return (r, g, b)
+
+
 def hex_pixels(frame: Frame) -> list[str]:
     """The frame as "#rrggbb" strings (the web's snapshot)."""
     return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in frame]
@@ -251,3 +278,41 @@ def in_night(minute: int, hours: tuple[int, int] | None) -> bool:
     if start < stop:
         return start <= minute < stop
     return minute >= start or minute < stop
+
+
+def around(led: int, count: int, width: float = 2.0, height: float = 1.0) -> tuple[float, float]:
+    """Where LED `led` of `count` is drawn round the panel (the emulator, the screenshots, the
+    TV page alike): spaced evenly along the border of a `width` x `height` box, from the
+    middle of its top edge, clockwise. Returns (x, y) as fractions 0-1 of the box."""
+    length = 2 * (width + height)
+    d = (width / 2 + led * length / count) % length
+    if d < width:
+        return d / width, 0.0
+    d -= width
+    if d < height:
+        return 1.0, d / height
+    d -= height
+    if d < width:
+        return 1 - d / width, 1.0
+    d -= width
+    return 0.0, 1 - d / height
+
+
+MARK_WORDS = {"turn": "'s turn", "warn": ": time is running out", "time": ": time is up"}
+
+
+def words(players: Sequence[str], marks: Sequence[str]) -> str:
+    """What the ring says, in words (the TV's line under it and the screenshots): "Lights:
+    Ben's turn", "Lights: Ann wins · out: Cy"; "Lights: off" with no seat marked."""
+    def who(mark: str) -> list[str]:
+        return [players[i] for i, m in enumerate(marks) if m == mark and i < len(players)]
+    parts = [", ".join(who(m)) + tail for m, tail in MARK_WORDS.items() if who(m)]
+    if who("skip"):
+        parts.append(", ".join(who("skip")) + (" are" if len(who("skip")) > 1 else " is")
+                     + " skipped")
+    won = who("won")
+    if won:
+        parts.append(", ".join(won) + (" win" if len(won) > 1 else " wins"))
+    if who("out"):
+        parts.append("out: " + ", ".join(who("out")))
+    return "Lights: " + " · ".join(parts) if parts else "Lights: off"

@@ -554,18 +554,8 @@ const Table = (function () {
   // --- the seat lights ----------------------------------------------------------------------
   // The snapshot's `ring` (docs/lights.md): the box's ring of LEDs at rest, drawn as dots
   // around the box's picture, LED 0 at the top, clockwise, as on the box. Colour is never the
-  // only sign: each seat's dot carries a mark, and a line says it in words.
-  const RING_MARKS = {turn: "▶", warn: "!", time: "⏱", won: "★", out: "✕"};
-  function ringWords(s, ring) {
-    const who = (m) => ring.marks.map((x, i) => x === m ? s.players[i] : null).filter(Boolean);
-    const parts = [];
-    if (who("turn").length) parts.push("▶ " + who("turn").join(", ") + "'s turn");
-    if (who("warn").length) parts.push("! " + who("warn").join(", ") + ": time is running out");
-    if (who("time").length) parts.push("⏱ " + who("time").join(", ") + ": time is up");
-    if (who("won").length) parts.push("★ " + who("won").join(", ") + (who("won").length > 1 ? " win" : " wins"));
-    if (who("out").length) parts.push("✕ out: " + who("out").join(", "));
-    return parts.length ? "Lights: " + parts.join(" · ") : "Lights: off";
-  }
+  // only sign: each seat's dot carries a mark, and a line says it in words (the snapshot's).
+  const RING_MARKS = {turn: "▶", warn: "!", time: "⏱", won: "★", out: "✕", skip: "»"};
   // Where LED `i` of `count` sits on the box's outline, in percent: spaced evenly along the
   // border of the picture, from the middle of its top edge, clockwise (ui/ring.py around()).
   function ringSpot(i, count) {
@@ -577,6 +567,12 @@ const Table = (function () {
     if (d < w) { x = d; y = 0; } else if ((d -= w) < hgt) { x = w; y = d; }
     else if ((d -= hgt) < w) { x = w - d; y = hgt; } else { d -= w; x = 0; y = hgt - d; }
     return [(x / w) * 100, (y / hgt) * 100];
+  }
+  // How bright a LED looks, drawn on a screen (ui/ring.py seen): a gamma of about 2.2, so
+  // a seat's dim LED is a grey dot, not a black one.
+  function seen(colour) {
+    const v = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    return "rgb(" + v.map((c) => Math.round(255 * Math.pow(c / 255, 0.45))).join(", ") + ")";
   }
   function renderRing(s) {
     const box = document.getElementById("ring-box");
@@ -600,10 +596,10 @@ const Table = (function () {
       // On the line halfway into the padding round the picture (table.css .with-ring).
       dot.style.left = "calc(.55em + (100% - 1.1em) * " + (x / 100).toFixed(4) + ")";
       dot.style.top = "calc(.55em + (100% - 1.1em) * " + (y / 100).toFixed(4) + ")";
-      dot.style.background = colour;
+      dot.style.background = seen(colour);
       return dot;
     }));
-    words.textContent = ringWords(s, ring);
+    words.textContent = ring.words || "";
   }
 
   function render(s) {
