@@ -370,3 +370,30 @@ def test_the_rings_ticks_draw_no_panel_frame():
     from companion.inputs import Tick
     assert lights.quiet(Tick("lights", {"gen": 1, "i": 1}))
     assert not lights.quiet(Tick("clock"))
+
+
+# --- the emulator ------------------------------------------------------------------------------
+
+def test_the_emulator_draws_the_ring_round_the_panel():
+    import io
+
+    from PIL import Image
+
+    from companion.drivers.terminal import border_cells, terminal
+    out = io.StringIO()
+    term = terminal(out=out, columns=140, rows=40)
+    ring = term.ring(16)
+    term.display(Image.new("1", (128, 64)))
+    out.truncate(0)
+    ring.show([(255, 0, 0)] + [(0, 0, 0)] * 14 + [(24, 24, 24)])
+    text = out.getvalue()
+    assert text.count("\x1b[38;2;255;0;0m●") == 1 and text.count("○") == 14
+    assert text.count("\x1b[38;2;88;88;88m●") == 1  # the dim one, as it looks
+    top = next(line for line in text.split("\r\n") if "┌" in line)
+    assert top.index("●") > top.index("┌") and "─" * 20 in top
+    left, right = top.split("\x1b[38;2;255;0;0m")  # LED 0 in the middle of the top edge
+    assert abs(left.count("─") - right.count("─")) <= 2
+    assert border_cells(4, 3)[:3] == [(0, 2), (0, 3), (1, 3)]  # clockwise from the top middle
+    out.truncate(0)
+    ring.close()
+    assert out.getvalue().count("○") == 16  # dark at the end

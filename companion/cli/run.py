@@ -70,6 +70,8 @@ def run(args) -> int:
         app = App(config=cfg, store=store, display=display, on_commit=on_commit, rng=rng,
                   start_frame=frame_path, inbox=inbox)
         stack.callback(app.close)
+        if display_kind == "terminal":  # the emulator draws the seat lights round the panel
+            app.lights.attach(term.ring(cfg["lights"]["count"]))
         # The first frame now (unless the kept one is up): the dice roller, the pins and the
         # web are set up after it (nothing reaches the app before app.run(), so nothing is
         # missed in between).
