@@ -397,3 +397,32 @@ def test_the_emulator_draws_the_ring_round_the_panel():
     out.truncate(0)
     ring.close()
     assert out.getvalue().count("○") == 16  # dark at the end
+
+
+# --- the app's timers: one thread, not one a tick -----------------------------------------------
+
+def test_the_apps_timers_post_in_the_order_they_fall_due_from_one_thread():
+    import queue
+    import threading
+
+    from companion.app.rolls import Timers
+    from companion.inputs import Tick
+
+    now = [0.0]
+    posted: queue.SimpleQueue = queue.SimpleQueue()
+    timers = Timers(posted.put, clock=lambda: now[0])
+    before = threading.active_count()
+    timers.after(5.0, Tick("a"))
+    timers.after(1.0, Tick("b"))
+    assert threading.active_count() == before + 1  # the one timer thread
+    for i in range(50):
+        timers.after(1000.0 + i, Tick("later"))
+    assert threading.active_count() == before + 1  # and no more for more ticks
+    now[0] = 10.0
+    timers.after(100.0, Tick("wake"))  # a new tick wakes the thread: a and b are due
+    assert posted.get(timeout=10).token == "b"
+    assert posted.get(timeout=10).token == "a"
+    timers.close()
+    now[0] = 10_000.0
+    timers.after(0.0, Tick("closed"))
+    assert posted.empty()

@@ -226,7 +226,8 @@ class App:
             log.exception("error handling %r", item)
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
         try:
-            self.lights.sync()  # what the ring shows follows what the input changed
+            if not lights.quiet(item):  # the ring's own tick changed nothing of the game
+                self.lights.sync()  # what the ring shows follows what the input changed
         except Exception:  # the last resort: see `strict`
             if self.strict:
                 raise
