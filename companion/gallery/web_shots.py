@@ -176,6 +176,7 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     written += _control_shots(browser, c, out)
             if kind == control:
                 written += _clock_shots(browser, Path(tmp), kind, out)
+                written.append(_ring_shot(browser, Path(tmp), kind, out))
             written.append(_crowd_shot(browser, Path(tmp), kind, out))
         browser.close()
     return written
@@ -195,6 +196,26 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
         page.locator("#frame-img").evaluate(
             "img => img.complete || new Promise(r => { img.onload = r; })")
         target = out / f"{kind}-tv-{n}-players.png"
+        page.screenshot(path=str(target))
+        page.close()
+    return target
+
+
+def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
+    """The TV of a box with seat lights (docs/lights.md): the ring round the box's picture,
+    each seat's dot marked and the ring in words under it."""
+    from companion.testing import RecordingRing
+    players, rules, events = demos()[kind]
+    c = Companion(tmp / f"{kind}-ring.db", ring=RecordingRing(16))
+    c.seed(kind, players, rules, events)
+    with c:
+        page = browser.new_page(viewport=TV, device_scale_factor=1)
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.wait_for_selector("body[data-fitted]")
+        page.locator("#frame-img").evaluate(
+            "img => img.complete || new Promise(r => { img.onload = r; })")
+        target = out / "tv-ring.png"
         page.screenshot(path=str(target))
         page.close()
     return target
