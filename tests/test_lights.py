@@ -149,6 +149,17 @@ def test_a_skipped_seat_blinks(table):
     assert lit(ring.last) == [7, 8, 9]  # Cy
 
 
+def test_skip_to_chases_to_the_seat_and_blinks_nobody(table):
+    app, ring, clock = table
+    app.emit({"type": "skip_to", "player": 2})
+    before = len(ring.frames)
+    app.handle(object())
+    run_for(app, clock, 3.0)
+    heads = [head(f) for _, f, _ in ring.frames[before:-1]]
+    assert heads == list(range(0, 9))  # Ann's LED 0 to Cy's LED 8, and no blink after
+    assert lit(ring.last) == [7, 8, 9]
+
+
 def test_eliminated_seats_are_dark(tmp_path):
     clock = FakeClock()
     ring = RecordingRing(COUNT, clock=clock)

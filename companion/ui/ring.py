@@ -146,7 +146,8 @@ def change(layout: Layout, before: Look | None, after: Look | None, *,
 
     - the direction of play reversed: a sweep once round from the current seat the new way;
     - the turn passed on: a chase from the old seat to the new one in the direction of play,
-      then the seats it passed over (skipped) blink three times;
+      then the seats a pending skip passed over blink three times (a skip to is a jump:
+      nobody blinks);
     - a skip played that ends no turn yet: the seat(s) it will pass over blink;
     - a roll: the Colors die's colour over the whole ring for 2 s (its logo face: the five
       colours round the ring); a roll without the Colors die: one white sweep round;
@@ -180,8 +181,8 @@ def change(layout: Layout, before: Look | None, after: Look | None, *,
                 break
             if seat not in after.eliminated:
                 passed.append(seat)
-        if after.current == _next(before, after.direction):
-            passed = []  # the next seat in turn: nobody was passed over
+        if after.current == _next(before, after.direction) or not before.pending_skips:
+            passed = []  # the next seat in turn, or a jump (skip to): nobody was skipped
     elif after.current == before.current and after.pending_skips > before.pending_skips:
         passed = list(after.skipped)
     if passed:
