@@ -437,3 +437,45 @@ def test_the_apps_timers_post_in_the_order_they_fall_due_from_one_thread():
     now[0] = 10_000.0
     timers.after(0.0, Tick("closed"))
     assert posted.empty()
+
+
+class CountingDisplay:
+    def __init__(self) -> None:
+        self.shown = 0
+
+    def show(self, image) -> None:
+        self.shown += 1
+
+
+class OneAtATime:
+    """The app's queue handing over one item at a time, as if each came alone (the queue is
+    empty after each, so the app would draw after each); Quit once the script is done."""
+
+    def __init__(self, items) -> None:
+        self.items = list(items)
+
+    def put(self, item) -> None:
+        self.items.append(item)
+
+    def get(self):
+        from companion.inputs import Quit
+        return self.items.pop(0) if self.items else Quit()
+
+    def empty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("ticks", [0, 5])
+def test_the_rings_ticks_draw_no_panel_frame_in_the_apps_loop(tmp_path, ticks):
+    from companion.inputs import Tick
+    display = CountingDisplay()
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock, display=display,
+                   ring=RecordingRing(COUNT, clock=clock))
+    try:
+        app.queue = OneAtATime(Tick("lights", {"gen": -1, "i": 1}) for _ in range(ticks))
+        app.run()
+        # The first frame, and the one its Tick("redraw") asks for: none for the ring's ticks.
+        assert display.shown == 2
+    finally:
+        close(app)
