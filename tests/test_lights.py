@@ -298,6 +298,12 @@ def test_the_night_begins_with_nothing_pressed(tmp_path):
         run_for(app, clock, 2 * lights.NIGHT_CHECK)
         assert ring.frames[-1][2] == 0.05
         assert ring.frames[-1][1] == ring.frames[0][1]  # the same picture, dimmer
+        shown = len(ring.frames)
+        run_for(app, clock, 10 * lights.NIGHT_CHECK)  # nothing changes: nothing is shown
+        assert len(ring.frames) == shown
+        clock.t = _local(7) + 24 * 3600 + 30  # morning: bright again with nothing pressed
+        run_for(app, clock, 2 * lights.NIGHT_CHECK)
+        assert ring.frames[-1][2] == 0.25 and len(ring.frames) == shown + 1
     finally:
         close(app)
 

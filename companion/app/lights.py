@@ -132,10 +132,12 @@ class Lights:
     def on_tick(self, tick: Tick) -> None:
         if self.ring is None:
             return
-        if tick.data.get("night"):
+        if tick.data.get("night"):  # the night's hours begun or ended: the same frame again
             self._night_due = False
-            if self.shown is not None:
+            if self.shown is not None and self.ring.brightness != self.brightness():
                 self._show(self.shown)
+            else:
+                self._night_check()
             return
         if tick.data.get("gen") == self.gen and tick.data.get("i", 0) < len(self.plan):
             self._step(int(tick.data["i"]))
@@ -158,7 +160,11 @@ class Lights:
             if not self._failed:
                 log.error("the seat lights failed: %s", e)
             self._failed = True
-        if self.night is not None and not self._night_due:
+        self._night_check()
+
+    def _night_check(self) -> None:
+        """While `[lights] night` is set: a look at the clock a minute from now."""
+        if self.night is not None and not self._night_due and self.ring is not None:
             self._night_due = True
             self.app.timers.after(NIGHT_CHECK, Tick(TOKEN, {"night": True}))
 
