@@ -102,8 +102,7 @@ class App:
             handlers.taken_back_at_start(self)
         from companion.app.clock import TurnClock
         self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
-        # The seat light ring (docs/lights.md): `ring` is its device (None: no ring).
-        self.lights = lights.Lights(self, ring)
+        self.lights = lights.Lights(self, ring)  # the seat lights (docs/lights.md)
         # The game left for the start menu (still the open game in the journal: resumed at
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
@@ -225,13 +224,7 @@ class App:
                 raise
             log.exception("error handling %r", item)
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
-        try:
-            if not lights.quiet(item):  # the ring's own tick changed nothing of the game
-                self.lights.sync()  # what the ring shows follows what the input changed
-        except Exception:  # the last resort: see `strict`
-            if self.strict:
-                raise
-            log.exception("error showing the seat lights")
+        self.lights.after(item)  # the seat lights follow what the input changed
 
     # --- inputs -------------------------------------------------------------------------------
 

@@ -89,6 +89,19 @@ class Lights:
             self.layout = R.Layout.of(self.ring.count, look.seats, self.configured)
         return self.layout
 
+    def after(self, item: object) -> None:
+        """After the app handled `item`: `sync`, unless it was the ring's own tick (it
+        changed nothing of the game). A bug here is logged and the game goes on (see
+        App.strict), as with the screens."""
+        if self.ring is None or quiet(item):
+            return
+        try:
+            self.sync()
+        except Exception:
+            if self.app.strict:
+                raise
+            log.exception("error showing the seat lights")
+
     def sync(self) -> None:
         """After each input: what the ring shows, again. A change of it starts its frames
         (a move: its animation; an undo, a redo, another game on: at once)."""
