@@ -22,6 +22,8 @@ Figures (docs/performance.md, issue 9):
   presses; rss_growth_kb_per_1k_events: how that grows with N (issue 20: flat).
 - the turn clock's (issue 28, `--only clock`, bench/clock.py): press to frame with the clock
   stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
+- the seat lights' (issue 27, `--only ring`, bench/ring.py): press to frame with the ring off
+  and on, and what the ring adds to the app thread's work for a press and for a frame of it.
 """
 
 from __future__ import annotations
@@ -659,11 +661,16 @@ def bench_clock(tmp: Path, figure, *, quick: bool) -> None:
     run_clock(tmp, figure, quick=quick)
 
 
+def bench_ring(tmp: Path, figure, *, quick: bool) -> None:
+    from bench.ring import bench_ring as run_ring
+    run_ring(tmp, figure, quick=quick)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal memory web stats clock "
+                    help="bytes press startup idle journal memory web stats clock ring "
                          "(default: all; with --pi-class: press startup instructions)")
     ap.add_argument("--pi-class", action="store_true",
                     help="only press and startup, in a CPU cgroup limited to 12%% of one core "
@@ -690,6 +697,7 @@ def main(argv: list[str] | None = None) -> int:
         "web": lambda t: bench_web(t, figure, quick=q),
         "stats": lambda t: bench_stats(t, figure, quick=q),
         "clock": lambda t: bench_clock(t, figure, quick=q),
+        "ring": lambda t: bench_ring(t, figure, quick=q),
     }
     with tempfile.TemporaryDirectory() as d:
         if args.pi_class:

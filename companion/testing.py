@@ -225,7 +225,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
              display: Any = None, dice: Any = None, seed: int = 1,
              animation: float | None = 0.0, strict: bool = True,
              on_commit: Callable[[str, int, Any], None] | None = None, buzzer: Any = None,
-             power_runner: Any = None, speaker: Any = None) -> App:
+             power_runner: Any = None, speaker: Any = None, ring: Any = None) -> App:
     """An `App` ready to be pressed. Its journal is `app.store` (closed by `close(app)`), the
     game in play `app.journal`, the screen on top `app.top`.
 
@@ -254,6 +254,8 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
       is at the table (`App.strict`; set on the app only where it differs from App's).
     - `on_commit`, `buzzer`, `power_runner`, `speaker`: passed to `App` as they are (a
       speaker: an object with `say(calls)` and `close()`, e.g. `RecordingSpeaker`).
+    - `ring`: the seat light ring (a `RecordingRing`, say), passed to `App`; on a FakeClock
+      its animations run on that clock like the other timers.
     """
     import copy
     import random
@@ -286,7 +288,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
         app = App(config=cfg, store=store, display=display if display is not None else dummy(),
                   dice=None if factory else dice, clock=clock, rng=random.Random(seed),
                   on_commit=on_commit, buzzer=buzzer, power_runner=power_runner,
-                  speaker=speaker)
+                  speaker=speaker, ring=ring)
     except BaseException:
         store.close()
         raise
@@ -305,6 +307,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
             why = app.toast[0] if app.toast else "not saved"
             close(app)
             raise RuntimeError(f"make_app: the {kind} game did not start: {why}")
+    app.lights.sync()  # the ring's first frame, as App.run shows it
     return app
 
 

@@ -211,6 +211,8 @@ class TurnClock:
         self._tick_due = False
         r = self.reading()
         alarm = "" if r is None else r.alarm
+        # The seat lights turn the seat amber or red with the same change: App.handle asks
+        # them again after this tick (companion/app/lights.py).
         if alarm != self.alarm and alarm and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
         if alarm != self.alarm and alarm == "time":

@@ -11,7 +11,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
-from companion.app import firstframe, handlers, rolls
+from companion.app import firstframe, handlers, lights, rolls
 from companion.app.calls import Caller
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import (
@@ -65,7 +65,7 @@ class App:
                  rng: random.Random | None = None, on_commit: Callable[[str, int, Any], None]
                  | None = None, buzzer=None, power_runner: power.Runner | None = None,
                  start_frame: Path | None = None, inbox: queue.SimpleQueue | None = None,
-                 speaker=None) -> None:
+                 speaker=None, ring: Any = None) -> None:
         self.config = config
         self.store = store
         self.display = display
@@ -105,6 +105,7 @@ class App:
             handlers.taken_back_at_start(self)
         from companion.app.clock import TurnClock
         self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
+        self.lights = lights.Lights(self, ring)  # the seat lights (docs/lights.md)
         # The game left for the start menu (still the open game in the journal: resumed at
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
@@ -185,24 +186,29 @@ class App:
     def run(self) -> None:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
+        self.lights.sync()  # the ring's first frame
         if self.journal is not None:
             # Now the end screen's line of history, or the turn clock in its corner (blank in
             # the first frame, and a paused clock or a break has no tick to draw it).
             self.post(Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
+        drawn = True  # the frame shows every input handled so far
         while True:
             item = self.queue.get()
             if isinstance(item, Quit):
                 break
             self.handle(item)
+            drawn = drawn and lights.quiet(item)  # the ring's frames are not the panel's
             # Draw once the burst is handled: inputs that queued meanwhile are taken first.
-            if self.queue.empty():
+            if self.queue.empty() and not drawn:
+                drawn = True
                 self.render()
                 self.flush_snapshot()
                 firstframe.due(self)
 
     def close(self) -> None:
         self.timers.close()
+        self.lights.close()  # dark
         firstframe.at_exit(self)
 
     def handle(self, item: object) -> None:
@@ -221,6 +227,7 @@ class App:
                 raise
             log.exception("error handling %r", item)
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
+        self.lights.after(item)  # the seat lights follow what the input changed
 
     # --- inputs -------------------------------------------------------------------------------
 
@@ -294,6 +301,7 @@ class App:
         self.snapshot_due = True
         self.turn_clock.committed(what)
         self.caller.committed(what, event)
+        self.lights.committed(what, event)
         if self.on_commit is not None:
             assert self.journal is not None
             self.on_commit(what, len(self.journal.events), event)

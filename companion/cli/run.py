@@ -82,6 +82,8 @@ def run(args) -> int:
         stack.callback(app.close)
         if ring_problem:
             app.show_toast("Lights off: see doctor", 4.0)
+        if display_kind == "terminal":  # the emulator draws the seat lights round the panel
+            app.lights.attach(term.ring(cfg["lights"]["count"]))
         # The first frame now (unless the kept one is up): the dice roller, the pins and the
         # web are set up after it (nothing reaches the app before app.run(), so nothing is
         # missed in between).

@@ -16,6 +16,11 @@ is in non-blocking mode (a program run before in the same terminal may leave it 
 does) a write can stop part way, often inside a three-byte block character (a "�" where the
 line is cut); the rest is written once the terminal takes more, so no frame, the last one
 before an exit included, is left cut.
+
+The seat light ring (docs/lights.md) is drawn round the panel: `terminal.ring(count)` is a
+ring device like the SPI one, whose LEDs are coloured dots (24-bit ANSI colour) on the
+panel's border, LED 0 at the middle of the top, clockwise; each frame it is shown draws the
+panel again with them.
 """
 
 from __future__ import annotations
@@ -74,6 +79,58 @@ def frame_text(image: Image.Image, *, columns: int, rows: int = 24) -> list[str]
     return lines
 
 
+RGB = tuple[int, int, int]
+
+
+def border_cells(width: int, height: int) -> list[tuple[int, int]]:
+    """The (row, column) cells of a box's border `width` columns by `height` rows, clockwise
+    from the middle of its top edge."""
+    top = [(0, c) for c in range(width)]
+    right = [(r, width - 1) for r in range(1, height)]
+    bottom = [(height - 1, c) for c in range(width - 2, -1, -1)]
+    left = [(r, 0) for r in range(height - 2, 0, -1)]
+    cells = top + right + bottom + left
+    mid = width // 2
+    return cells[mid:] + cells[:mid]
+
+
+def dot(rgb: RGB) -> str:
+    """A LED as a coloured dot: a dark one as a grey ring. Drawn as it looks (a gamma of
+    about 2.2: a seat's dim LED is a grey dot, not a black one)."""
+    if not any(rgb):
+        return "\x1b[90m○\x1b[0m"
+    r, g, b = (round(255 * (v / 255) ** 0.45) for v in rgb)
+    return f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
+
+
+class TerminalRing:
+    """The seat light ring drawn by a `terminal` round its panel: `count`, `brightness`,
+    `show(pixels)`, `close()` (dark), as the SPI ring has."""
+
+    def __init__(self, term: terminal, count: int) -> None:
+        self.term = term
+        self.count = count
+        self.brightness = 1.0  # the emulator draws the colours as they are
+        self.pixels: list[RGB] = [(0, 0, 0)] * count
+
+    def show(self, pixels) -> None:
+        if len(pixels) != self.count:
+            raise ValueError(f"{len(pixels)} pixels for a ring of {self.count}")
+        self.pixels = [(int(r), int(g), int(b)) for r, g, b in pixels]
+        if self.term.image is not None:
+            self.term.display(self.term.image)
+
+    def close(self) -> None:
+        self.show([(0, 0, 0)] * self.count)
+        self.term.leds = None
+
+    def __enter__(self) -> TerminalRing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class terminal(device):
     """A luma device that draws to a text stream (stdout by default)."""
 
@@ -89,6 +146,7 @@ class terminal(device):
         self.image: Image.Image | None = None
         self.persist = True  # leave the last frame on screen at exit
         self.drawn_size: tuple[int, int] | None = None  # the terminal size of the last frame
+        self.leds: TerminalRing | None = None  # the seat lights round the panel (ring())
         self.write("\x1b[2J\x1b[?25l")  # clear, hide the cursor
 
     @property
@@ -110,6 +168,8 @@ class terminal(device):
             width = len(lines[0])
             panel = ["┌" + "─" * width + "┐", *(f"│{line}│" for line in lines),
                      "└" + "─" * width + "┘"]
+            if self.leds is not None:
+                panel = self._with_leds(panel, self.leds.pixels)
             footer = [part for line in self.footer for part in textwrap.wrap(line, columns)]
             shown = panel + footer[:max(rows - len(panel), 0)]
         # A new size: clear it all (the terminal wrapped or cut the old frame its own way).
@@ -119,6 +179,20 @@ class terminal(device):
         self.drawn_size = (columns, rows)
         self.write(clear + "\x1b[H" + "\r\n".join("\x1b[K" + line for line in shown)
                    + "\x1b[J")
+
+    def ring(self, count: int) -> TerminalRing:
+        """The seat light ring round this panel (companion run --emulator gives it the app)."""
+        self.leds = TerminalRing(self, count)
+        return self.leds
+
+    @staticmethod
+    def _with_leds(panel: list[str], pixels: list[RGB]) -> list[str]:
+        rows = [list(line) for line in panel]
+        cells = border_cells(len(rows[0]), len(rows))
+        for i, rgb in enumerate(pixels):
+            r, c = cells[round(i * len(cells) / len(pixels)) % len(cells)]
+            rows[r][c] = dot(rgb)
+        return ["".join(row) for row in rows]
 
     def write(self, text: str) -> None:
         """Write `text` whole: to the stream's file descriptor, if it has one, waiting while a

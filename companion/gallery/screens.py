@@ -23,6 +23,11 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
         p = outdir / f"{name}.png"
         draw.scale(img, scale).save(p)
         written.append(p)
+    from companion.gallery import ring
+    for name, img in ring.shots(config):  # the panel in colour, its seat lights round it
+        p = outdir / f"{name}.png"
+        img.save(p)
+        written.append(p)
     return written
 
 

@@ -53,9 +53,11 @@ def chromium_path() -> str | None:
 class Companion:
     """The companion with its web on 127.0.0.1 (port 0: any free port), for tests and shots."""
 
-    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None) -> None:
+    def __init__(self, journal: Path, *, port: int = 0, config=None, clock=None,
+                 ring=None) -> None:
         """`clock`: the journal's wall clock (events' times, the turn clock), e.g. a
-        companion.testing.FakeClock the test moves; None: the real one."""
+        companion.testing.FakeClock the test moves; None: the real one. `ring`: a seat light
+        ring (companion.testing.RecordingRing) for /tv to show; None: none."""
         import time
 
         from companion.config import load
@@ -64,6 +66,7 @@ class Companion:
         self.config = config if config is not None else load(None)
         self.config.data["dice"]["animation"] = 0.0
         self.port = port
+        self.ring = ring
         self.app: App | None = None
         self.web: Web | None = None
         self.store: Store | None = None
@@ -86,7 +89,7 @@ class Companion:
         from companion.web.server import Web
         store = self.store = Store(self.journal, clock=self.clock)
         app = self.app = App(config=self.config, store=store, display=dummy(),
-                             rng=random.Random(7))
+                             rng=random.Random(7), ring=self.ring)
         web = self.web = Web(config=self.config, post=app.post, host="127.0.0.1", port=self.port,
                              frame=lambda: app.last_frame, source=self.journal, wall=self.clock)
         app.attach_web(web)
@@ -173,6 +176,7 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     written += _control_shots(browser, c, out)
             if kind == control:
                 written += _clock_shots(browser, Path(tmp), kind, out)
+                written.append(_ring_shot(browser, Path(tmp), kind, out))
             written.append(_crowd_shot(browser, Path(tmp), kind, out))
         browser.close()
     return written
@@ -192,6 +196,26 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
         page.locator("#frame-img").evaluate(
             "img => img.complete || new Promise(r => { img.onload = r; })")
         target = out / f"{kind}-tv-{n}-players.png"
+        page.screenshot(path=str(target))
+        page.close()
+    return target
+
+
+def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
+    """The TV of a box with seat lights (docs/lights.md): the ring round the box's picture,
+    each seat's dot marked and the ring in words under it."""
+    from companion.testing import RecordingRing
+    players, rules, events = demos()[kind]
+    c = Companion(tmp / f"{kind}-ring.db", ring=RecordingRing(16))
+    c.seed(kind, players, rules, events)
+    with c:
+        page = browser.new_page(viewport=TV, device_scale_factor=1)
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.wait_for_selector("body[data-fitted]")
+        page.locator("#frame-img").evaluate(
+            "img => img.complete || new Promise(r => { img.onload = r; })")
+        target = out / "tv-ring.png"
         page.screenshot(path=str(target))
         page.close()
     return target

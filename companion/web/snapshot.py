@@ -26,21 +26,23 @@ HISTORY = 30  # events listed in `history`
 def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
           left: dict[str, Any] | None = None,
           clock: dict[str, Any] | None = None, calls: list[dict[str, Any]] | None = None,
-          speech: dict[str, Any] | None = None) -> dict[str, Any]:
+          speech: dict[str, Any] | None = None,
+          ring: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
     On the start menu, `unfinished`: the games its Resume offers, newest move first
     ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
     ({"game_id", "title"}), which a new game would set aside. `clock`: the turn clock
     (companion/app/clock.py `snapshot`; None without a game). `calls`: the last few spoken
     calls ({"kind", "text", "n"}, oldest first) and `speech` how the pages say them
-    (companion/app/calls.py; docs/speech.md)."""
+    (companion/app/calls.py; docs/speech.md). `ring`: the seat lights at rest
+    (companion/app/lights.py `Lights.snapshot`; None: the box has no ring)."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
         "can_undo": False, "can_redo": False, "unfinished": list(unfinished or []),
         "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
-        "frame": f"/api/frame.png?seq={seq}", "clock": None,
+        "frame": f"/api/frame.png?seq={seq}", "clock": None, "ring": ring,
         "calls": list(calls or []), "speech": speech,
     }
     if journal is None:

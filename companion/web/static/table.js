@@ -551,6 +551,57 @@ const Table = (function () {
     for (const fn of frameListeners) fn(f.src);
   }
 
+  // --- the seat lights ----------------------------------------------------------------------
+  // The snapshot's `ring` (docs/lights.md): the box's ring of LEDs at rest, drawn as dots
+  // around the box's picture, LED 0 at the top, clockwise, as on the box. Colour is never the
+  // only sign: each seat's dot carries a mark, and a line says it in words (the snapshot's).
+  const RING_MARKS = {turn: "▶", warn: "!", time: "⏱", won: "★", out: "✕", skip: "»"};
+  // Where LED `i` of `count` sits on the box's outline, in percent: spaced evenly along the
+  // border of the picture, from the middle of its top edge, clockwise (ui/ring.py around()).
+  function ringSpot(i, count) {
+    const w = 2, hgt = 1;  // the picture is 2:1
+    const len = 2 * (w + hgt);
+    let d = (w / 2 + (i * len) / count) % len;
+    let x;
+    let y;
+    if (d < w) { x = d; y = 0; } else if ((d -= w) < hgt) { x = w; y = d; }
+    else if ((d -= hgt) < w) { x = w - d; y = hgt; } else { d -= w; x = 0; y = hgt - d; }
+    return [(x / w) * 100, (y / hgt) * 100];
+  }
+  // How bright a LED looks, drawn on a screen (ui/ring.py seen): a gamma of about 2.2, so
+  // a seat's dim LED is a grey dot, not a black one.
+  function seen(colour) {
+    const v = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    return "rgb(" + v.map((c) => Math.round(255 * Math.pow(c / 255, 0.45))).join(", ") + ")";
+  }
+  function renderRing(s) {
+    const box = document.getElementById("ring-box");
+    const dots = document.getElementById("ring");
+    const words = document.getElementById("ring-words");
+    if (!box || !dots || !words) return;
+    const ring = s.ring;
+    box.classList.toggle("with-ring", !!ring);
+    words.hidden = !ring;
+    if (!ring) { dots.replaceChildren(); return; }
+    const seatOf = {};
+    (ring.seats || []).forEach((led, seat) => { seatOf[led] = seat; });
+    dots.replaceChildren(...ring.pixels.map((colour, i) => {
+      const [x, y] = ringSpot(i, ring.pixels.length);
+      const seat = seatOf[i];
+      const mark = seat === undefined ? "" : (ring.marks || [])[seat] || "";
+      const dot = h("span", {class: "ring-dot" + (colour === "#000000" ? " dark" : ""),
+                             "data-led": String(i), "data-mark": mark || null,
+                             text: RING_MARKS[mark] || ""});
+      // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
+      // On the line halfway into the padding round the picture (table.css .with-ring).
+      dot.style.left = "calc(.55em + (100% - 1.1em) * " + (x / 100).toFixed(4) + ")";
+      dot.style.top = "calc(.55em + (100% - 1.1em) * " + (y / 100).toFixed(4) + ")";
+      dot.style.background = seen(colour);
+      return dot;
+    }));
+    words.textContent = ring.words || "";
+  }
+
   function render(s) {
     snap = s;
     document.body.dataset.game = s.game || "none";
@@ -562,6 +613,7 @@ const Table = (function () {
     renderRoll(s);
     renderHistory(s);
     renderFrame(s);
+    renderRing(s);
     for (const fn of listeners) fn(s);
     if (TV) fitClock();
   }
