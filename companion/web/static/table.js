@@ -326,7 +326,7 @@ const Table = (function () {
       case "garden":
         return h("div", {class: "garden"}, w.beds.map((b) =>
           h("div", {class: "bed"}, chip(b.color),
-            h("span", {class: "petals", "aria-label": b.n + " of " + w.of + " petals"},
+            h("span", {class: "petals", role: "img", "aria-label": b.n + " of " + w.of + " petals"},
               Array.from({length: w.of}, (_, i) => h("span", {class: i < b.n ? "petal on c-" + b.color : "petal"}))),
             h("span", {class: "bed-n", text: b.n + "/" + w.of}))));
       case "rounds": return rounds(w);
