@@ -73,6 +73,8 @@ def _open(browser, c, path: str, *, tv: bool = False, paired: bool = False):
             page.wait_for_selector("body[data-fitted]")
     else:
         page.wait_for_load_state("load")
+    if paired:  # the folded panels too (New game, the roster): axe skips what is not shown
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
     return context, page
 
 
