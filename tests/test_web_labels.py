@@ -89,3 +89,16 @@ def test_the_check_finds_a_raw_key_and_a_missing_label():
                         "options": [{"value": "roll_off"}]}]}]
     found = problems(bad)
     assert any("no label" in p for p in found) and any("roll_off" in p for p in found), found
+
+
+def test_every_house_rule_has_a_label_in_words():
+    """New game's house rule fields (/api/kinds `rule_labels`): every kind's rules and the
+    common deck owner; a key a kind leaves unlabelled is made into words, not shown raw."""
+    from companion.web.kinds import rule_labels
+    for kind, k in games.kinds().items():
+        keys = [*k.rules.default_rules, "deck_owner", "max_hand"]
+        labels = rule_labels(k, keys)
+        assert set(labels) == set(keys)
+        for key, words in labels.items():
+            assert words != key and not KEYLIKE.search(words), (kind, key, words)
+    assert rule_labels(games.kinds()["table"], ["max_hand"]) == {"max_hand": "Max hand"}

@@ -585,7 +585,7 @@
     refreshFirst();
     return input;
   }
-  function ruleField(key, value) {
+  function ruleField(key, value, label) {
     const id = "rule-" + key;
     let input;
     if (Array.isArray(value)) {
@@ -598,7 +598,8 @@
     } else {
       input = h("input", {id, name: key, value: String(value), "data-kind": "text"});
     }
-    return h("label", {for: id}, key + " ", input);
+    // In words, never the key (the kind's label, /api/kinds `rule_labels`).
+    return h("label", {for: id}, (label || key.replace(/_/g, " ")) + " ", input);
   }
   function renderKind() {
     const info = kindInfo();
@@ -608,7 +609,7 @@
     const clockKeys = info.clock_rules || {};
     const entries = Object.entries(info.rules || {}).filter(([k]) => !(k in clockKeys));
     ngRules.replaceChildren(h("legend", {text: "House rules"}),
-      ...(entries.length ? entries.map(([k, v]) => ruleField(k, v)) : [h("p", {class: "note", text: "none"})]));
+      ...(entries.length ? entries.map(([k, v]) => ruleField(k, v, (info.rule_labels || {})[k])) : [h("p", {class: "note", text: "none"})]));
     setClockForm(info.rules || {});
     while (ngPlayers.children.length < info.min_players) addPlayer("");
   }
