@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots speech
+.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots speech axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ $(MPY_PORT): tests/mpy/package.json tests/mpy/package-lock.json
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 		cd tests/mpy && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs; \
 	else echo "node/npm not found: the MicroPython firmware tests will be skipped"; fi
+
+# axe-core for the accessibility tests of the table web (tests/web/test_axe.py; npm, pinned in
+# tests/axe/package-lock.json). Without node the tests skip, saying so; under CI=true they fail.
+AXE_JS := tests/axe/node_modules/axe-core/axe.min.js
+
+$(AXE_JS): tests/axe/package.json tests/axe/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		cd tests/axe && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/axe-core/axe.min.js; \
+	else echo "node/npm not found: the accessibility (axe) tests will be skipped"; fi
+
+axe: $(AXE_JS)
 
 # Debian's chromium for the browser tests (tests/web; Playwright's own download needs the
 # internet): installed when running as root and missing. Otherwise those tests skip, saying
@@ -51,7 +62,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint $(MPY_PORT) browser speech
+test: lint $(MPY_PORT) $(AXE_JS) browser speech
 	PYGAME_HIDE_SUPPORT_PROMPT=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The same without the browser tests (marked `browser`: tests/web that drive chromium) and

@@ -447,6 +447,28 @@ class KindWeb:
     asks: Mapping[str, Callable[[Seen], Form]] = field(default_factory=dict)
     titles: Mapping[str, str] = field(default_factory=dict)
     words: Sequence[Words] = ()
+    # The phone's New game labels for the kind's house rules, by key ("bank": "Pennies in the
+    # bank at the start"); a key left out is said in words made from it (`rule_labels`).
+    rules: Mapping[str, str] = field(default_factory=dict)
+
+
+# House rules every kind may have (companion/rules/game.py; the clock's have a form of their
+# own on the phone).
+COMMON_RULES = {"deck_owner": "Deck owner's seat (0: the first player), 2 votes on a tie"}
+
+
+def rule_labels(kind: GameKind, keys: Sequence[str]) -> dict[str, str]:
+    """A label in words for each house rule key in `keys`, as New game shows it: the kind's
+    own (`KindWeb.rules`), a common one, or the key made into words ("max_hand": "Max hand"),
+    never the key itself."""
+    try:
+        web = part(kind) if kind.web is not None else None
+        own: Mapping[str, str] = web.rules if web is not None else {}
+    except Exception as e:  # a plugin's bug: its rules are still labelled
+        log.error("game kind %s: its web part failed: %r", kind.kind, e)
+        own = {}
+    return {k: own.get(k) or COMMON_RULES.get(k) or k.replace("_", " ").capitalize()
+            for k in keys}
 
 
 # --- as JSON -------------------------------------------------------------------------------------

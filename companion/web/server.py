@@ -283,7 +283,7 @@ class Web:
         ranges of all three."""
         from companion import games
         from companion.rules.game import CLOCK_RULES
-        from companion.web.kinds import fresh
+        from companion.web.kinds import fresh, rule_labels
         # The turn clock's house rules, the same for every kind (docs/clock.md): New game's
         # "Turn clock" fields, with the ranges the box checks.
         clock = {key: {"low": lo, "high": hi} for key, (lo, hi) in CLOCK_RULES.items()}
@@ -299,7 +299,8 @@ class Web:
             out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
                         "house_rules": list(k.mode.house_rules_text),
-                        "clock_rules": clock, "actions": fresh(k, rules)})
+                        "clock_rules": clock, "actions": fresh(k, rules),
+                        "rule_labels": rule_labels(k, [*rules, *g.default_rules])})
         return out
 
 

@@ -50,4 +50,5 @@ def view(s: Seen) -> View:
 
 
 WEB = KindWeb(view=view, actions=actions, titles={
-    "reveal": "Reveal the first card", "draw": "Draw", "bank": "Bank the side cards"})
+    "reveal": "Reveal the first card", "draw": "Draw", "bank": "Bank the side cards"},
+    rules={"colors": "The seven colors, in order (commas between)"})

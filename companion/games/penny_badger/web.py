@@ -78,7 +78,9 @@ def view(s: Seen) -> View:
                                  for k, v in enumerate(st["savings"]))),))
 
 
-WEB = KindWeb(view=view, actions=actions, titles={"claim": "Claim", "pass": "Pass"}, words=(
+WEB = KindWeb(view=view, actions=actions, titles={"claim": "Claim", "pass": "Pass"},
+              rules={"bank": "Pennies in the bank at the start",
+                     "savings": "Each badger's savings at the start"}, words=(
     Words(re.compile(r"claim: a challenged claim needs \"truthful\".*"),
           lambda m, name: "Claim: say whether the revealed cards were true or a bluff"),
     Words(re.compile(r"claim: seat (\d+) is eliminated and cannot challenge"),

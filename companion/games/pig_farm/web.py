@@ -109,5 +109,6 @@ def refused_sell(m: re.Match[str], name: Name) -> str:
 
 WEB = KindWeb(view=view, actions=actions,
               titles={"sell": "Sell the farm", "butcher": "Butcher"},
+              rules={"target": "Points to win (off: no end)"},
               words=(Words(re.compile(r"sell: hand (?P<seat>\d+) \([^)]*\): (?P<rest>.*)"),
                            refused_sell),))

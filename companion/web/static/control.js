@@ -168,6 +168,11 @@
     b.addEventListener("click", onclick);
     return b;
   }
+  // A button that shows a sign ("↑", "✕", "+ Ann") is named in words for screen readers.
+  function spoken(b, words) {
+    b.setAttribute("aria-label", words);
+    return b;
+  }
   function quick(label, event) {
     const b = button(label, () => send(event, b));
     const held = holds.get(holdKey("/api/action", {event}));  // drawn while its tap holds
@@ -579,13 +584,14 @@
                               "aria-label": "Player " + (ngPlayers.children.length + 1), required: true});
     input.addEventListener("input", refreshFirst);
     const li = h("li", {}, h("div", {class: "row"}, input,
-      button("↑", () => { if (li.previousElementSibling) li.previousElementSibling.before(li); refreshFirst(); }),
-      button("✕", () => { li.remove(); refreshFirst(); })));
+      spoken(button("↑", () => { if (li.previousElementSibling) li.previousElementSibling.before(li); refreshFirst(); }),
+            "Move this player up"),
+      spoken(button("✕", () => { li.remove(); refreshFirst(); }), "Remove this player")));
     ngPlayers.append(li);
     refreshFirst();
     return input;
   }
-  function ruleField(key, value) {
+  function ruleField(key, value, label) {
     const id = "rule-" + key;
     let input;
     if (Array.isArray(value)) {
@@ -598,7 +604,8 @@
     } else {
       input = h("input", {id, name: key, value: String(value), "data-kind": "text"});
     }
-    return h("label", {for: id}, key + " ", input);
+    // In words, never the key (the kind's label, /api/kinds `rule_labels`).
+    return h("label", {for: id}, (label || key.replace(/_/g, " ")) + " ", input);
   }
   function renderKind() {
     const info = kindInfo();
@@ -608,7 +615,7 @@
     const clockKeys = info.clock_rules || {};
     const entries = Object.entries(info.rules || {}).filter(([k]) => !(k in clockKeys));
     ngRules.replaceChildren(h("legend", {text: "House rules"}),
-      ...(entries.length ? entries.map(([k, v]) => ruleField(k, v)) : [h("p", {class: "note", text: "none"})]));
+      ...(entries.length ? entries.map(([k, v]) => ruleField(k, v, (info.rule_labels || {})[k])) : [h("p", {class: "note", text: "none"})]));
     setClockForm(info.rules || {});
     while (ngPlayers.children.length < info.min_players) addPlayer("");
   }
@@ -789,11 +796,11 @@
     const text = document.getElementById("roster-text");
     if (!text.dataset.edited) text.value = roster.join("\n");
     document.getElementById("ng-roster").replaceChildren(...roster.map((n) =>
-      button("+ " + n, () => {
+      spoken(button("+ " + n, () => {
         if (typedNames().some((t) => t.toLowerCase() === n.toLowerCase())) return;
         const empty = [...ngPlayers.querySelectorAll("input")].find((i) => !i.value.trim());
         if (empty) { empty.value = n; refreshFirst(); } else addPlayer(n);
-      })));
+      }), "Add " + n)));
   }
   async function loadRoster() {
     const r = await get("/api/roster");

@@ -46,9 +46,15 @@ const Table = (function () {
   const SHAPES = {square: "■", circle: "●", star: "★", cross: "✚", pentagon: "⬟", logo: "✦"};
   const DIE_NAMES = {colors: "Colors", shapes: "Shapes", d8: "8-sided", d6: "6-sided"};
   function chip(color, text) {
+    // The colour's name is always there in words: shown, or (a chip showing a letter, "R")
+    // given as the chip's name for screen readers and its tooltip, so colour is never the only
+    // sign. (Not a hidden span: on the TV it counted in the fitted column's width.)
     const name = String(color);
-    return h("span", {class: "chip c-" + name.toLowerCase().replace(/[^a-z]/g, ""),
-                      text: text === undefined ? name : text});
+    const cls = "chip c-" + name.toLowerCase().replace(/[^a-z]/g, "");
+    if (text === undefined || String(text).toLowerCase() === name.toLowerCase())
+      return h("span", {class: cls, text: text === undefined ? name : text});
+    return h("span", {class: cls, title: name, "data-color": name, role: "img",
+                      "aria-label": name, text: text});
   }
   function die(kind, face) {
     let glyph = String(face);
@@ -326,7 +332,7 @@ const Table = (function () {
       case "garden":
         return h("div", {class: "garden"}, w.beds.map((b) =>
           h("div", {class: "bed"}, chip(b.color),
-            h("span", {class: "petals", "aria-label": b.n + " of " + w.of + " petals"},
+            h("span", {class: "petals", role: "img", "aria-label": b.n + " of " + w.of + " petals"},
               Array.from({length: w.of}, (_, i) => h("span", {class: i < b.n ? "petal on c-" + b.color : "petal"}))),
             h("span", {class: "bed-n", text: b.n + "/" + w.of}))));
       case "rounds": return rounds(w);
