@@ -384,7 +384,7 @@ def hours(text: str) -> tuple[int, int] | None:
     out = []
     for part in parts:
         hh, _, mm = part.partition(":")
-        if not (hh.isdigit() and mm.isdigit() and len(mm) == 2 and 0 <= int(hh) <= 23
+        if not (hh.isascii() and mm.isascii() and hh.isdigit() and mm.isdigit() and len(mm) == 2 and 0 <= int(hh) <= 23
                 and 0 <= int(mm) <= 59):
             return None
         out.append(int(hh) * 60 + int(mm))

@@ -131,8 +131,9 @@ def test_undo_says_what_it_took_back_and_whose_turn_it_is_again():
     event = j.redo()
     assert [c.text for c in calls.of_change(j, "redo", event, 7)] == ["Ben's turn"]
     j.append({"type": "skip"})
-    event = j.undo()  # the turn did not move: no turn call
-    assert [c.text for c in calls.of_change(j, "undo", event, 0)] == ["Undone: Skip"]
+    event = j.undo()  # the turn did not move, but it is said: "Ben is skipped" is stale
+    assert [c.text for c in calls.of_change(j, "undo", event, 0)] == ["Undone: Skip",
+                                                                      "Ben's turn"]
 
 
 def test_calls_numbers_and_staleness():

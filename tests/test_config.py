@@ -53,6 +53,8 @@ def test_a_valid_file(tmp_path):
     ("[lights]\nnight_brightness = -0.1\n", "lights.night_brightness", "outside 0-1"),
     ("[lights]\nnight = \"late\"\n", "lights.night", "not hours"),
     ("[lights]\nnight = \"22:00-25:00\"\n", "lights.night", "not hours"),
+    ("[lights]\nnight = \"\u00b22:00-07:00\"\n", "lights.night", "not hours"),  # not 0-9
+    ("[lights]\nnight = \"0\u0667:00-07:00\"\n", "lights.night", "not hours"),
     ("[lights]\nseats = [0, 16]\n", "lights.seats[1]", "not an LED of the ring (0-15)"),
     ("[lights]\nseats = [3, 3]\n", "lights.seats", "two seats face the same LED"),
     ("[lights]\nspi_bus = 2\n", "lights.spi_bus", "not SPI bus 0 or 1"),

@@ -301,6 +301,23 @@ def test_lights_on_show_a_test_pattern_and_say_the_current(tmp_path, monkeypatch
                                      "clock still")
 
 
+def test_lights_leave_a_running_companions_ring_alone(tmp_path, monkeypatch):
+    """From a review: with the service running, the doctor's test pattern stood over the
+    game's lights until the next change."""
+    from companion.session import lock
+
+    board(monkeypatch, tmp_path, "Raspberry Pi 5 Model B Rev 1.0", "")
+    monkeypatch.setattr(lock, "running_pid", lambda path: 4242)
+    opened = []
+    status, lines, _ = run(tmp_path, config=LIGHTS_ON,
+                           open_spi=lambda bus, device: opened.append((bus, device)))
+    assert opened == []  # the ring is not touched
+    assert lines["lights"].startswith("SKIP  lights: the companion running on this journal "
+                                      "(pid 4242) drives the ring on /dev/spidev0.0; to test "
+                                      "it, stop the service first"), lines["lights"]
+    assert "lights clock" in lines
+
+
 def test_lights_on_without_spidev_fail_in_one_line_naming_the_package(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "spidev", None)
     status, lines, _ = run(tmp_path, config=LIGHTS_ON)

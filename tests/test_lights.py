@@ -261,6 +261,11 @@ def test_at_game_over_the_winners_seats_pulse(tmp_path):
         glows = [f[0] for _, f, _ in ring.frames[before:]]
         assert len(set(glows)) > 3 and max(glows) == R.WIN and min(glows) < R.WIN
         assert all(f[4] == R.SEAT for _, f, _ in ring.frames[before:])  # the others dim
+        # Each pulse lasts PULSE, its steps evenly spaced (from a review: the last step of
+        # one pulse was replaced by the next pulse's first at once, two writes at one time).
+        times = [t for t, _, _ in ring.frames[before:]]
+        gaps = [round(b - a, 6) for a, b in zip(times, times[1:])]
+        assert gaps and min(gaps) == max(gaps) == round(R.PULSE / R.PULSE_STEPS, 6), gaps
         press(app, Button.BACK, hold=True)  # undo the end: the pulse stops
         mark = len(ring.frames)
         run_for(app, clock, 2 * R.PULSE)
@@ -443,6 +448,31 @@ def test_the_apps_timers_post_in_the_order_they_fall_due_from_one_thread():
     now[0] = 10_000.0
     timers.after(0.0, Tick("closed"))
     assert posted.empty()
+
+
+def test_a_tick_that_cannot_be_posted_loses_that_tick_only(caplog):
+    """From a review: the one timer thread ended on an exception in `post`, and every
+    timer after it (toasts, the clock, rolls, the lights) was silently lost."""
+    import queue
+
+    from companion.app.rolls import Timers
+    from companion.inputs import Tick
+
+    posted: queue.SimpleQueue = queue.SimpleQueue()
+
+    def post(tick) -> None:
+        if tick.token == "bad":
+            raise RuntimeError("the queue is gone")
+        posted.put(tick)
+
+    timers = Timers(post)
+    try:
+        timers.after(0.0, Tick("bad"))
+        timers.after(0.01, Tick("good"))
+        assert posted.get(timeout=10).token == "good"
+    finally:
+        timers.close()
+    assert "posting" in caplog.text and "the queue is gone" in caplog.text
 
 
 class CountingDisplay:

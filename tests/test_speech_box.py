@@ -97,6 +97,35 @@ def test_a_queue_behind_drops_turn_calls_whose_turn_is_over():
                            "Eve's turn", "Time!"]
 
 
+def test_an_undone_skip_and_a_game_over_make_the_waiting_turn_calls_stale(tmp_path):
+    """From a review: a skip taken back by undo was still said ("Dee is skipped"), and so
+    was a turn call still waiting when the next move ended the game. The calls here are the
+    app's own (companion/session/calls.py), from a real journal."""
+    from companion.testing import close, make_app, press
+
+    runner = Runner()
+    runner.hold()
+    with speaker(runner) as sp:
+        app = make_app(tmp_path, kind="chaos", players=("Ann", "Ben", "Cy", "Dee"),
+                       setup=False, speaker=sp)
+        try:
+            app.caller.say([Call("move", "Ann picked red", 0)])  # the runner holds it
+            assert runner.started.wait(timeout=30)
+            assert app.emit({"type": "skip"})
+            assert sp.waiting() == ["Ben is skipped"]
+            press(app, "BACK", hold=True)  # undo the skip: nobody is skipped now
+            assert sp.waiting() == ["Undone: Skip", "Ann's turn"]
+            assert app.emit({"type": "next"})
+            assert sp.waiting() == ["Undone: Skip", "Ben's turn"]
+            app.journal.append({"type": "end"})
+            app.committed("append", {"type": "end"})
+            assert sp.waiting() == ["Undone: Skip", "Game over"]
+        finally:
+            close(app)
+        runner.release()
+        assert sp.wait_idle(timeout=30)
+
+
 def test_a_turn_call_not_spoken_still_makes_the_waiting_ones_stale():
     """`[speech] calls` without "turn": a later turn is still a later turn."""
     runner = Runner()

@@ -137,10 +137,12 @@ class Lights:
                                   Tick(TOKEN, {"gen": self.gen, "i": i + 1}))
         elif self.look is not None and self.look.over and self.look.winners \
                 and self.layout is not None:
-            # The end shown: the winners' seats pulse for as long as it is (a new plan, each
-            # time round, so a change still cuts it short).
-            self.plan = [(0.0, frame), *R.pulse(self.layout, self.look)]
-            self.app.timers.after(self.plan[1][0], Tick(TOKEN, {"gen": self.gen, "i": 1}))
+            # The end shown: the winners' seats pulse for as long as it is (a new plan each
+            # time round, so a change still cuts it short), each step a step's time after
+            # the last one shown.
+            self.plan = R.pulse(self.layout, self.look)
+            self.app.timers.after(R.PULSE / R.PULSE_STEPS,
+                                  Tick(TOKEN, {"gen": self.gen, "i": 0}))
 
     def on_tick(self, tick: Tick) -> None:
         if self.ring is None:

@@ -75,7 +75,10 @@ class Timers:
                 if self._closed:
                     return
                 _, _, tick = heapq.heappop(self._due)
-            self.post(tick)
+            try:
+                self.post(tick)
+            except Exception:  # one tick lost, not every timer after it (the only thread)
+                log.exception("timers: posting %r failed", tick)
 
     def close(self) -> None:
         with self._wake:

@@ -210,6 +210,14 @@ def check_lights(cfg: configmod.Config, *,
         yield _skip("lights", "disabled in the config ([lights] enabled = false)")
         return
     where = lights.device_path(li["spi_bus"], li["spi_device"])
+    from companion.session.lock import running_pid
+    pid = running_pid(cfg.journal_path())
+    if pid is not None:  # its ring: a test pattern would stand over the game's lights
+        yield _skip("lights", f"the companion running on this journal (pid {pid}) drives the "
+                              f"ring on {where}; to test it, stop the service first (sudo "
+                              f"systemctl stop {SERVICE})")
+        yield check_spi_clock()
+        return
     try:
         spi = (open_spi or lights.open_spi)(li["spi_bus"], li["spi_device"])
         ring = lights.SpiRing(li["count"], bus=li["spi_bus"], device=li["spi_device"],

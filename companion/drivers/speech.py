@@ -107,11 +107,11 @@ class Speaker:
     def say(self, calls: Sequence[Call]) -> None:
         """Queue one commit's calls (those of the configured kinds) and return at once.
         Calls about the turn still waiting from an earlier commit are dropped when this one
-        has a call about the turn: that turn is over."""
+        has a call about the turn, or the game over (`Call.ends_turns`): that turn is over."""
         with self._cond:
             if self._closed or self._missing:
                 return
-            if any(c.about_turn for c in calls):
+            if any(c.ends_turns for c in calls):
                 kept = [c for c in self._queue if not c.about_turn]
                 self._queue.clear()
                 self._queue.extend(kept)

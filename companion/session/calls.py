@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.errors import IllegalEvent
 from companion.rules.game import turn_words
 
 if TYPE_CHECKING:
@@ -34,6 +33,12 @@ class Call:
     def about_turn(self) -> bool:
         """A call that names whose turn it is (stale once a later one is made)."""
         return self.kind in TURN_KINDS
+
+    @property
+    def ends_turns(self) -> bool:
+        """A call that makes the calls about the turn made before it stale: a later one about
+        the turn, or the game over (no turn is anybody's then). An undo always carries one."""
+        return self.about_turn or self.kind == "end"
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "text": self.text, "n": self.n}
@@ -57,16 +62,13 @@ def of_change(journal: Journal, what: str, event: Event, last: int) -> list[Call
 
     An append or a redo says what its kind's `Game.calls` says of it (the move, then whose
     turn it is or the game over). An undo says "Undone: " and the history line of what it
-    took back, then whose turn it is when the turn went back to someone else."""
+    took back, then whose turn it is now (even when it did not move)."""
     j = journal
     if what == "undo":
         now = j.state
         pairs = [("move", "Undone: " + j.game.describe(event, j.header, now))]
-        try:
-            undone = j.game.apply(now, event)
-        except IllegalEvent:  # cannot happen to an event the journal held; say the line only
-            undone = now
-        if not now.over and (undone.over or undone.table.current != now.table.current):
+        if not now.over:  # whose turn it is now, even when it did not move (an undone skip:
+            # its "Dee is skipped", still waiting to be said, is stale by it)
             pairs.append(("turn", turn_words(j.header.name(now.table.current))))
     else:
         pairs = j.game.calls(event, j.header, j.previous_state, j.state)

@@ -196,6 +196,26 @@ def test_a_page_that_fell_behind_drops_the_turn_that_is_over(browser, box):
             act(c, event)  # Ann's turn, draw four + Ben's turn, Ben drew 4, Cy's turn
         page.context.set_offline(False)
         assert said(page, 3) == ["Chaos: draw four", "Ben drew 4", "Cy's turn"]
+        # From a review: a skip taken back, and a turn call still waiting when the game
+        # ends, are over too (an undo says whose turn it is; the game over ends every turn).
+        page.evaluate("window.holdSpeech = true; window.said = []")
+        act(c, {"type": "swap_hands", "players": [0, 1]})
+        said(page, 1)
+        act(c, {"type": "skip"})
+        page.wait_for_function("() => window.said.includes('Dee is skipped')")
+        undo: Future = Future()
+        c.app.post(WebRequest("undo", {"seq": None}, undo))
+        assert undo.result(timeout=10).get("ok")
+        page.wait_for_function("() => window.said.includes(\"Cy's turn\")")
+        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip", "Cy's turn"]
+        act(c, {"type": "next"})  # "Cy's turn", not yet heard, is over: "Dee's turn" is said
+        page.wait_for_function("() => window.said.includes(\"Dee's turn\")")
+        cancels = page.evaluate("window.cancels")
+        act(c, {"type": "end"})  # and "Dee's turn", being said, is cut short
+        page.wait_for_function("() => window.said.includes('Game over')")
+        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip",
+                                                "Dee's turn", "Game over"]
+        assert page.evaluate("window.cancels") == cancels + 1
     finally:
         page.context.close()
 

@@ -17,6 +17,8 @@
   let pending = [];  // {call, started}: utterances queued and not finished
 
   const aboutTurn = (c) => TURN_KINDS.includes(c.kind);
+  // A call after which the calls about the turn made before it are stale (Call.ends_turns).
+  const endsTurns = (c) => aboutTurn(c) || c.kind === "end";
 
   function stored() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -61,8 +63,7 @@
     if (!on || !synth || !calls.length) return;
     const kinds = speech && Array.isArray(speech.calls) ? speech.calls : null;
     const wanted = calls.filter((c) => !kinds || kinds.includes(c.kind));
-    if (!wanted.length) return;
-    if (wanted.some(aboutTurn) && pending.some((p) => aboutTurn(p.call))) {
+    if (calls.some(endsTurns) && pending.some((p) => aboutTurn(p.call))) {
       // Still saying an older turn's call: that turn is over. Drop it, keep the rest unsaid.
       const keep = pending.filter((p) => !p.started && !aboutTurn(p.call)).map((p) => p.call);
       pending = [];
@@ -73,8 +74,9 @@
   }
 
   function fresh(calls) {
-    // The calls past `last`, less the turn calls a later turn call made stale.
-    const newestTurn = Math.max(0, ...calls.filter(aboutTurn).map((c) => c.n));
+    // The calls past `last`, less the turn calls a later turn call (or the game over) made
+    // stale.
+    const newestTurn = Math.max(0, ...calls.filter(endsTurns).map((c) => c.n));
     return calls.filter((c) => c.n > last && !(aboutTurn(c) && c.n < newestTurn));
   }
 
