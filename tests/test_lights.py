@@ -577,3 +577,23 @@ def test_the_emulator_draws_only_the_ring_the_players_see(tmp_path):
         assert drawn.pixels[0] == R.TURN and drawn.pixels[4] == R.SEAT  # Ann at the top
     finally:
         close(app)
+
+
+def test_the_ring_pictures_draw_the_visible_ring_under_a_first_pixel_config(tmp_path,
+                                                                             monkeypatch):
+    # `companion screens` takes the user's config: with the hidden LED the pictures still
+    # show 16 dots with each seat's name beside its own lit LED.
+    from companion import config as configmod
+    from companion.gallery import ring as gallery
+    drawn = []
+    monkeypatch.setattr(gallery, "picture", lambda panel, frame, players, seats, marks:
+                        drawn.append((frame, seats)))
+    cfg = configmod.Config(configmod.check({"lights": {**HIDDEN, "seats": [1, 5, 9, 13]}}))
+    shot = gallery._Shot(tmp_path, cfg, "table", ("Ann", "Ben", "Cy", "Dee"))
+    try:
+        shot.take()
+    finally:
+        shot.close()
+    frame, seats = drawn[0]
+    assert len(frame) == gallery.COUNT and seats == [0, 4, 8, 12]
+    assert lit(frame) == [0, 1, 15] and lit(frame, R.SEAT) == [4, 8, 12]
