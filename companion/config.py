@@ -53,6 +53,9 @@ DEFAULTS: dict[str, Any] = {
         "brightness": 0.25,  # 0-1 of full: 16 LEDs at full white draw about 1 A
         "night_brightness": 0.05,  # 0-1, used during `night`
         "night": "",  # "22:00-07:00": the hours of night_brightness; "" = never
+        # LEDs before the ring the players see, kept dark: 1 for the first-pixel trick (a
+        # spare WS2812B inside the box re-sends the data at 5 V; hardware/README.md).
+        "first": 0,
         "seats": [],  # the LED facing each seat, clockwise from the first; [] = spread evenly
         "spi_bus": 0,
         "spi_device": 0,
@@ -343,8 +346,12 @@ def _check_semantics(data: dict[str, Any]) -> None:
         raise ConfigError("power.command", f"{e} (e.g. \"systemctl poweroff\")") from None
 
 
+MIN_LEDS = 8  # the smallest ring the seats are spread round (after `first`)
+MAX_FIRST = 8  # LEDs kept dark before the ring (`[lights] first`)
+
+
 def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
-    if not 8 <= li["count"] <= 64:
+    if not MIN_LEDS <= li["count"] <= 64:
         raise ConfigError("lights.count", f"{li['count']} LEDs is outside 8-64 (a ring of 12-24 "
                           "suits a table)")
     for key in ("brightness", "night_brightness"):
@@ -353,10 +360,20 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
     if li["night"] and hours(li["night"]) is None:
         raise ConfigError("lights.night", f"{li['night']!r} is not hours like \"22:00-07:00\" "
                           "(\"\" = never)")
+    first = li["first"]
+    if not 0 <= first <= MAX_FIRST:
+        raise ConfigError("lights.first", f"{first} is outside 0-{MAX_FIRST} (the LEDs kept dark "
+                          "before the ring: 1 for the first-pixel trick)")
+    if li["count"] - first < MIN_LEDS:
+        raise ConfigError("lights.first", f"{first} leaves {li['count'] - first} LEDs of "
+                          f"{li['count']} for the ring ({MIN_LEDS} at least)")
     for i, led in enumerate(li["seats"]):
         if not isinstance(led, int) or isinstance(led, bool) or not 0 <= led < li["count"]:
             raise ConfigError(f"lights.seats[{i}]", f"{led!r} is not an LED of the ring "
                               f"(0-{li['count'] - 1})")
+        if led < first:
+            raise ConfigError(f"lights.seats[{i}]", f"LED {led} is below first = {first}: it "
+                              f"is kept dark (the seats' LEDs count from {first})")
     if len(set(li["seats"])) != len(li["seats"]):
         raise ConfigError("lights.seats", "two seats face the same LED")
     if li["spi_bus"] not in SPI_PINS:

@@ -57,6 +57,13 @@ def test_a_valid_file(tmp_path):
     ("[lights]\nnight = \"0\u0667:00-07:00\"\n", "lights.night", "not hours"),
     ("[lights]\nseats = [0, 16]\n", "lights.seats[1]", "not an LED of the ring (0-15)"),
     ("[lights]\nseats = [3, 3]\n", "lights.seats", "two seats face the same LED"),
+    ("[lights]\nfirst = 9\n", "lights.first", "outside 0-8"),
+    ("[lights]\nfirst = -1\n", "lights.first", "outside 0-8"),
+    ("[lights]\ncount = 12\nfirst = 5\n", "lights.first",
+     "leaves 7 LEDs of 12 for the ring (8 at least)"),
+    ("[lights]\ncount = 17\nfirst = 1\nseats = [0, 5, 9, 13]\n", "lights.seats[0]",
+     "LED 0 is below first = 1"),
+    ("[lights]\nfirst = true\n", "lights.first", "must be a whole number"),
     ("[lights]\nspi_bus = 2\n", "lights.spi_bus", "not SPI bus 0 or 1"),
     ("[lights]\nspi_device = 2\n", "lights.spi_device", "not a chip select of SPI bus 0 (0 or 1)"),
     ("[lights]\norder = \"GRBW\"\n", "lights.order", "not one of RGB"),
@@ -242,3 +249,14 @@ def test_lights_off_leave_the_spi_pins_free_and_on_take_bus_1s_third_chip_select
                  "[buttons]\nnext = 5\nroll = 6\n")
     li = load(p)["lights"]
     assert (li["spi_bus"], li["spi_device"], li["count"], li["seats"]) == (1, 2, 24, [0, 6, 12, 18])
+
+
+def test_the_first_pixel_trick_keeps_the_seats_as_the_builder_counts_them(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text("[lights]\ncount = 17\nfirst = 1\nseats = [1, 5, 9, 16]\n")
+    li = load(p)["lights"]
+    assert (li["count"], li["first"], li["seats"]) == (17, 1, [1, 5, 9, 16])
+    p.write_text("[lights]\ncount = 16\nfirst = 8\n")
+    assert load(p)["lights"]["first"] == 8  # 8 LEDs left: the smallest ring
+    p.write_text("[lights]\n")
+    assert load(p)["lights"]["first"] == 0

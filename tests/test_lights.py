@@ -515,3 +515,115 @@ def test_the_rings_ticks_draw_no_panel_frame_in_the_apps_loop(tmp_path, ticks):
         assert display.shown == 2
     finally:
         close(app)
+
+
+# --- the first-pixel trick: a hidden LED 0 inside the box (`[lights] first`) ---------------------
+
+HIDDEN = {"count": 17, "first": 1}  # LED 0 re-sends the signal at 5 V; the seats' LEDs are 1-16
+
+
+def test_the_hidden_led_stays_dark_through_every_animation(tmp_path):
+    clock = FakeClock()
+    ring = RecordingRing(17, clock=clock)
+    app = make_app(tmp_path / "a", kind="table", setup=False, clock=clock, ring=ring,
+                   rules={"turn_limit": 30}, config={"lights": HIDDEN})
+    try:
+        app.render()  # the clock's tick is set by a frame
+        assert lit(ring.last) == [1, 2, 16]  # Ann's seat: LED 1 and its neighbours, not 0
+        run_for(app, clock, 30 - WARN_BEFORE + 0.5)  # the warning, then time
+        assert lit(ring.last, R.WARN) == [1, 2, 16]
+        run_for(app, clock, WARN_BEFORE)
+        assert lit(ring.last, R.TIME) == [1, 2, 16]
+        press(app, Button.NEXT)  # a turn: the chase
+        run_for(app, clock, 2.0)
+        assert lit(ring.last) == [4, 5, 6]
+        app.emit({"type": "reverse"})  # a sweep once round
+        app.handle(object())
+        run_for(app, clock, 3.0)
+        for dice in ({"colors": "green"}, {"colors": "logo"}, {"d8": 5}):  # colour, five, sweep
+            app.emit({"type": "roll", "player": 1, "dice": dice})
+            app.handle(object())
+            run_for(app, clock, 3.0)
+        assert any(f[1:] == (R.DIE["green"],) * 16 for _, f, _ in ring.frames)
+        # Two sweeps round the 16 LEDs, a chase, the rolls and the alarms were all shown.
+        assert len(ring.frames) > 2 * 16 + 10 and all(len(f) == 17 for _, f, _ in ring.frames)
+        assert [f[0] for _, f, _ in ring.frames if f[0] != R.DARK] == []
+    finally:
+        close(app)
+    clock = FakeClock()
+    ring = RecordingRing(17, clock=clock)
+    app = make_app(tmp_path / "b", kind="flower-power", setup=False, clock=clock, ring=ring,
+                   config={"lights": HIDDEN})
+    try:
+        app.emit({"type": "petals", "color": "red", "count": 5})  # Ann scores a flower
+        app.emit({"type": "end"})
+        app.handle(object())
+        before = len(ring.frames)
+        run_for(app, clock, 2 * R.PULSE)  # Ann's seat (LEDs 16, 1, 2) pulses gold
+        glows = {f[1] for _, f, _ in ring.frames[before:]}
+        assert len(glows) > 3 and R.WIN in glows
+        assert [f[0] for _, f, _ in ring.frames if f[0] != R.DARK] == []
+    finally:
+        close(app)
+    assert ring.closed and ring.last == (R.DARK,) * 17
+
+
+@pytest.mark.parametrize("players, seats, centres", [
+    (4, [], [1, 5, 9, 13]),  # spread evenly round LEDs 1-16: seat 0 faces LED 1
+    (5, [], [1, 4, 7, 11, 14]),
+    (4, [1, 5, 9, 13], [1, 5, 9, 13]),  # the builder's own count of the strip, LED 0 hidden
+    (3, [2, 7, 12, 16], [2, 7, 12]),
+    (5, [1, 5, 9, 13], [1, 4, 7, 11, 14]),  # more players than listed: spread from LED 1
+])
+def test_seats_face_the_leds_after_the_hidden_one(tmp_path, players, seats, centres):
+    clock = FakeClock()
+    ring = RecordingRing(17, clock=clock)
+    names = ("Ann", "Ben", "Cy", "Dee", "Eve")[:players]
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock, ring=ring, players=names,
+                   config={"lights": {**HIDDEN, "seats": seats}})
+    try:
+        assert lit(ring.last, R.SEAT) == centres[1:]
+        assert ring.last[centres[0]] == R.TURN and ring.last[0] == R.DARK
+        snap = app.lights.snapshot()  # the pages draw the ring the players see: LEDs 1-16
+        assert len(snap["pixels"]) == 16 and snap["seats"] == [c - 1 for c in centres]
+    finally:
+        close(app)
+
+
+def test_the_emulator_draws_only_the_ring_the_players_see(tmp_path):
+    import io
+
+    from companion import config as configmod
+    from companion.cli import run as runmod
+    from companion.drivers.terminal import terminal
+    term = terminal(out=io.StringIO(), columns=140, rows=40)
+    cfg = configmod.Config(configmod.check({"lights": HIDDEN}))
+    drawn = runmod._emulator_ring(term, cfg)
+    assert drawn.count == 16
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock, config={"lights": HIDDEN})
+    try:
+        app.lights.attach(drawn, visible=True)
+        assert drawn.pixels[0] == R.TURN and drawn.pixels[4] == R.SEAT  # Ann at the top
+    finally:
+        close(app)
+
+
+def test_the_ring_pictures_draw_the_visible_ring_under_a_first_pixel_config(tmp_path,
+                                                                             monkeypatch):
+    # `companion screens` takes the user's config: with the hidden LED the pictures still
+    # show 16 dots with each seat's name beside its own lit LED.
+    from companion import config as configmod
+    from companion.gallery import ring as gallery
+    drawn = []
+    monkeypatch.setattr(gallery, "picture", lambda panel, frame, players, seats, marks:
+                        drawn.append((frame, seats)))
+    cfg = configmod.Config(configmod.check({"lights": {**HIDDEN, "seats": [1, 5, 9, 13]}}))
+    shot = gallery._Shot(tmp_path, cfg, "table", ("Ann", "Ben", "Cy", "Dee"))
+    try:
+        shot.take()
+    finally:
+        shot.close()
+    frame, seats = drawn[0]
+    assert len(frame) == gallery.COUNT and seats == [0, 4, 8, 12]
+    assert lit(frame) == [0, 1, 15] and lit(frame, R.SEAT) == [4, 8, 12]

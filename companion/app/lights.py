@@ -39,6 +39,33 @@ def local_minute(wall: float) -> int:
     return t.tm_hour * 60 + t.tm_min
 
 
+class Visible:
+    """The ring the players see: a device's LEDs from `first` on, the ones before it kept
+    dark (`[lights] first`: the first-pixel trick's spare LED inside the box re-sends the
+    data at 5 V and must never light). The same surface as the device (`count`,
+    `brightness`, `show`, `close`), with `count` the visible LEDs: everything else (the
+    layout, the animations, the snapshot, /tv) works on the visible ring alone."""
+
+    def __init__(self, device: Any, first: int) -> None:
+        self.device = device
+        self.first = first
+        self.count = int(device.count) - first
+
+    @property
+    def brightness(self) -> float:
+        return float(self.device.brightness)
+
+    @brightness.setter
+    def brightness(self, level: float) -> None:
+        self.device.brightness = level
+
+    def show(self, pixels: R.Frame) -> None:
+        self.device.show((R.DARK,) * self.first + tuple(pixels))
+
+    def close(self) -> None:
+        self.device.close()
+
+
 class Lights:
     """The app's ring: `sync()` after each input, `committed()` from App.committed (how the
     change came: a move animates, an undo does not), `on_tick` for its frames, `close()`."""
@@ -46,9 +73,12 @@ class Lights:
     def __init__(self, app: App, ring: Any = None, *,
                  minute: Callable[[], int] | None = None) -> None:
         self.app = app
-        self.ring = ring
         cfg = app.config["lights"]
-        self.configured: tuple[int, ...] = tuple(cfg["seats"])
+        # `seats` are LED numbers on the strip as the builder counts them (the hidden ones
+        # too); the app works on the visible ring, numbered from `first`.
+        self.first = int(cfg["first"])
+        self.configured: tuple[int, ...] = tuple(led - self.first for led in cfg["seats"])
+        self.ring = self._visible(ring)
         self.day = float(cfg["brightness"])
         self.night_level = float(cfg["night_brightness"])
         self.night = hours(cfg["night"]) if cfg["night"] else None
@@ -63,9 +93,14 @@ class Lights:
         self._night_due = False
         self._failed = False
 
-    def attach(self, ring: Any) -> None:
-        """Use `ring` from now on (the emulator's, made with the terminal after the app)."""
-        self.ring = ring
+    def _visible(self, ring: Any) -> Any:
+        return Visible(ring, self.first) if ring is not None and self.first else ring
+
+    def attach(self, ring: Any, *, visible: bool = False) -> None:
+        """Use `ring` from now on (the emulator's, made with the terminal after the app).
+        `visible`: `ring` is only the LEDs the players see (the emulator draws no hidden
+        one); else it is the whole strip, and its first `[lights] first` LEDs stay dark."""
+        self.ring = ring if visible else self._visible(ring)
         self.look = None
         self.shown = None
         self.sync()

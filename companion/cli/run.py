@@ -83,7 +83,7 @@ def run(args) -> int:
         if ring_problem:
             app.show_toast("Lights off: see doctor", 4.0)
         if display_kind == "terminal":  # the emulator draws the seat lights round the panel
-            app.lights.attach(term.ring(cfg["lights"]["count"]))
+            app.lights.attach(_emulator_ring(term, cfg), visible=True)
         # The first frame now (unless the kept one is up): the dice roller, the pins and the
         # web are set up after it (nothing reaches the app before app.run(), so nothing is
         # missed in between).
@@ -207,6 +207,12 @@ def _ring(cfg, stack: ExitStack):
     if ring is not None:
         stack.enter_context(ring)
     return ring, ""
+
+
+def _emulator_ring(term, cfg):
+    """The emulator's ring round its panel: the LEDs the players see, without the ones
+    `[lights] first` keeps dark inside the box."""
+    return term.ring(cfg["lights"]["count"] - cfg["lights"]["first"])
 
 
 def _speaker(cfg, stack: ExitStack):

@@ -72,7 +72,9 @@ class _Shot:
                  rules: dict[str, Any] | None = None) -> None:
         from companion.testing import FakeClock, RecordingRing, make_app
         self.clock = FakeClock()
-        self.ring = RecordingRing(COUNT, clock=self.clock)
+        # COUNT LEDs the players see, after the ones `[lights] first` keeps dark.
+        self.first = int(config["lights"]["first"])
+        self.ring = RecordingRing(COUNT + self.first, clock=self.clock)
         self.players = tuple(players)
         self.app = make_app(tmp, config=config, kind=kind, players=players, rules=rules,
                             setup=False, clock=self.clock, ring=self.ring)
@@ -93,8 +95,8 @@ class _Shot:
         self.app.render()
         snap = self.app.lights.snapshot()
         assert snap is not None
-        return picture(self.app.panel_frame, frame or self.ring.last, self.players,
-                       snap["seats"], snap["marks"])
+        shown = (frame or self.ring.last)[self.first:]  # the ring drawn: no hidden LED
+        return picture(self.app.panel_frame, shown, self.players, snap["seats"], snap["marks"])
 
     def close(self) -> None:
         from companion.testing import close
