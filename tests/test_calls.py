@@ -241,3 +241,37 @@ def test_a_new_game_says_whose_turn_it_is_once_its_setup_is_done(tmp_path):
         assert speaker.texts[-1] == "Ann's turn"
     finally:
         close(app)
+
+
+# --- the snapshot's "speech": the browser's language and the run ------------------------------
+
+def test_the_pages_language_is_a_browser_tag_made_from_the_espeak_voice():
+    from companion.app.calls import lang_tag
+    assert [lang_tag(v) for v in ("en", "en-us", "de", "en+f3", "en-us+m2", "en-GB-x-rp",
+                                  "es-419", "zh-hans", "fr-be")] == [
+        "en", "en-US", "de", "en", "en-US", "en-GB", "es-419", "zh-Hans", "fr-BE"]
+    # Not a language tag: "" (the page then leaves the utterance's language unset).
+    assert [lang_tag(v) for v in ("mb-en1", "mb-de2", "en_us", "e", "english+", "1en",
+                                  "en-", "+f3")] == [""] * 8
+
+
+def test_the_snapshots_speech_carries_the_tag_and_this_runs_token(tmp_path):
+    from companion import config as configmod
+    from companion.app.calls import speech
+    cfg = configmod.Config(configmod.check({"speech": {"voice": "en-us+f3"}}))
+    assert speech(cfg, "abc") == {"calls": list(configmod.DEFAULTS["speech"]["calls"]),
+                                  "rate": 170, "volume": 100, "lang": "en-US", "run": "abc"}
+    # One token a run: the same all the run long, another when the companion starts again.
+    first = make_app(tmp_path, kind="table", players=NAMES, setup=False)
+    try:
+        run = first.caller.run
+        press(first, "NEXT")
+        drain(first)
+        assert first.caller.run == run and len(run) >= 8
+    finally:
+        close(first)
+    again = make_app(tmp_path, kind="table", players=NAMES, setup=False)
+    try:
+        assert again.caller.run != run
+    finally:
+        close(again)

@@ -251,7 +251,7 @@ def test_open_speaker_follows_the_config():
     assert sp is not None
     with sp:
         assert (sp.voice, sp.rate, sp.volume, sp.device) == ("de", 140, 80, "plughw:1,0")
-        assert sp.kinds == {"turn", "time"} and sp.runner is run_pipeline
+        assert sp.kinds == {"turn", "time"} and sp.runner == sp._pipeline  # run_pipeline
 
 
 # --- run_pipeline, on plain programs ---------------------------------------------------------
@@ -275,6 +275,73 @@ def test_run_pipeline_pipes_and_reports_failures():
 def test_run_pipeline_kills_a_stuck_process():
     assert run_pipeline([["sleep", "30"]], timeout=0.2) == \
         "sleep did not finish within 0.2 s (a busy or stuck device?)"
+
+
+def stuck_tools(tmp_path, monkeypatch) -> None:
+    """espeak-ng and aplay on the PATH that never end, as on a stuck audio device."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("espeak-ng", "aplay"):
+        tool = bin_dir / name
+        tool.write_text("#!/bin/sh\nexec sleep 300\n")
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+
+
+def started(sp: Speaker, count: int) -> list[subprocess.Popen]:
+    """The speaker's running processes once `count` of them have started."""
+    for _ in range(600):  # a safety net for a slow machine, not a timing
+        procs = sp.running.procs()
+        if len(procs) >= count:
+            return procs
+        threading.Event().wait(0.05)
+    raise AssertionError(f"the speaker did not start {count} process(es)")
+
+
+def gone(proc: subprocess.Popen) -> bool:
+    if proc.poll() is None:
+        return False
+    try:
+        os.kill(proc.pid, 0)  # reaped: no such process any more
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("device", ["", "plughw:1,0"])
+def test_close_kills_the_call_being_said(tmp_path, monkeypatch, caplog, device):
+    """A stuck device: espeak-ng (and aplay) never end. Closing the speaker kills them, so
+    they do not outlive the companion (parent 1 after its exit), and logs no outage."""
+    stuck_tools(tmp_path, monkeypatch)
+    caplog.set_level(logging.INFO, logger="companion.drivers.speech")
+    sp = Speaker(calls=ALL, device=device)
+    sp.say([turn(1, "Ann")])
+    procs = started(sp, 2 if device else 1)
+    assert not any(gone(p) for p in procs)
+    sp.close()
+    assert all(gone(p) for p in procs), [p.args for p in procs if not gone(p)]
+    assert sp.running.procs() == [] and not sp._thread.is_alive()
+    assert caplog.records == []
+
+
+def test_running_stop_kills_a_pipeline_and_what_starts_after_it():
+    running = speech.Running()
+    out: list[str] = []
+    worker = threading.Thread(target=lambda: out.append(run_pipeline(
+        [["sleep", "300"], ["sleep", "300"]], running=running)))
+    worker.start()
+    for _ in range(600):  # a safety net, not a timing
+        if len(running.procs()) == 2:
+            break
+        threading.Event().wait(0.05)
+    procs = running.procs()
+    running.stop()
+    worker.join(timeout=30)
+    assert out == ["sleep ended with status -9: "] and all(gone(p) for p in procs)
+    assert running.procs() == []
+    late = subprocess.Popen(["sleep", "300"])
+    running.add(late)  # started while closing: killed at once
+    assert late.wait(timeout=30) == -9
 
 
 # --- Debian's espeak-ng ----------------------------------------------------------------------

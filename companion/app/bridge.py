@@ -376,8 +376,8 @@ def publish_snapshot(app: App) -> None:
                            at=app.turn_clock.now())
     from companion.app.calls import speech
     app.publish(build(app.journal, seq=app.web_seq, unfinished=unfinished, left=left,
-                      clock=clock, calls=app.caller.snapshot(), speech=speech(app.config),
-                      ring=app.lights.snapshot()))
+                      clock=clock, calls=app.caller.snapshot(),
+                      speech=speech(app.config, app.caller.run), ring=app.lights.snapshot()))
 
 
 def current_seq(app: App) -> int:

@@ -5,6 +5,8 @@ and handed to the box's speaker, which queues them on its own thread and never b
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 from collections import deque
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -24,6 +26,9 @@ class Caller:
         self.app = app
         self.recent: deque[Call] = deque(maxlen=KEEP)
         self.last = 0  # the number of the last call made (Call.n)
+        # This run's token: numbering starts again at 1 when the companion restarts, so a
+        # page tells a new run by this, not by the numbers (snapshot's speech.run).
+        self.run = secrets.token_hex(6)
 
     def committed(self, what: str, event: Any) -> None:
         """An append, undo or redo was just committed to the open game."""
@@ -58,9 +63,30 @@ class Caller:
         return [c.to_json() for c in self.recent]
 
 
-def speech(config: Any) -> dict[str, Any]:
+def speech(config: Any, run: str) -> dict[str, Any]:
     """The snapshot's "speech": how the pages speak (docs/speech.md): the kinds of call to
-    say, espeak-ng's words a minute and volume (0-200), and the voice's language."""
+    say, espeak-ng's words a minute and volume (0-200), the voice's language (a browser's
+    language tag, "" when the voice name is not one) and the run the calls' numbers belong
+    to (`Caller.run`)."""
     sp = config["speech"]
     return {"calls": list(sp["calls"]), "rate": sp["rate"], "volume": sp["volume"],
-            "lang": sp["voice"]}
+            "lang": lang_tag(sp["voice"]), "run": run}
+
+
+_PRIMARY = re.compile(r"[a-z]{2,3}")
+_SUBTAG = re.compile(r"[a-z]{2,8}|[0-9]{3}")
+
+
+def lang_tag(voice: str) -> str:
+    """The browser language tag (BCP 47's shape) of an espeak-ng voice name: its language
+    before any "+variant" ("en+f3" -> "en"), the region in capitals ("en-us" -> "en-US"),
+    a private-use tail left out ("en-gb-x-rp" -> "en-GB"); "" when the name is not a
+    language tag ("mb-en1", an MBROLA voice), so the page leaves the language to the
+    browser rather than give it a name it cannot match."""
+    name = voice.split("+", 1)[0].strip().lower()
+    name = name.split("-x-", 1)[0]
+    first, *rest = name.split("-")
+    if not _PRIMARY.fullmatch(first) or not all(_SUBTAG.fullmatch(t) for t in rest):
+        return ""
+    shaped = [t.upper() if len(t) == 2 else t.title() if len(t) == 4 else t for t in rest]
+    return "-".join([first, *shaped])

@@ -11,7 +11,8 @@ whose turn it is ("Ben's turn", "Reverse: Cy's turn", "Ann is skipped") still wa
 later commit brings a call about the turn is not said, since its turn is over; the calls of one
 commit are never stale to each other ("Ann is skipped" and then "Ben's turn" are both said).
 Other calls ("Ann sold the farm for 230", "Time!") are said in order; beyond `MAX_QUEUED`
-waiting, the oldest are dropped. The call being said is not cut short.
+waiting, the oldest are dropped. The call being said is not cut short, unless the speaker
+is closed (the companion stops): then its espeak-ng and aplay are killed, not left behind.
 
 No espeak-ng, no sound card, a speaker unplugged: one log line (and one more when speech comes
 back), never an exception into the app; the game goes on, silent. `companion doctor` says why.
@@ -47,10 +48,54 @@ def commands(text: str, *, voice: str, rate: int, volume: int, device: str) -> l
     return [[*espeak, "--stdout", "--", text], ["aplay", "-q", "-D", device]]
 
 
-def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT) -> str:
+class Running:
+    """The processes of the call being said, so that closing the speaker stops them: a
+    stuck device keeps aplay (and espeak-ng writing into it) waiting, and they must not
+    outlive the companion. `stop` kills those running and any started after it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._stopped = False
+
+    def add(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._procs.append(proc)
+            stopped = self._stopped
+        if stopped:  # started while the speaker was closing: it goes at once
+            _kill(proc)
+
+    def remove(self, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            if proc in self._procs:
+                self._procs.remove(proc)
+
+    def procs(self) -> list[subprocess.Popen[bytes]]:
+        with self._lock:
+            return list(self._procs)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            procs = list(self._procs)
+        for proc in procs:
+            _kill(proc)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        try:
+            proc.kill()
+        except OSError:  # it ended in between
+            pass
+
+
+def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT,
+                 running: Running | None = None) -> str:
     """Run `cmds` as a shell pipeline would (without a shell) and wait for it: "" when every
     process ended well, else one line of why. espeak-ng on its own audio output ends with
-    status 0 even when it found no device, so a line of its stderr starting "error" counts."""
+    status 0 even when it found no device, so a line of its stderr starting "error" counts.
+    `running` (the speaker's) holds the processes while they run, for `Running.stop`."""
     procs: list[subprocess.Popen[bytes]] = []
     try:
         for i, cmd in enumerate(cmds):
@@ -59,6 +104,8 @@ def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT) -> str
                 list(cmd), stdin=procs[-1].stdout if procs else subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL if last else subprocess.PIPE,
                 stderr=subprocess.PIPE))
+            if running is not None:
+                running.add(procs[-1])
             if len(procs) > 1 and procs[-2].stdout is not None:
                 procs[-2].stdout.close()  # the next process holds it now (SIGPIPE reaches us)
         errors: list[tuple[subprocess.Popen[bytes], str]] = []
@@ -72,6 +119,8 @@ def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT) -> str
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+            if running is not None:
+                running.remove(proc)
     for proc, err in reversed(errors):  # the first process's complaint first
         lines = [line.strip() for line in err.splitlines() if line.strip()]
         told = [line for line in lines if not line.startswith("ALSA lib")] or lines
@@ -87,14 +136,16 @@ def run_pipeline(cmds: Sequence[Sequence[str]], timeout: float = TIMEOUT) -> str
 class Speaker:
     """Says calls on the box, on its own thread: those of the kinds in `calls` (`[speech]
     calls`, names from config.CALLS). `say` never blocks; `close` drops what is
-    queued and lets the thread end after the call being said (waiting for it a second at
-    most). A context manager. `runner` is the test double for `run_pipeline`."""
+    queued and stops the call being said: it kills its espeak-ng and aplay (a stuck device
+    would keep them past the companion's exit) and waits for the thread a second at most.
+    A context manager. `runner` is the test double for `run_pipeline`."""
 
     def __init__(self, *, calls: Iterable[str], voice: str = "en", rate: int = 170,
                  volume: int = 100, device: str = "", runner: Runner | None = None) -> None:
         self.voice, self.rate, self.volume, self.device = voice, rate, volume, device
         self.kinds = frozenset(calls)
-        self.runner: Runner = runner or run_pipeline
+        self.running = Running()  # the processes of the call being said (close stops them)
+        self.runner: Runner = runner or self._pipeline
         self._queue: deque[Call] = deque()
         self._cond = threading.Condition()
         self._busy = False  # a call is being said
@@ -136,8 +187,9 @@ class Speaker:
             self._closed = True
             self._queue.clear()
             self._cond.notify_all()
+        self.running.stop()  # the call being said ends now: its processes are killed
         if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=1.0)  # a call being said may keep it a moment longer
+            self._thread.join(timeout=1.0)  # a runner that is not run_pipeline may take longer
 
     def __enter__(self) -> Speaker:
         return self
@@ -162,6 +214,11 @@ class Speaker:
                     self._busy = False
                     self._cond.notify_all()
 
+    def _pipeline(self, cmds: Sequence[Sequence[str]]) -> str:
+        """The runner unless a test gives one: run_pipeline, its processes held in
+        `running` for `close` to stop."""
+        return run_pipeline(cmds, running=self.running)
+
     def _speak(self, text: str) -> None:
         cmds = commands(text, voice=self.voice, rate=self.rate, volume=self.volume,
                         device=self.device)
@@ -178,6 +235,8 @@ class Speaker:
             return
         except Exception as e:  # whatever it is, the app's game must not hear of it
             problem = f"{type(e).__name__}: {e}"
+        if self._closed:  # stopped by close(): killed, not an outage of the audio
+            return
         if problem and not self._failing:  # the start of an outage; its end is said below
             where = f"ALSA device {self.device}" if self.device else "the default audio output"
             log.warning("speech: cannot say calls through %s: %s (companion doctor checks the "

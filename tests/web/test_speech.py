@@ -2,7 +2,8 @@
 `window.speechSynthesis` that records what it is asked to say: a scripted game's calls are
 said in order once a person taps the switch on (and not before), with the snapshot's rate,
 volume and language; the aria-live region says the same words; the switch is remembered; a
-page opened late says nothing old, and one that fell behind skips a turn that is over."""
+page opened late says nothing old, one that fell behind skips a turn that is over, and one
+that missed a restart of the box (`speech.run`) says nothing of the new run's old calls."""
 
 from __future__ import annotations
 
@@ -239,5 +240,49 @@ def test_the_switch_is_off_for_a_new_browser_and_a_late_page_says_nothing_old(br
         act(c, {"type": "next"})
         expect(page.locator("#call-live")).to_have_text("Dee's turn")
         assert page.evaluate("window.said") == ["Calls on"]
+    finally:
+        page.context.close()
+
+
+def test_a_page_that_missed_a_restart_of_the_box_says_nothing_old(browser, box):
+    """The box restarts (its calls are numbered from 1 again) and makes more calls than the
+    page had heard before the page is back: the page tells the new run by `speech.run`, not
+    by the numbers, says none of that run's old calls and then the next new one."""
+    c, _ = box()
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.add_init_script(STUB)
+    try:
+        page.goto(c.url + "/")
+        page.wait_for_selector("#conn[data-state=live]")
+        page.click("#speech-switch")
+        for _ in range(5):
+            act(c, {"type": "next"})
+        assert said(page, 6)[-1] == "Ben's turn"  # calls n=1..5: Ben, Cy, Dee, Ann, Ben
+        assert page.evaluate("Table.snapshot.calls.at(-1).n") == 5
+        old_run = page.evaluate("Table.snapshot.speech.run")
+        # The page loses the box; the box restarts on the same address and makes 7 calls.
+        page.context.set_offline(True)
+        page.evaluate("Table.reconnect()")
+        expect(page.locator("#conn")).not_to_have_attribute("data-state", "live")
+        port, journal, config = c.port, c.journal, c.config
+        c.close()
+        again = Companion(journal, port=port, clock=FakeClock(1_700_000_100.0),
+                          config=config).start()
+        try:
+            for _ in range(7):
+                act(again, {"type": "next"})
+            assert [x["n"] for x in again.app.caller.snapshot()][-1] == 7
+            page.evaluate("window.said = []")
+            page.context.set_offline(False)
+            page.wait_for_function("(run) => Table.snapshot.speech.run !== run"
+                                   " && Table.snapshot.calls.at(-1).n === 7", arg=old_run,
+                                   timeout=10_000)
+            # Nothing of the new run's 7 calls was said ("Ann's turn", n=7, would be).
+            act(again, {"type": "next"})  # n=8: the 13th turn from Ann's: Ben's
+            assert said(page, 1) == ["Ben's turn"]
+            expect(page.locator("#call-live")).to_have_text("Ben's turn")
+            assert page.evaluate("window.said") == ["Ben's turn"]
+        finally:
+            again.close()
     finally:
         page.context.close()

@@ -4,7 +4,8 @@
 // snapshot (`calls`: the last few, numbered `n`; `speech`: which kinds to say, espeak-ng's
 // words a minute and volume, the voice's language). A page speaks only calls numbered past the
 // newest it has seen: one opened late says nothing old, and one that fell behind drops a turn
-// call whose turn is over (a later turn call exists).
+// call whose turn is over (a later turn call exists). A snapshot of another run of the box
+// (`speech.run`: it restarted and counts again from 1) is like the first: nothing old is said.
 "use strict";
 
 (function () {
@@ -13,6 +14,7 @@
   const NORMAL_WPM = 175;  // espeak-ng's normal rate: the browser's rate 1
   const synth = window.speechSynthesis || null;
   let last = null;  // the number of the newest call seen; null: no snapshot yet
+  let run = null;  // the box's run those numbers belong to (speech.run): a restart has another
   let on = false;
   let pending = [];  // {call, started}: utterances queued and not finished
 
@@ -85,10 +87,20 @@
     if (el && calls.length) el.textContent = calls.map((c) => c.text).join(". ");
   }
 
+  function newRun(s) {
+    // True when the snapshot's calls are numbered by another run of the box than the ones
+    // heard so far (it restarted: its numbers began again at 1, and may have passed `last`).
+    const now = (s.speech && s.speech.run) || "";
+    const changed = run !== null && now !== run;
+    run = now;
+    return changed;
+  }
+
   function onSnapshot(s) {
     const calls = Array.isArray(s.calls) ? s.calls : [];
     const top = calls.length ? calls[calls.length - 1].n : 0;
-    if (last === null || top < last) {
+    const restarted = newRun(s);
+    if (last === null || restarted || top < last) {
       // The first snapshot (a page opened late), or a box that restarted counting: all old.
       last = top;
       return;
