@@ -111,13 +111,19 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
 
     for _ in range(20):
         mark("empty")
-    # The presses: with the clock (a 60 s limit), then the same with the clock stopped.
-    for label, rules, stopped in (("press", LIMIT, False), ("press-off", None, True)):
+    # The presses: with the clock (a 60 s limit), the same with the clock stopped, and with
+    # the clock and a 24-LED seat light ring (the SPI driver's encoding on a NullSpi; its
+    # animations' later frames are ticks of their own, not part of the press).
+    for label, rules, stopped in (("press", LIMIT, False), ("press-off", None, True),
+                                  ("press-ring", LIMIT, False)):
         for i, kind in enumerate(kinds):
             mark("set-up")
             app, store = app_for(kind, label, rules, FakeClock())
             if stopped:
                 stop_clock(app)
+            if label == "press-ring":
+                from bench.ring import BenchRing
+                app.lights.attach(BenchRing())
             app.render()
             script = press_script(kind)
             mark("warm-up")
@@ -246,6 +252,11 @@ def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
     for p in (50, 99):
         figure(f"pi_press_minstr_p{p}_clock_off", pct(off, p) / 1e6, "Minstr", None,
                f"{len(off)} presses, callgrind, the app's TurnClock stopped (bench/clock.py)")
+    ring = [max(0.0, x - empty) for x in by["press-ring"]]
+    for p in (50, 99):
+        figure(f"pi_press_minstr_p{p}_ring_on", pct(ring, p) / 1e6, "Minstr", None,
+               f"{len(ring)} presses, callgrind, clock on and a 24-LED ring (bench/ring.py "
+               "BenchRing: the SPI driver on a NullSpi)")
     for what in ("press", "tick"):
         xs = [max(0.0, x - empty) for x in by[what]]
         note = f"{len(xs)} {what}{'es' if what == 'press' else 's'}, callgrind, clock on " \

@@ -25,30 +25,44 @@ from bench.run import PressTimes, pct, press_times
 
 Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note)
 
-BITS = [bytes(0xF8 if v & (0x80 >> k) else 0xC0 for k in range(8)) for v in range(256)]
-RESET = bytes(180)  # >= 280 us low at 6.4 MHz SPI: 225 bytes; 180 at 5 MHz. The cost, not the wire.
+class NullSpi:
+    """An spidev stand-in that keeps the last transfer and sends nothing."""
+
+    def __init__(self) -> None:
+        self.wire = b""
+
+    def writebytes2(self, data) -> None:
+        self.wire = bytes(data)
+
+    def close(self) -> None:
+        pass
 
 
 class BenchRing:
-    """A 24-LED ring whose frames cost what the SPI driver's encoding does (nothing is sent)."""
+    """A 24-LED ring whose frames cost what the SPI driver's do: the driver itself
+    (companion/drivers/lights.py SpiRing, its encoding included) on a NullSpi."""
 
     def __init__(self, count: int = 24) -> None:
+        from companion.drivers.lights import SpiRing
+        self.spi = NullSpi()
+        self.ring = SpiRing(count, brightness=0.25, spi=self.spi)
         self.count = count
-        self.brightness = 0.25
         self.frames = 0
-        self.wire = b""
+
+    @property
+    def brightness(self) -> float:
+        return self.ring.brightness
+
+    @brightness.setter
+    def brightness(self, value: float) -> None:
+        self.ring.brightness = value
 
     def show(self, pixels) -> None:
-        k = self.brightness
-        out = bytearray()
-        for r, g, b in pixels:
-            for v in (g, r, b):
-                out += BITS[int(v * k)]
-        self.wire = bytes(out) + RESET
+        self.ring.show(pixels)
         self.frames += 1
 
     def close(self) -> None:
-        self.show([(0, 0, 0)] * self.count)
+        self.ring.close()
 
 
 def bench_ring(tmp: Path, figure: Figure, *, quick: bool) -> None:
