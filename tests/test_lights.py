@@ -517,6 +517,38 @@ def test_the_rings_ticks_draw_no_panel_frame_in_the_apps_loop(tmp_path, ticks):
         close(app)
 
 
+def test_in_the_apps_loop_a_press_is_drawn_before_the_ring_is_worked_out(tmp_path):
+    """"Animations ... never delay a press": the ring's work for a press (its animation
+    worked out, its first frame sent) waits until the panel shows the press."""
+    from companion.inputs import Button, ButtonInput, Gesture
+
+    order: list[str] = []
+
+    class Panel(CountingDisplay):
+        def show(self, image) -> None:
+            order.append("panel")
+
+    class Ring(RecordingRing):
+        def show(self, pixels) -> None:
+            order.append("ring")
+            super().show(pixels)
+
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock, display=Panel(),
+                   ring=Ring(COUNT, clock=clock))
+    try:
+        app.queue = OneAtATime([ButtonInput(Button.NEXT, Gesture.PRESS)])
+        del order[:]  # the ring at rest, shown when the app was made
+        app.run()
+        assert app.journal.state.table.current == 1
+        # The first frame; NEXT: the panel first, then the chase's first frame (then the
+        # first frame's Tick("redraw") queued behind NEXT).
+        assert order[:3] == ["panel", "panel", "ring"], order
+        assert app.lights.plan and app.lights.look.current == 1
+    finally:
+        close(app)
+
+
 # --- the first-pixel trick: a hidden LED 0 inside the box (`[lights] first`) ---------------------
 
 HIDDEN = {"count": 17, "first": 1}  # LED 0 re-sends the signal at 5 V; the seats' LEDs are 1-16

@@ -187,6 +187,7 @@ class App:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
         self.lights.sync()  # the ring's first frame
+        self.lights.deferred = True  # from now on after each frame (Lights.after)
         if self.journal is not None:
             # Now the end screen's line of history, or the turn clock in its corner (blank in
             # the first frame, and a paused clock or a break has no tick to draw it).
@@ -205,6 +206,8 @@ class App:
                 self.render()
                 self.flush_snapshot()
                 firstframe.due(self)
+            if self.queue.empty():
+                self.lights.flush()  # the ring after the panel: a press never waits for it
 
     def close(self) -> None:
         self.timers.close()

@@ -92,6 +92,8 @@ class Lights:
         self._how: tuple[str, Any] | None = None  # the last commit since the last sync
         self._night_due = False
         self._failed = False
+        self.deferred = False  # App.run: sync after the panel's frame (`after`, `flush`)
+        self._due = False
 
     def _visible(self, ring: Any) -> Any:
         return Visible(ring, self.first) if ring is not None and self.first else ring
@@ -127,9 +129,24 @@ class Lights:
     def after(self, item: object) -> None:
         """After the app handled `item`: `sync`, unless it was the ring's own tick (it
         changed nothing of the game). A bug here is logged and the game goes on (see
-        App.strict), as with the screens."""
+        App.strict), as with the screens. While `deferred` (App.run sets it) the sync waits
+        for `flush`, which App.run calls once the panel's frame is drawn: a press's frame
+        never waits for the ring's work (its animation worked out, its first frame sent)."""
         if self.ring is None or quiet(item):
             return
+        if self.deferred:
+            self._due = True
+            return
+        self._sync_logged()
+
+    def flush(self) -> None:
+        """The sync `after` left for after the panel's frame (App.run), if any."""
+        if self._due:
+            self._due = False
+            self._sync_logged()
+            self.app.flush_snapshot()  # a ring turned amber or red: the pages' too
+
+    def _sync_logged(self) -> None:
         try:
             self.sync()
         except Exception:
