@@ -188,6 +188,11 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
     n = crowd.counts(kind)[-1]
     c = Companion(tmp / f"{kind}-{n}.db")
     c.seed(kind, *crowd.game(kind, n))
+    return _tv_shot(browser, c, out / f"{kind}-tv-{n}-players.png")
+
+
+def _tv_shot(browser, c: Companion, target: Path) -> Path:
+    """`c`'s /tv once fitted to the screen and its box's picture loaded, to `target`."""
     with c:
         page = browser.new_page(viewport=TV, device_scale_factor=1)
         page.goto(c.url + "/tv")
@@ -195,7 +200,6 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
         page.wait_for_selector("body[data-fitted]")
         page.locator("#frame-img").evaluate(
             "img => img.complete || new Promise(r => { img.onload = r; })")
-        target = out / f"{kind}-tv-{n}-players.png"
         page.screenshot(path=str(target))
         page.close()
     return target
@@ -208,17 +212,7 @@ def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
     players, rules, events = demos()[kind]
     c = Companion(tmp / f"{kind}-ring.db", ring=RecordingRing(16))
     c.seed(kind, players, rules, events)
-    with c:
-        page = browser.new_page(viewport=TV, device_scale_factor=1)
-        page.goto(c.url + "/tv")
-        page.wait_for_selector("#conn[data-state=live]")
-        page.wait_for_selector("body[data-fitted]")
-        page.locator("#frame-img").evaluate(
-            "img => img.complete || new Promise(r => { img.onload = r; })")
-        target = out / "tv-ring.png"
-        page.screenshot(path=str(target))
-        page.close()
-    return target
+    return _tv_shot(browser, c, out / "tv-ring.png")
 
 
 CLOCK_START = 1_700_000_000.0  # the clock shots' fake wall time at the game's start
