@@ -318,6 +318,24 @@ def test_lights_leave_a_running_companions_ring_alone(tmp_path, monkeypatch):
     assert "lights clock" in lines
 
 
+def test_a_lock_file_left_by_a_killed_companion_is_no_running_companion(tmp_path):
+    """From a review: the pid a killed companion left in its lock file may name another
+    process after a reboot; the doctor then skipped the ring's test for a companion that was
+    not running. Who holds the lock is the kernel's word (Linux: /proc/locks)."""
+    import os
+    import sys
+
+    from companion.session.lock import JournalLock, lock_path, running_pid
+
+    journal = tmp_path / "journal.db"
+    journal.write_bytes(b"")
+    lock_path(journal).write_text(f"{os.getppid()}\n")  # alive, and not a companion
+    if sys.platform.startswith("linux"):
+        assert running_pid(journal) is None
+    with JournalLock(journal):  # held: this process
+        assert running_pid(journal) == os.getpid()
+
+
 def test_lights_on_without_spidev_fail_in_one_line_naming_the_package(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "spidev", None)
     status, lines, _ = run(tmp_path, config=LIGHTS_ON)

@@ -549,6 +549,31 @@ def test_in_the_apps_loop_a_press_is_drawn_before_the_ring_is_worked_out(tmp_pat
         close(app)
 
 
+def test_a_press_that_ends_the_clocks_warning_publishes_one_snapshot(tmp_path):
+    """From a review: with the ring following the panel, a press out of the clock's warning
+    published the same snapshot twice (the ring's alarm change marked one due after the
+    press's own had carried it), and a tap sent on the first was refused as behind."""
+    from companion.inputs import Button, ButtonInput, Gesture
+
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock,
+                   ring=RecordingRing(COUNT, clock=clock), rules={"turn_limit": 30})
+    try:
+        published: list[list[str]] = []
+        app.publish = lambda snap: published.append(snap["ring"]["marks"])
+        clock.advance(23.0)  # 7 s left: the warning
+        drain(app)
+        app.lights.sync()
+        app.snapshot_due = True
+        app.flush_snapshot()
+        assert published == [["warn", "", "", ""]]
+        app.queue = OneAtATime([ButtonInput(Button.NEXT, Gesture.PRESS)])
+        app.run()
+        assert published[1:] == [["", "turn", "", ""]]  # one, with the new turn's ring
+    finally:
+        close(app)
+
+
 # --- the first-pixel trick: a hidden LED 0 inside the box (`[lights] first`) ---------------------
 
 HIDDEN = {"count": 17, "first": 1}  # LED 0 re-sends the signal at 5 V; the seats' LEDs are 1-16

@@ -93,6 +93,9 @@ class Lights:
         self._night_due = False
         self._failed = False
         self.deferred = False  # App.run: sync after the panel's frame (`after`, `flush`)
+        # The clock's alarm in the ring of the last snapshot published (`snapshot`): a change
+        # the pages have not seen yet makes one due, one the snapshot already carried does not.
+        self._published_alarm: str | None = None
         self._due = False
 
     def _visible(self, ring: Any) -> Any:
@@ -166,7 +169,7 @@ class Lights:
         if look == self.look and self.shown is not None and not isinstance(roll, dict):
             return
         before, self.look = self.look, look
-        if look is not None and before is not None and look.alarm != before.alarm:
+        if look is not None and look.alarm != self._published_alarm:
             self.app.snapshot_due = True  # the pages' ring turns amber or red too
         layout = self._layout(look)
         if layout is None:
@@ -246,6 +249,7 @@ class Lights:
         if self.ring is None:
             return None
         look = self.current_look()
+        self._published_alarm = look.alarm if look is not None else None
         layout = self._layout(look)
         if layout is None or look is None:
             return {"pixels": R.hex_pixels((R.DARK,) * self.ring.count), "seats": [],

@@ -58,6 +58,7 @@ def lock_path(journal: Path | str) -> Path:
 # Where flock and SQLite's POSIX locks are separate (flock(2): "no interaction" since Linux 2.0,
 # on local file systems), so the journal file itself can be locked while SQLite uses it.
 FILE_LOCKS = sys.platform.startswith("linux")
+LOCKS = Path("/proc/locks")  # the kernel's table of file locks (Linux)
 
 
 class JournalLock:
@@ -178,20 +179,28 @@ class JournalLock:
 
 
 def running_pid(journal: Path | str) -> int | None:
-    """The pid of the companion holding `journal` by any name, read from its lock file or
-    the kernel's table of locks without touching a lock (a reader such as `companion doctor`
-    must never make a starting companion think the journal is taken); None when none runs (no
-    file, or a pid that is gone: a SIGKILL)."""
+    """The pid of the companion holding `journal` by any name, read from the kernel's table
+    of locks (Linux) or else its lock file, without touching a lock (a reader such as
+    `companion doctor` must never make a starting companion think the journal is taken);
+    None when none runs (no file, a pid that is gone, or a lock file left by a companion that
+    was killed, whose pid now names another process)."""
+    if FILE_LOCKS and LOCKS.is_file():
+        # The kernel's table says who holds the lock file or the journal (by any name). The
+        # pid written in the lock file is not enough: one a killed companion left there may
+        # belong to another process since (after a power cut and a reboot).
+        for path in (lock_path(journal), Path(journal)):
+            try:
+                held = flock_holder(os.stat(path))
+            except OSError:
+                continue
+            if held is not None:
+                return held
+        return None
     try:
         text = lock_path(journal).read_text("ascii", "replace").strip()
     except OSError:
         text = ""
-    if text.isdigit() and _alive(int(text)):
-        return int(text)
-    try:  # held by another name of the file (a hard link)?
-        return flock_holder(os.stat(journal)) if FILE_LOCKS else None
-    except OSError:
-        return None
+    return int(text) if text.isdigit() and _alive(int(text)) else None
 
 
 def _alive(pid: int) -> bool:
@@ -219,7 +228,7 @@ def _holder(fd: int, *, wait: float = 0.5) -> int | None:
         time.sleep(0.01)
 
 
-def flock_holder(st: os.stat_result, *, table: Path = Path("/proc/locks")) -> int | None:
+def flock_holder(st: os.stat_result, *, table: Path = LOCKS) -> int | None:
     """The pid holding an flock on the file `st` describes, from the kernel's table of locks
     (a line such as `3: FLOCK  ADVISORY  WRITE 812 b3:02:1311 0 EOF`); None when it cannot be
     told. Matched by inode, and by device too when one line of several has it."""
