@@ -92,6 +92,7 @@ class Look:
     alarm: str = ""  # "" | "warn" | "time"
     pending_skips: int = 0
     skipped: tuple[int, ...] = field(default=(), compare=False)  # seats a pending skip passes
+    table: Any = field(default=None, compare=False, repr=False)  # its Table: who comes next
 
     @classmethod
     def of(cls, state: Any, alarm: str = "") -> Look:
@@ -104,7 +105,7 @@ class Look:
             skipped.append(seat)
         return cls(t.seats, None if state.over else t.current, t.direction,
                    frozenset(t.eliminated), bool(state.over), tuple(state.winners),
-                   "" if state.over else alarm, t.pending_skips, tuple(skipped))
+                   "" if state.over else alarm, t.pending_skips, tuple(skipped), t)
 
 
 def steady(layout: Layout, look: Look | None, *, glow: float = 1.0) -> Frame:
@@ -174,15 +175,14 @@ def change(layout: Layout, before: Look | None, after: Look | None, *,
         for led in leds:
             plan.append((t, _with(base, _tail(layout, led, -after.direction), TURN)))
             t += step
-        seat = before.current
-        for _ in range(after.seats):
-            seat = (seat + after.direction) % after.seats
-            if seat == after.current:
-                break
-            if seat not in after.eliminated:
+        # The seats the turn passed over, unless it went to the next seat in turn or jumped
+        # there with no skip pending (skip to): the Tables' own steps, past the eliminated.
+        if before.pending_skips and after.table is not None and before.table is not None \
+                and after.current != before.table.step(before.current, 1, after.direction):
+            seat = after.table.step(before.current)
+            while seat != after.current and len(passed) < after.seats:
                 passed.append(seat)
-        if after.current == _next(before, after.direction) or not before.pending_skips:
-            passed = []  # the next seat in turn, or a jump (skip to): nobody was skipped
+                seat = after.table.step(seat)
     elif after.current == before.current and after.pending_skips > before.pending_skips:
         passed = list(after.skipped)
     if passed:
@@ -208,18 +208,6 @@ def change(layout: Layout, before: Look | None, after: Look | None, *,
                 t += STEP
     plan.append((t, end))
     return plan
-
-
-def _next(look: Look, direction: int) -> int | None:
-    """The seat after `look`'s current player in `direction`, past the eliminated."""
-    if look.current is None:
-        return None
-    seat = look.current
-    for _ in range(look.seats):
-        seat = (seat + direction) % look.seats
-        if seat not in look.eliminated:
-            return seat
-    return look.current
 
 
 def _tail(layout: Layout, led: int, back: int) -> list[int]:
