@@ -72,6 +72,7 @@ def roll_words(who: str, dice: Mapping[str, Any]) -> str:
 
 
 TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the turn/end call
+SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first", "roll"})
 Call = tuple[str, str]  # (kind of call, words): session/calls.py numbers them
 
 
@@ -348,7 +349,9 @@ class Game(Generic[S]):
         (`move_calls`), then whose turn it is now when the turn changed, or the game over."""
         kind = event.get("type")
         t0, t1 = before.table, after.table
-        line = self.describe(event, header, before)
+        # The common moves said in their history line's words; a kind's own move says its
+        # `move_calls` (which reads the line itself when it says it), NEXT only the turn.
+        line = self.describe(event, header, before) if kind in SAID_AS_LINE else ""
         out: list[Call] = []
         turn_said = False
         if kind in ("skip", "double_skip", "reverse_skip"):
