@@ -52,6 +52,15 @@ def scaled(value: int, brightness: float) -> int:
     return int(value * brightness + 0.5)
 
 
+def seen(p: Sequence[int]) -> RGB:
+    """How bright a LED looks, for a picture of it on a screen (the emulator, the
+    screenshots; the TV page's table.js has the same in JavaScript): the eye sees a LED at a
+    tenth of its power as far more than a tenth as bright (a gamma of about 2.2), so a seat's
+    dim LED (24 of 255) is drawn at about 88, not as a black dot."""
+    r, g, b = (round(255 * (v / 255) ** 0.45) for v in p[:3])
+    return (r, g, b)
+
+
 def encode(pixels: Sequence[Sequence[int]], brightness: float, order: str) -> bytes:
     """The SPI byte stream of one frame: every LED's colour scaled by `brightness`, in the
     LEDs' colour `order`, eight SPI bytes a colour byte, then the reset low."""

@@ -36,6 +36,8 @@ from luma.core.device import device
 from luma.core.interface.serial import noop
 from PIL import Image
 
+from companion.drivers.lights import seen
+
 BRAILLE_BITS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
 HALF = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
@@ -99,7 +101,7 @@ def dot(rgb: RGB) -> str:
     about 2.2: a seat's dim LED is a grey dot, not a black one)."""
     if not any(rgb):
         return "\x1b[90m○\x1b[0m"
-    r, g, b = (round(255 * (v / 255) ** 0.45) for v in rgb)
+    r, g, b = seen(rgb)
     return f"\x1b[38;2;{r};{g};{b}m●\x1b[0m"
 
 

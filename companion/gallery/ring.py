@@ -10,6 +10,7 @@ from typing import Any, Iterator, Sequence
 from PIL import Image, ImageDraw
 
 from companion import games
+from companion.drivers.lights import seen
 from companion.ui import draw, ring as R
 
 SCALE = 3  # the panel's pixels
@@ -45,7 +46,7 @@ def picture(panel: Image.Image, frame: R.Frame, players: Sequence[str], seats: S
     for led, colour in enumerate(frame):
         fx, fy = R.around(led, len(frame))
         x, y = x0 - PAD + fx * (pw + 2 * PAD), y0 - PAD + fy * (ph + 2 * PAD)
-        shown = R.seen(colour)
+        shown = seen(colour)
         outline = (80, 80, 80) if colour == R.DARK else shown
         d.ellipse((x - DOT, y - DOT, x + DOT, y + DOT), fill=shown, outline=outline, width=1)
         if led in seats:

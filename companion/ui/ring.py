@@ -245,14 +245,6 @@ def marks(look: Look) -> list[str]:
     return out
 
 
-def seen(p: Pixel) -> Pixel:
-    """How bright a LED looks, for a picture of it on a screen: the eye sees a LED at a tenth
-    of its power as far more than a tenth as bright (a gamma of about 2.2), so a seat's dim
-    LED (24 of 255) is drawn at about 88, not as a black dot."""
-    r, g, b = (round(255 * (v / 255) ** 0.45) for v in p)
-    return (r, g, b)
-
-
 def hex_pixels(frame: Frame) -> list[str]:
     """The frame as "#rrggbb" strings (the web's snapshot)."""
     return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in frame]

@@ -574,7 +574,7 @@ const Table = (function () {
     else if ((d -= hgt) < w) { x = w - d; y = hgt; } else { d -= w; x = 0; y = hgt - d; }
     return [(x / w) * 100, (y / hgt) * 100];
   }
-  // How bright a LED looks, drawn on a screen (ui/ring.py seen): a gamma of about 2.2, so
+  // How bright a LED looks, drawn on a screen (drivers/lights.py seen): a gamma of about 2.2, so
   // a seat's dim LED is a grey dot, not a black one.
   function seen(colour) {
     const v = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
