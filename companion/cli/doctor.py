@@ -220,11 +220,11 @@ def check_lights(cfg: configmod.Config, *,
         return
     try:
         spi = (open_spi or lights.open_spi)(li["spi_bus"], li["spi_device"])
-        ring = lights.SpiRing(li["count"], bus=li["spi_bus"], device=li["spi_device"],
-                              order=li["order"], brightness=li["brightness"], spi=spi)
+        ring = lights.open_ring(cfg, spi=spi)
     except LightsError as e:
         yield _fail("lights", str(e))
         return
+    assert ring is not None  # [lights] is enabled
     white = lights.scaled(255, 0.1)  # dim: the pattern is looked at, not read by
     pattern = [(255, 0, 0), (0, 255, 0), (0, 0, 255)] + [(white, white, white)] * li["count"]
     ring.show(pattern[:li["count"]])

@@ -219,11 +219,12 @@ class SpiRing:
         self.close()
 
 
-def open_ring(cfg: Any) -> SpiRing | None:
+def open_ring(cfg: Any, *, spi: Spi | None = None) -> SpiRing | None:
     """The ring `[lights]` configures, or None when it is off. Raises LightsError (one line
-    naming what is missing) when it is on and cannot be opened."""
+    naming what is missing) when it is on and cannot be opened. `spi`: the device already
+    opened (the doctor's), or None to open spidev's."""
     li = cfg["lights"]
     if not li["enabled"]:
         return None
     return SpiRing(li["count"], bus=li["spi_bus"], device=li["spi_device"], order=li["order"],
-                   brightness=li["brightness"])
+                   brightness=li["brightness"], spi=spi)
