@@ -37,7 +37,8 @@ def test_the_issues_turn_calls_in_a_game_of_chaos():
         ("move", "Chaos: draw eight"), ("turn", "Ann's turn")]
     assert kinds(j, {"type": "take_draw_four"}) == [("move", "Ann drew 8")]
     assert kinds(j, {"type": "skip"}) == [("skip", "Dee is skipped")]
-    assert kinds(j, {"type": "skip"}) == [("skip", "Cy is skipped")]  # skips add up
+    # Skips add up: the second names every seat now passed over (the ring blinks both).
+    assert kinds(j, {"type": "skip"}) == [("skip", "Dee and Cy are skipped")]
     assert kinds(j, {"type": "next"}) == [("turn", "Ben's turn")]
 
 
@@ -50,6 +51,24 @@ def test_ann_is_skipped_and_double_skip_and_reverse_skip():
     # Reverse, then the next player in the new direction (Dee) loses a turn.
     assert kinds(j, {"type": "reverse_skip"}) == [("reverse", "Reverse + skip: Dee is skipped")]
     assert said(j, {"type": "next"}) == ["Cy's turn"]
+
+
+def test_the_issues_skip_then_reverse_names_who_is_really_skipped():
+    """Issue 34.2: Table, 5 players, Ann's turn: Skip says "Ben is skipped", then Reverse
+    said "Reverse: Dee's turn", but Eve is the one skipped now (the ring and the next turn
+    agree). The words come from the state after the move."""
+    five = (*NAMES, "Eve")
+    j = Journal(Header("table", five))
+    assert kinds(j, {"type": "skip"}) == [("skip", "Ben is skipped")]
+    assert kinds(j, {"type": "reverse"}) == [
+        ("reverse", "Reverse: Eve is skipped, Dee's turn")]
+    assert kinds(j, {"type": "next"}) == [("turn", "Dee's turn")]
+    # Likewise Skip then Reverse + skip: Eve and Dee lose their turns, Cy plays.
+    j = Journal(Header("table", five))
+    said(j, {"type": "skip"})
+    assert kinds(j, {"type": "reverse_skip"}) == [
+        ("reverse", "Reverse + skip: Eve and Dee are skipped")]
+    assert kinds(j, {"type": "next"}) == [("turn", "Cy's turn")]
 
 
 def test_skip_to_first_roll_and_end_of_the_table_kind():
