@@ -294,3 +294,30 @@ def test_the_snapshots_speech_carries_the_tag_and_this_runs_token(tmp_path):
         assert again.caller.run != run
     finally:
         close(again)
+
+
+def test_dice_factor_roll_off_says_each_roll_and_who_goes_first():
+    """Issue 34.11: the roll-off was said "Roll-off 4 6". docs/rules.md, "Dice Factor" (and
+    shared/RULES.md: "rolls 8, 8, 6, 3 -> the player with 6 goes first")."""
+    j = Journal(Header("dice-factor", NAMES))
+    event = {"type": "roll_off", "rolls": [8, 8, 6, 3]}
+    assert kinds(j, event) == [("turn", "Roll-off: Ann 8, Ben 8, Cy 6, Dee 3: Cy goes first")]
+    assert j.state.table.current == 2  # the words name the state after the move
+    assert j.describe(0) == "Roll-off: Ann 8, Ben 8, Cy 6, Dee 3: Cy goes first"
+    j = Journal(Header("dice-factor", NAMES[:2]))
+    assert said(j, {"type": "roll_off", "rolls": [4, 6]}) == ["Roll-off: Ann 4, Ben 6: Ben goes "
+                                                               "first"]
+    j = Journal(Header("dice-factor", NAMES[:2]))
+    # Every roll shared: nobody goes first, so no turn call (a move: said, never stale).
+    assert kinds(j, {"type": "roll_off", "rolls": [4, 4]}) == [
+        ("move", "Roll-off: Ann 4, Ben 4: a tie, roll again")]
+
+
+def test_dice_factor_a_lost_turn_says_why_when_roll_calls_are_off():
+    """Issue 34.11: with roll calls off (the default), an 8-sided 1-5 was said only as
+    "Ben's turn": the reason is a move call, said whatever `[speech] calls` leaves out."""
+    j = Journal(Header("dice-factor", NAMES[:3]))
+    j.append({"type": "roll", "dice": {"colors": "red", "shapes": "star"}})
+    assert kinds(j, {"type": "roll", "dice": {"d8": 3}}) == [
+        ("move", "Ann rolled 3: Ann loses the turn"), ("turn", "Ben's turn")]
+    assert kinds(j, {"type": "roll", "dice": {"d8": 7}}) == [("roll", "Ben rolled 7")]
