@@ -297,8 +297,8 @@ def test_the_snapshots_speech_carries_the_tag_and_this_runs_token(tmp_path):
 
 
 def test_dice_factor_roll_off_says_each_roll_and_who_goes_first():
-    """Issue 34.11: the roll-off was said "Roll-off 4 6". docs/rules.md, "Dice Factor" (and
-    shared/RULES.md: "rolls 8, 8, 6, 3 -> the player with 6 goes first")."""
+    """Issue 34.11: the roll-off was said "Roll-off 4 6". docs/rules.md, "Dice Factor": "8,
+    8, 6, 3 -> the player with 6 goes first"."""
     j = Journal(Header("dice-factor", NAMES))
     event = {"type": "roll_off", "rolls": [8, 8, 6, 3]}
     assert kinds(j, event) == [("turn", "Roll-off: Ann 8, Ben 8, Cy 6, Dee 3: Cy goes first")]

@@ -1,5 +1,5 @@
 """Every call and history line names the players the table's own step names, after the move
-(issue 34.2; shared/DESIGN.md "Table invariants": words are made from the state after the
+(issue 34.2; docs/speech.md: words are made from the state after the
 move), in every registered kind: random skip, double skip, reverse, reverse + skip, skip to,
 next and undo sequences (hypothesis), checked against `Table.step` and against what the turn
 then really did, and against the seat ring's look (ui/ring.py), which blinks the same seats.

@@ -120,9 +120,10 @@ def turn_order_call(kind: str, line: str, header: Header, after: State) -> Call:
 
 @dataclass(frozen=True)
 class NextNeeds:
-    """What a bare NEXT needs first where a kind's rules make NEXT a choice (shared/DESIGN.md,
-    "What NEXT means"; docs/architecture.md lists each kind's): the moves that answer it
-    and the words a refused NEXT is answered with, on the panel and on a phone alike."""
+    """What a bare NEXT needs first where a kind's rules make NEXT a choice
+    (docs/architecture.md, "What NEXT means", which lists each kind's): the moves that
+    answer it and the words a refused NEXT is answered with, on the panel and on a phone
+    alike."""
 
     moves: tuple[str, ...]  # event types that end the turn in NEXT's place ("pass", "claim")
     words: str  # "Pass or claim first"
@@ -353,7 +354,7 @@ class Game(Generic[S]):
         return None
 
     def next_needs(self, state: S) -> NextNeeds | None:
-        """What NEXT means now (shared/DESIGN.md, "What NEXT means"): None when it ends the
+        """What NEXT means now (docs/architecture.md, "What NEXT means"): None when it ends the
         turn as it is; else the choice it needs first (Penny Badger: pass or claim), which
         the box's NEXT asks and a phone's NEXT takes the player to. A kind declares it here,
         once; `next_refusal` applies it to every live input."""
