@@ -62,6 +62,11 @@ def test_the_issues_skip_then_reverse_names_who_is_really_skipped():
     assert kinds(j, {"type": "skip"}) == [("skip", "Ben is skipped")]
     assert kinds(j, {"type": "reverse"}) == [
         ("reverse", "Reverse: Eve is skipped, Dee's turn")]
+    # Undone, the skip passes over Ben again: said so, after whose turn it is.
+    event = j.undo()
+    assert [(c.kind, c.text) for c in calls.of_change(j, "undo", event, 0)] == [
+        ("move", "Undone: Reverse"), ("turn", "Ann's turn, Ben is skipped")]
+    j.redo()
     assert kinds(j, {"type": "next"}) == [("turn", "Dee's turn")]
     # Likewise Skip then Reverse + skip: Eve and Dee lose their turns, Cy plays.
     j = Journal(Header("table", five))

@@ -34,6 +34,7 @@ def named(text: str) -> list[str]:
 
 def skipped_in(text: str) -> list[str]:
     """The names a call says are skipped ("Reverse: Eve and Dee are skipped, Cy's turn")."""
+    text = re.sub(r"\b[A-Z][a-z]+'s turn(, )?", "", text)  # "Ann's turn, Ben is skipped"
     m = re.search(r"(?:^|: )([^:]*?) (?:is|are) skipped", text)
     return named(m.group(1)) if m else []
 
@@ -72,8 +73,10 @@ def check_game(kind: str, n: int, script: list) -> None:
             out = calls.of_change(j, "undo", event, 0)
             now = j.state
             if not now.over:
+                # Whose turn it is now and who the skips still pending pass over, now.
                 assert out[-1].kind == "turn" and turn_in(out[-1].text) == \
                     NAMES[now.table.current], out
+                assert skipped_in(out[-1].text) == [NAMES[s] for s in passed(now.table)]
             last_about_turn = None
             continue
         event = {"type": step} if isinstance(step, str) else {"type": step[0],
