@@ -72,7 +72,9 @@ def roll_words(who: str, dice: Mapping[str, Any]) -> str:
 
 
 TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the turn/end call
-SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first", "roll"})
+# The common moves said in their history line's words (a roll: by `roll_calls`, which reads
+# the line itself).
+SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first"})
 Call = tuple[str, str]  # (kind of call, words): session/calls.py numbers them
 
 
