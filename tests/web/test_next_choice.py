@@ -59,3 +59,17 @@ def test_chaos_next_player_with_a_draw_4_stack_owed_takes_the_player_to_take_it(
     phone.wait_for_timeout(750)  # past the double-tap window: a new tap
     phone.click(NEXT)
     expect(phone.locator("#who")).to_have_text("Cy")
+
+
+def test_drop_rainbow_next_player_with_side_cards_takes_the_player_to_bank_them(phone,
+                                                                                 companion):
+    """The box's NEXT banks the side cards; the phone's takes the player to Bank first (the
+    draw buttons, the other answer, come before it on the page)."""
+    c = companion("drop-rainbow", NAMES[:3], events=[{"type": "reveal", "color": "red"},
+                                                     {"type": "draw", "color": "blue"}])
+    pair(phone, c)
+    expect(phone.locator("#who")).to_have_text("Ann")
+    phone.click(NEXT)
+    expect(phone.locator("#error")).to_have_text("Bank the side cards or draw first")
+    expect(phone.locator("#actions [data-move=bank]")).to_be_focused()
+    assert len(c.app.journal.events) == 2

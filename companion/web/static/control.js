@@ -504,7 +504,8 @@
   }
   function offerChoice(needs) {
     const box = document.getElementById("actions");
-    const answers = [...box.querySelectorAll("[data-move]")].filter((el) => needs.moves.includes(el.dataset.move));
+    // In the order the rules name them (Drop Rainbow: bank before draw), as the box offers.
+    const answers = needs.moves.flatMap((m) => [...box.querySelectorAll("[data-move=" + CSS.escape(m) + "]")]);
     showNote(needs.words);
     if (!answers.length) return;
     // The page moves to the answers: nothing under the finger may take a double tap's
