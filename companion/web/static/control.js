@@ -516,7 +516,7 @@
     setTimeout(() => {
       box.inert = false;
       const first = answers[0].matches("form") ? answers[0].querySelector("select, input, button") : answers[0];
-      if (first && first.isConnected) first.focus({preventScroll: true});
+      if (first && first.isConnected) first.focus({preventScroll: true, focusVisible: true});
     }, DOUBLE_TAP_MS);
   }
 
