@@ -37,7 +37,8 @@ def test_the_issues_turn_calls_in_a_game_of_chaos():
         ("move", "Chaos: draw eight"), ("turn", "Ann's turn")]
     assert kinds(j, {"type": "take_draw_four"}) == [("move", "Ann drew 8")]
     assert kinds(j, {"type": "skip"}) == [("skip", "Dee is skipped")]
-    assert kinds(j, {"type": "skip"}) == [("skip", "Cy is skipped")]  # skips add up
+    # Skips add up: the second names every seat now passed over (the ring blinks both).
+    assert kinds(j, {"type": "skip"}) == [("skip", "Dee and Cy are skipped")]
     assert kinds(j, {"type": "next"}) == [("turn", "Ben's turn")]
 
 
@@ -50,6 +51,29 @@ def test_ann_is_skipped_and_double_skip_and_reverse_skip():
     # Reverse, then the next player in the new direction (Dee) loses a turn.
     assert kinds(j, {"type": "reverse_skip"}) == [("reverse", "Reverse + skip: Dee is skipped")]
     assert said(j, {"type": "next"}) == ["Cy's turn"]
+
+
+def test_the_issues_skip_then_reverse_names_who_is_really_skipped():
+    """Issue 34.2: Table, 5 players, Ann's turn: Skip says "Ben is skipped", then Reverse
+    said "Reverse: Dee's turn", but Eve is the one skipped now (the ring and the next turn
+    agree). The words come from the state after the move."""
+    five = (*NAMES, "Eve")
+    j = Journal(Header("table", five))
+    assert kinds(j, {"type": "skip"}) == [("skip", "Ben is skipped")]
+    assert kinds(j, {"type": "reverse"}) == [
+        ("reverse", "Reverse: Eve is skipped, Dee's turn")]
+    # Undone, the skip passes over Ben again: said so, after whose turn it is.
+    event = j.undo()
+    assert [(c.kind, c.text) for c in calls.of_change(j, "undo", event, 0)] == [
+        ("move", "Undone: Reverse"), ("turn", "Ann's turn, Ben is skipped")]
+    j.redo()
+    assert kinds(j, {"type": "next"}) == [("turn", "Dee's turn")]
+    # Likewise Skip then Reverse + skip: Eve and Dee lose their turns, Cy plays.
+    j = Journal(Header("table", five))
+    said(j, {"type": "skip"})
+    assert kinds(j, {"type": "reverse_skip"}) == [
+        ("reverse", "Reverse + skip: Eve and Dee are skipped")]
+    assert kinds(j, {"type": "next"}) == [("turn", "Cy's turn")]
 
 
 def test_skip_to_first_roll_and_end_of_the_table_kind():
@@ -275,3 +299,30 @@ def test_the_snapshots_speech_carries_the_tag_and_this_runs_token(tmp_path):
         assert again.caller.run != run
     finally:
         close(again)
+
+
+def test_dice_factor_roll_off_says_each_roll_and_who_goes_first():
+    """Issue 34.11: the roll-off was said "Roll-off 4 6". docs/rules.md, "Dice Factor": "8,
+    8, 6, 3 -> the player with 6 goes first"."""
+    j = Journal(Header("dice-factor", NAMES))
+    event = {"type": "roll_off", "rolls": [8, 8, 6, 3]}
+    assert kinds(j, event) == [("turn", "Roll-off: Ann 8, Ben 8, Cy 6, Dee 3: Cy goes first")]
+    assert j.state.table.current == 2  # the words name the state after the move
+    assert j.describe(0) == "Roll-off: Ann 8, Ben 8, Cy 6, Dee 3: Cy goes first"
+    j = Journal(Header("dice-factor", NAMES[:2]))
+    assert said(j, {"type": "roll_off", "rolls": [4, 6]}) == ["Roll-off: Ann 4, Ben 6: Ben goes "
+                                                               "first"]
+    j = Journal(Header("dice-factor", NAMES[:2]))
+    # Every roll shared: nobody goes first, so no turn call (a move: said, never stale).
+    assert kinds(j, {"type": "roll_off", "rolls": [4, 4]}) == [
+        ("move", "Roll-off: Ann 4, Ben 4: a tie, roll again")]
+
+
+def test_dice_factor_a_lost_turn_says_why_when_roll_calls_are_off():
+    """Issue 34.11: with roll calls off (the default), an 8-sided 1-5 was said only as
+    "Ben's turn": the reason is a move call, said whatever `[speech] calls` leaves out."""
+    j = Journal(Header("dice-factor", NAMES[:3]))
+    j.append({"type": "roll", "dice": {"colors": "red", "shapes": "star"}})
+    assert kinds(j, {"type": "roll", "dice": {"d8": 3}}) == [
+        ("move", "Ann rolled 3: Ann loses the turn"), ("turn", "Ben's turn")]
+    assert kinds(j, {"type": "roll", "dice": {"d8": 7}}) == [("roll", "Ben rolled 7")]

@@ -67,7 +67,7 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     assert (j.state.table.current, j.state.draw_stack) == (1, 8)
     # Ben tries NEXT: refused (toast), then takes the 8 and passes.
     press(app, Button.NEXT)
-    assert j.state.table.current == 1 and "take the 8" in app.toast[0]
+    assert j.state.table.current == 1 and "Take the Draw 4 stack (8 cards)" in app.toast[0]
     press(app, Button.OK)
     choose(app, "Take 8 cards")
     assert j.state.draw_stack == 0

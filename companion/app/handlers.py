@@ -61,6 +61,14 @@ def after(app: App, action: A.After) -> bool:
 # --- the game: moves, undo, redo, rolls -------------------------------------------------------
 
 def emit(app: App, action: A.Emit) -> bool:
+    """A move from any live input (a panel screen, a phone's /api/action, a script's
+    presses): a bare NEXT where the kind's rules need a choice first is refused in the
+    rules' words (Game.next_refusal: "Pass or claim first"), and nothing is written."""
+    j = app.journal
+    why = j.game.next_refusal(j.state, action.event) if j is not None else None
+    if why:
+        app.show_toast(why, 3.0)
+        return False
     return app.emit(action.event) and app.perform(action.then)
 
 

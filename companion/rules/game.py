@@ -72,7 +72,9 @@ def roll_words(who: str, dice: Mapping[str, Any]) -> str:
 
 
 TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the turn/end call
-SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first", "roll"})
+# The common moves said in their history line's words (a roll: by `roll_calls`, which reads
+# the line itself).
+SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first"})
 Call = tuple[str, str]  # (kind of call, words): session/calls.py numbers them
 
 
@@ -99,6 +101,34 @@ class State:
     over: bool = False
     winners: tuple[int, ...] = ()
     last_roll: Mapping[str, Any] | None = None
+
+
+def turn_order_call(kind: str, line: str, header: Header, after: State) -> Call:
+    """The call of a skip, double skip, reverse or reverse + skip, made from the state after
+    it: the seats the pending skips now pass over (every one, in the direction then in
+    force: a reverse after a skip changes who loses a turn) and, after a reverse, who plays
+    next. "Ben is skipped"; "Reverse: Eve is skipped, Dee's turn"; "Reverse + skip: Eve and
+    Dee are skipped"."""
+    t = after.table
+    seats = list(dict.fromkeys(t.passed_over))  # each seat once, in the order passed
+    lost = skipped_words([header.name(s) for s in seats]) if seats else ""
+    if kind == "reverse":
+        return ("reverse", f"{line}: " + (f"{lost}, " if lost else "")
+                + turn_words(header.name(t.upcoming)))
+    if kind == "reverse_skip":
+        return ("reverse", f"{line}: {lost or turn_words(header.name(t.upcoming))}")
+    return ("skip", lost or line)
+
+
+@dataclass(frozen=True)
+class NextNeeds:
+    """What a bare NEXT needs first where a kind's rules make NEXT a choice
+    (docs/architecture.md, "What NEXT means", which lists each kind's): the moves that
+    answer it and the words a refused NEXT is answered with, on the panel and on a phone
+    alike."""
+
+    moves: tuple[str, ...]  # event types that end the turn in NEXT's place ("pass", "claim")
+    words: str  # "Pass or claim first"
 
 
 S = TypeVar("S", bound=State)  # a game kind's state
@@ -325,6 +355,23 @@ class Game(Generic[S]):
         "suggested": seat}; None when nothing is asked."""
         return None
 
+    def next_needs(self, state: S) -> NextNeeds | None:
+        """What NEXT means now (docs/architecture.md, "What NEXT means"): None when it ends the
+        turn as it is; else the choice it needs first (Penny Badger: pass or claim), which
+        the box's NEXT asks and a phone's NEXT takes the player to. A kind declares it here,
+        once; `next_refusal` applies it to every live input."""
+        return None
+
+    def next_refusal(self, state: S, event: Event) -> str | None:
+        """Why a live input's `event` (the panel, a phone, a script) is refused before the
+        engine sees it: a bare NEXT where the rules need a choice, in that choice's words.
+        The engine itself still folds a bare `next` (an imported or replayed log's:
+        docs/log-format.md), so only what is pressed now is refused."""
+        if not isinstance(event, dict) or event.get("type") != "next" or state.over:
+            return None
+        needs = self.next_needs(state)
+        return needs.words if needs is not None else None
+
     def describe(self, event: Event, header: Header, before: S) -> str:
         """A few words for people: the undo toast, the history list."""
         kind = event.get("type")
@@ -353,23 +400,16 @@ class Game(Generic[S]):
         # `move_calls` (which reads the line itself when it says it), NEXT only the turn.
         line = self.describe(event, header, before) if kind in SAID_AS_LINE else ""
         out: list[Call] = []
-        turn_said = False
-        if kind in ("skip", "double_skip", "reverse_skip"):
-            # The seats that will lose their turns, in the direction of play after the move.
-            lost = [header.name(t1.step(t1.current, i))
-                    for i in range(t0.pending_skips + 1, t1.pending_skips + 1)]
-            words = skipped_words(lost) if lost else line
-            out.append(("reverse", f"{line}: {words}") if kind == "reverse_skip"
-                       else ("skip", words))
-        elif kind == "reverse":
-            out.append(("reverse", f"{line}: {turn_words(header.name(t1.upcoming))}"))
+        if kind in ("skip", "double_skip", "reverse_skip", "reverse"):
+            out.append(turn_order_call(str(kind), line, header, after))
         elif kind == "first":
             out.append(("turn", line))  # "Ben goes first"
-            turn_said = True
         elif kind == "roll":
-            out.append(("roll", line))
+            out += self.roll_calls(event, header, before, after)
         elif kind not in TURN_MOVES:
             out += self.move_calls(event, header, before, after)
+        # A call of kind "turn" already says whose turn it is ("Ben goes first").
+        turn_said = any(c[0] == "turn" for c in out)
         if after.over:
             if not before.over:
                 end = over_words([header.name(s) for s in after.winners])
@@ -380,6 +420,12 @@ class Game(Generic[S]):
         elif not turn_said and (t1.current != t0.current or t1.turns != t0.turns):
             out.append(("turn", turn_words(header.name(t1.current))))
         return out
+
+    def roll_calls(self, event: Event, header: Header, before: S, after: S) -> list[Call]:
+        """The call of a roll: its history line, of kind "roll" ("Ann rolled RED STAR").
+        A kind whose roll can end the turn says why as a "move", which is said even when
+        roll calls are off (Dice Factor: "Ann rolled 3: Ann loses the turn")."""
+        return [("roll", self.describe(event, header, before))]
 
     def move_calls(self, event: Event, header: Header, before: S, after: S) -> list[Call]:
         """The call of a kind's own move (not the common turn moves): its history line, said

@@ -37,6 +37,18 @@ class Table:
         return seat
 
     @property
+    def passed_over(self) -> tuple[int, ...]:
+        """The seats the pending skips pass over if the turn ended now, in order, in the
+        direction then in force (the Table's own step, past the eliminated). What a skip's
+        call names (each seat once) and what the seat ring blinks; a later reverse changes
+        it, so it is always read from the state after the move."""
+        seat, out = self.current, []
+        for _ in range(self.pending_skips):
+            seat = self.step(seat)
+            out.append(seat)
+        return tuple(out)
+
+    @property
     def upcoming(self) -> int:
         """Who plays after the current player if the turn ended now (pending skips included)."""
         return self.step(self.current, 1 + self.pending_skips)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.rules.game import turn_words
+from companion.rules.game import skipped_words, turn_words
 
 if TYPE_CHECKING:
     from companion.rules.game import Event
@@ -62,14 +62,22 @@ def of_change(journal: Journal, what: str, event: Event, last: int) -> list[Call
 
     An append or a redo says what its kind's `Game.calls` says of it (the move, then whose
     turn it is or the game over). An undo says "Undone: " and the history line of what it
-    took back, then whose turn it is now (even when it did not move)."""
+    took back, then whose turn it is now (even when it did not move) and, with skips still
+    pending, who they pass over now: every call is made from the state after the change."""
     j = journal
     if what == "undo":
         now = j.state
         pairs = [("move", "Undone: " + j.game.describe(event, j.header, now))]
         if not now.over:  # whose turn it is now, even when it did not move (an undone skip:
             # its "Dee is skipped", still waiting to be said, is stale by it)
-            pairs.append(("turn", turn_words(j.header.name(now.table.current))))
+            t = now.table
+            words = turn_words(j.header.name(t.current))
+            if t.pending_skips:  # and who the skips still pending pass over, now (an undone
+                # reverse moves them back: "Ben is skipped" again, not the reverse's "Eve"),
+                # in the same call: a page drops a turn call a later one in its batch follows
+                words += ", " + skipped_words([j.header.name(s)
+                                               for s in dict.fromkeys(t.passed_over)])
+            pairs.append(("turn", words))
     else:
         pairs = j.game.calls(event, j.header, j.previous_state, j.state)
     return [Call(kind, spoken(text), last + i) for i, (kind, text) in enumerate(pairs, 1)]

@@ -43,7 +43,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}", "clock": None, "ring": ring,
-        "calls": list(calls or []), "speech": speech,
+        "calls": list(calls or []), "speech": speech, "next": None,
     }
     if journal is None:
         return snap
@@ -59,9 +59,17 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
-        "clock": clock,
+        "clock": clock, "next": next_needs(journal),
     })
     return snap
+
+
+def next_needs(journal) -> dict[str, Any] | None:
+    """What the phone's NEXT does now (Game.next_needs; docs/web.md): None, it ends the
+    turn; else {"moves": the event types that answer it, "words": why a bare NEXT waits},
+    and the phone's NEXT takes the player to those controls instead of sending `next`."""
+    needs = None if journal.state.over else journal.game.next_needs(journal.state)
+    return None if needs is None else {"moves": list(needs.moves), "words": needs.words}
 
 
 def with_now(text: str, now: float) -> str:
@@ -80,8 +88,11 @@ def seen_in(journal) -> Seen:
 
 def refusal(journal, event: dict[str, Any]) -> str | None:
     """Why the box refuses a phone's `event` before its rules engine sees it (a player's
-    input left empty, who goes first after the first turn): kinds.refusal on the game now."""
-    return kinds.refusal(games.find(journal.header.game), seen_in(journal), event)
+    input left empty, who goes first after the first turn): kinds.refusal on the game now;
+    first, a bare NEXT where the kind's rules need a choice (Game.next_refusal, which the
+    panel's NEXT meets too: "Pass or claim first")."""
+    return journal.game.next_refusal(journal.state, event) \
+        or kinds.refusal(games.find(journal.header.game), seen_in(journal), event)
 
 
 def turns(kind: str) -> list[str]:

@@ -149,7 +149,7 @@ def test_the_issues_other_calls_pig_farm_and_penny_badger(browser, box):
         page.goto(badger.url + "/")  # another box (another port): its own switch
         page.wait_for_selector("#conn[data-state=live]")
         page.click("#speech-switch")
-        act(badger, {"type": "next"})
+        act(badger, {"type": "pass"})  # a bare next: refused in Penny Badger
         assert said(page, 2) == ["Calls on", "Ben's turn"]
         act(badger, {"type": "claim", "cards": 2, "challengers": [0], "truthful": False})
         assert said(page, 4)[1:] == ["Ben's turn", "Bluff called: Ben pays 4", "Cy's turn"]

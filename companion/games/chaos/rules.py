@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.rules.game import Call, Event, Game, Header, State, move
+from companion.rules.game import Call, Event, Game, Header, NextNeeds, State, move
 from companion.rules.table import Table
 
 # The four card colors ("making sure it's either blue, green, orange, or red").
@@ -191,6 +191,15 @@ class Chaos(Game[ChaosState]):
     def move_first(self, state: ChaosState, event: Event) -> ChaosState:
         new = super().move_first(state, event)
         return replace(new, starter=new.table.current)
+
+    def next_needs(self, state: ChaosState) -> NextNeeds | None:
+        """While a Draw 4 stack is owed, NEXT needs a choice first: take the stack, or
+        answer with a Draw 4 (the engine refuses any other move then, in the log too)."""
+        if not state.draw_stack:
+            return None
+        return NextNeeds(("take_draw_four", "draw_four"),
+                         f"Take the Draw 4 stack ({state.draw_stack} cards) or answer with a "
+                         f"Draw 4 first")
 
     def final_winners(self, state: ChaosState) -> tuple[int, ...]:
         """Fewest points wins (ties share); before any round is scored, nobody."""

@@ -13,7 +13,7 @@ from typing import Any, Sequence, cast
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod, table as tbl
-from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.game import Call, Event, Game, Header, State, move
 from companion.rules.table import Table
 
 HAND = 5  # the hand limit everyone starts with
@@ -37,6 +37,23 @@ def roll_off_winner(rolls: Sequence[int]) -> int | None:
     if not unique:
         return None
     return list(rolls).index(max(unique))
+
+
+def roll_off_words(header: Header, rolls: Any) -> str:
+    """The roll-off's history line and call: each player's roll, then who goes first (the
+    winner `roll_off_winner` finds, as the engine does): "Roll-off: Ann 4, Ben 6: Ben goes
+    first"; every roll shared (the panel's "Tie: roll again"): "Roll-off: Ann 4, Ben 4: a
+    tie, roll again"."""
+    if not isinstance(rolls, list) or len(rolls) != len(header.players):
+        return "Roll-off"
+    each = ", ".join(f"{header.name(s)} {r}" for s, r in enumerate(rolls))
+    try:
+        winner = roll_off_winner(rolls)
+    except TypeError:  # not rolls the engine takes: the rolls alone
+        return f"Roll-off: {each}"
+    if winner is None:
+        return f"Roll-off: {each}: a tie, roll again"
+    return f"Roll-off: {each}: {header.name(winner)} goes first"
 
 
 class DiceFactor(Game[DiceFactorState]):
@@ -128,7 +145,9 @@ class DiceFactor(Game[DiceFactorState]):
             and 0 <= seat < len(header.players) else None
         cur = header.name(before.table.current)
         if kind == "roll_off":
-            return "Roll-off " + " ".join(str(r) for r in event.get("rolls", []))
+            return roll_off_words(header, event.get("rolls"))
+        if kind == "roll" and self.loses_turn(event):
+            return f"{super().describe(event, header, before)}: {named or cur} loses the turn"
         if kind == "trade_hands":
             return f"{cur} traded hands with {named}"
         if kind == "add_card":
@@ -136,6 +155,30 @@ class DiceFactor(Game[DiceFactorState]):
         if kind == "win":
             return f"{named or cur} wins"
         return super().describe(event, header, before)
+
+    @staticmethod
+    def loses_turn(event: Event) -> bool:
+        """A roll of the 8-sided die that ends the turn (1-5)."""
+        dice = event.get("dice")
+        return isinstance(dice, dict) and dice.get("d8") in LOSE_TURN
+
+    def roll_calls(self, event: Event, header: Header, before: DiceFactorState,
+                   after: DiceFactorState) -> list[Call]:
+        """A roll that loses the turn says so as a move, so that the turn call after it has
+        its reason even when roll calls are off: "Ann rolled 3: Ann loses the turn"."""
+        if self.loses_turn(event) and after.table.turns > before.table.turns:
+            return [("move", self.describe(event, header, before))]
+        return super().roll_calls(event, header, before, after)
+
+    def move_calls(self, event: Event, header: Header, before: DiceFactorState,
+                   after: DiceFactorState) -> list[Call]:
+        """The roll-off says every roll and who goes first (its history line), as a turn
+        call: "Roll-off: Ann 4, Ben 6: Ben goes first"; a tie names nobody's turn, so it is
+        a move: "Roll-off: Ann 4, Ben 4: a tie, roll again"."""
+        if event.get("type") == "roll_off":
+            line = self.describe(event, header, before)
+            return [("turn" if roll_off_winner(event["rolls"]) is not None else "move", line)]
+        return super().move_calls(event, header, before, after)
 
     def text(self, state: DiceFactorState, header: Header) -> str:
         lines = [super().text(state, header)]

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.rules.game import Event, Game, Header, State, move
+from companion.rules.game import Event, Game, Header, NextNeeds, State, move
 from companion.rules.table import Table
 
 RAINBOW = "rainbow"
@@ -135,6 +135,17 @@ class DropRainbow(Game[DropRainbowState]):
         if self._has_all(new, seat):
             return replace(new, over=True, winners=(seat,), ended_by="seven")
         return self.end_turn(new)
+
+    def next_needs(self, state: DropRainbowState) -> NextNeeds | None:
+        """The box's NEXT banks the side cards (with none: the rules' bank at the start of a
+        turn, which is a bare next). So a bare NEXT needs a choice first while side cards
+        wait (bank them or draw) and before the first card is turned up (the panel's NEXT
+        says so too)."""
+        if state.top is None:
+            return NextNeeds(("reveal",), "Turn up the first card first")
+        if state.side:
+            return NextNeeds(("bank", "draw"), "Bank the side cards or draw first")
+        return None
 
     # --- turn endings --------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 
 from companion.errors import IllegalEvent
 from companion.rules import table as tbl
-from companion.rules.game import Call, Event, Game, Header, State, and_list, move
+from companion.rules.game import Call, Event, Game, Header, NextNeeds, State, and_list, move
 
 BANK = "bank"
 Party = Union[int, str]  # a seat, or BANK
@@ -298,6 +298,9 @@ def end_reason(state: PennyState) -> str:
     return "Ended by the group"
 
 
+PASS_OR_CLAIM = NextNeeds(("pass", "claim"), "Pass or claim first")
+
+
 class PennyBadger(Game[PennyState]):
     kind = "penny-badger"
     title = "Penny Badger"
@@ -335,6 +338,13 @@ class PennyBadger(Game[PennyState]):
         if self.finished(state):
             return replace(state, over=True, winners=self.final_winners(state))
         return super().end_turn_to(state, seat)
+
+    def next_needs(self, state: PennyState) -> NextNeeds | None:
+        """A badger's turn ends by a pass (a penny to the bank) or a claim, never by a bare
+        NEXT (no penny paid): the box's NEXT asks "pass or claim", a phone's takes the player
+        to the same choice, and a bare one from any live input is refused in these words.
+        A log's bare `next` still folds (docs/log-format.md)."""
+        return PASS_OR_CLAIM
 
     def final_winners(self, state: PennyState) -> tuple[int, ...]:
         """The most savings wins; equal savings share the win."""

@@ -175,6 +175,7 @@
   }
   function quick(label, event) {
     const b = button(label, () => send(event, b));
+    b.dataset.move = event.type;  // what NEXT may take the player to (nextButton)
     const held = holds.get(holdKey("/api/action", {event}));  // drawn while its tap holds
     if (held) { b.disabled = true; held.add(b); busy.add(b); }
     return b;
@@ -430,6 +431,7 @@
     let f;
     if (d.submit) {
       f = form(d.title, kids, d.submit.label, (el) => formEvent(s, el, d, d.submit.event), d.name);
+      f.dataset.move = d.submit.event.type;
     } else {
       // Several buttons, each its own event with the same fields.
       f = h("form", {"data-form": d.name, noValidate: true}, h("h3", {text: d.title}), kids);
@@ -441,6 +443,7 @@
           try { event = formEvent(s, f, d, b.event); } catch (e) { fieldFailed(e); return; }
           if (await send(event, el)) committed();
         }));
+        el.dataset.move = b.event.type;
         return el;
       })));
     }
@@ -459,7 +462,7 @@
                    ["reverse_skip", "Reverse + skip"]].filter(([t]) => turns.includes(t));
     return [
       h("h3", {text: "Turn"}),
-      h("div", {class: "quick"}, quick("Next player", {type: "next"}),
+      h("div", {class: "quick"}, nextButton(),
         ...moves.map(([t, label]) => quick(label, {type: t}))),
       turns.includes("skip_to") ? form("Skip to",
         labelled(select("player", seatOptions(s, (k) => live(k) && k !== st.current), "", true), "Skip to", true),
@@ -483,6 +486,38 @@
         }, "roll"),
       h("div", {class: "quick"}, confirmButton("End the game", {type: "end"})),
     ];
+  }
+
+  // --- what NEXT means (docs/web.md) ----------------------------------------------------------
+  function nextButton() {
+    // Where the game's rules need a choice before the turn ends (the snapshot's `next`:
+    // Penny Badger's pass or claim), the box's NEXT asks it, and so does this one: it
+    // sends nothing, says so, and takes the player to the controls that answer it.
+    const b = quick("Next player", {type: "next"});
+    b.addEventListener("click", (ev) => {
+      const needs = Table.snapshot && Table.snapshot.next;
+      if (!needs) return;
+      ev.stopImmediatePropagation();
+      offerChoice(needs);
+    }, true);
+    return b;
+  }
+  function offerChoice(needs) {
+    const box = document.getElementById("actions");
+    // In the order the rules name them (Drop Rainbow: bank before draw), as the box offers.
+    const answers = needs.moves.flatMap((m) => [...box.querySelectorAll("[data-move=" + CSS.escape(m) + "]")]);
+    showNote(needs.words);
+    if (!answers.length) return;
+    // The page moves to the answers: nothing under the finger may take a double tap's
+    // second tap meanwhile (one tap, one action), so the controls are inert for the
+    // double-tap window, and the first answer has the focus after it.
+    box.inert = true;
+    answers[0].scrollIntoView({block: "center"});
+    setTimeout(() => {
+      box.inert = false;
+      const first = answers[0].matches("form") ? answers[0].querySelector("select, input, button") : answers[0];
+      if (first && first.isConnected) first.focus({preventScroll: true, focusVisible: true});
+    }, DOUBLE_TAP_MS);
   }
 
   function renderActions(s) {
