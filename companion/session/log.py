@@ -123,7 +123,8 @@ def _time(value: object, name: str) -> float:
     """A time in seconds as a log gives it: a number from 1970 to the end of 9999, the range
     a journal keeps (companion/session/when.py: beyond it no date can be shown)."""
     if when.sane(value):
-        return float(value)  # type: ignore[arg-type]  # a number: when.sane says so
+        # (+ 0.0: -0.0 is 0, and SQLite gives it back as 0.0, so its checksums would not match)
+        return float(value) + 0.0  # type: ignore[arg-type]  # a number: when.sane says so
     if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
             isinstance(value, float) and not math.isfinite(value)):
         raise IllegalEvent(f"\"{name}\" must be a time in seconds from 1970 to 9999, "
