@@ -197,22 +197,26 @@ class Store:
         for gid, status in db.execute("SELECT id, status FROM games WHERE status IN "
                                       "('open', 'parked') ORDER BY id").fetchall():
             kind = self._kind_of(db, gid)
-            if kind is not None and games.find(kind) is None:
-                # A house game uninstalled (or failing to load): its games wait as they are,
-                # not broken, until it is back.
-                missing.append(f"game {gid} ({kind})")
-                continue
+            # A changed row may still replay, as a different game: not resumed either; nor a
+            # finished game whose status was set back to open by hand (schema 3).
+            found = checksum.verify(db, gid, statuses=self.schema >= 3) \
+                if self.schema >= 2 else []
             why = ""
             journal = None
-            try:
-                journal = self._load(db, gid)
-            except (CompanionError, ValueError, KeyError, TypeError) as e:
-                why = f"game {gid} no longer replays ({e})"
-            if not why and self.schema >= 2:
-                # A changed row may still replay, as a different game: not resumed either;
-                # nor a finished game whose status was set back to open by hand (schema 3).
-                found = checksum.verify(db, gid, statuses=self.schema >= 3)
-                why = str(found[0]) if found else ""
+            if kind is not None and games.find(kind) is None:
+                if not found:
+                    # A house game uninstalled (or failing to load): its games wait as they
+                    # are, not broken, until it is back.
+                    missing.append(f"game {gid} ({kind})")
+                    continue
+                why = str(found[0])  # a kind nobody installed: the header was changed
+            else:
+                try:
+                    journal = self._load(db, gid)
+                except (CompanionError, ValueError, KeyError, TypeError) as e:
+                    why = f"game {gid} no longer replays ({e})"
+            if not why and found:
+                why = str(found[0])
             if why:
                 broken.append(why)
                 if not self.read_only:
