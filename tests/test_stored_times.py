@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, example, given, settings, strategies as st
 
 from companion import cli
 from companion.rules.game import Header
@@ -124,6 +124,8 @@ def pages(path: Path) -> dict[str, str]:
 @settings(max_examples=25, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(times=st.lists(stored, min_size=1, max_size=8))
+@example(times=[0.0, 1e308] * 4)  # turns of 1e308 s each: a playing time that adds up to inf
+@example(times=[1e17])
 def test_any_stored_time_starts_the_box_and_every_renderer_shows_it(tmp_path_factory, capsys,
                                                                     times):
     from companion.testing import close, make_app
@@ -157,9 +159,14 @@ def test_any_stored_time_starts_the_box_and_every_renderer_shows_it(tmp_path_fac
             obj = json.loads(line)
             for k in ("at", "started"):
                 assert k not in obj or when.sane(obj[k])
-    assert cli.main(["stats", "--journal", str(db)]) == 0
-    assert cli.main(["stats", "--journal", str(db), "--json"]) == 0
     capsys.readouterr()
+    assert cli.main(["stats", "--journal", str(db)]) == 0
+    assert " inf " not in capsys.readouterr().out  # a playing time out of range is unknown
+    assert cli.main(["stats", "--journal", str(db), "--json"]) == 0
+
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"{name} in the statistics' JSON")
+    json.loads(capsys.readouterr().out, parse_constant=no_constant)  # no Infinity, no NaN
 
 
 @pytest.mark.parametrize("t", [1e17, 1e308, -5.0, math.inf, math.nan])
