@@ -1,7 +1,8 @@
 """The one rule for a player's name, wherever it is typed: the config file, a phone's roster,
 a phone's New game. A name is what the panel can show: 1-16 characters once its spaces are
-tidied, at least one letter or digit, every character one the panel's font has a glyph for,
-and none written right to left (the panel lays a name out left to right, beside a number).
+tidied, at least one letter or digit, every character one the panel's font has a glyph for
+that draws something (a blank that is not a space, such as U+2800, would make "A" and "A" +
+U+2800 two players who look the same), and none written right to left (the panel lays a name out left to right, beside a number).
 
 Read by every layer (like `errors` and `config`): the config checks its names at load, the
 web checks what a phone sends, the panel draws them.
@@ -47,6 +48,10 @@ def problem(name: object) -> str:
         why = ("is written right to left" if unicodedata.bidirectional(bad) in ("R", "AL")
                else "has no letter in the panel's font")
         return f"the box's screen cannot show {bad!r} in {name!r} (it {why})"
+    blank_one = next((c for c in name if c != " " and blank(c)), "")
+    if blank_one:
+        return (f"the box's screen cannot show {blank_one!r} in {name!r} (it draws nothing: a "
+                "blank that looks like a space or like nothing)")
     return ""
 
 
@@ -73,6 +78,18 @@ def undrawable(s: str) -> str:
         if _glyph(ch) == _glyph("\U0010fffd"):  # a private-use code point: the empty box
             return ch
     return ""
+
+
+def blank(ch: str) -> bool:
+    """Whether the panel draws `ch` as nothing: a blank that is not a space (U+2800, the
+    braille blank; U+034F, the grapheme joiner). "A" and "A" + such a blank look the same,
+    so a blank is no glyph. A mark (an accent with no precomposed letter: "q" + U+0301) is
+    looked at on a letter, where it draws. Plain ASCII is never looked up."""
+    if " " < ch < "\x7f":
+        return False
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Mc", "Me"):
+        return _glyph("o" + ch) == _glyph("o")
+    return not any(_glyph(ch))
 
 
 @lru_cache(maxsize=4096)  # every letter and digit below U+3000 (~2,600), once each

@@ -474,5 +474,7 @@ def test_an_empty_journal_file_reads_as_no_games(tmp_path, capsys, command):
     assert "Traceback" not in captured.err and "no such table" not in captured.err
     assert status == (1 if command == ["export"] else 0)
     assert path.read_bytes() == b""  # read-only: nothing written
+    # The doctor says so (issue 35, item 7): a journal cut off to 0 bytes has lost its games.
     status, line = run_doctor(tmp_path, path)
-    assert line.startswith("OK ") and "0 games" in line
+    assert status == 1 and line.startswith(f"FAIL  journal: {path} is empty (0 bytes)")
+    assert path.read_bytes() == b""

@@ -352,3 +352,33 @@ def test_a_row_that_is_not_utf8_breaks_its_game_not_the_start(tmp_path):
     with Store(path) as s:
         assert "Not resumed: game 1 no longer replays" in s.notice and s.resume() is None
         assert [(g.id, g.header) for g in s.games()] == [(1, None)]
+
+
+def test_a_header_whose_kind_was_changed_is_altered_not_a_kind_to_wait_for(tmp_path,
+                                                                           monkeypatch):
+    """Found by the journal fuzz (tests/test_fuzz.py, issue 35's rerun): one flipped bit made
+    "penny-badger" "peony-badger" in an unfinished game's header, and the start waited for a
+    game kind "not installed" instead of saying the header was changed. A header whose
+    checksum does not match is altered, whatever kind it names: not resumed, kept."""
+    path = tmp_path / "journal.db"
+    with Store(path) as s:
+        s.new_game(Header("penny-badger", ("Ann", "Ben", "Cy"))).append({"type": "pass"})
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET header = replace(header, 'penny', 'peony')")
+    with Store(path) as s:
+        assert s.notice == ("Not resumed: game 1, header: checksum does not match (the header "
+                            "was changed). It is kept in the journal (companion export --list).")
+        assert s.resume() is None
+    with Store(path) as s:  # marked broken: told once
+        assert s.notice == ""
+    # A game of a kind truly not installed, its checksums intact, still waits for it.
+    with Store(path) as s:
+        j = s.new_game(Header("penny-badger", ("Ann", "Ben", "Cy")))
+        j.append({"type": "pass"})
+    import companion.games as registry
+    real = registry.find
+    monkeypatch.setattr(registry, "find", lambda kind: None if kind == "penny-badger"
+                        else real(kind))
+    with Store(path) as s:
+        assert s.notice.startswith("Waiting for a game kind that is not installed: game 2 "
+                                   "(penny-badger).")

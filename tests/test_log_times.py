@@ -124,13 +124,13 @@ def test_the_reader_takes_the_times_off_before_the_rules_and_gives_them_to_the_j
     ('{"type": "next", "at": "x"}', 2, '"at" must be a time in seconds, not "x"'),
     ('{"type": "next", "at": NaN}', 2, '"at" must be a time in seconds, not NaN'),
     ('{"type": "next", "at": Infinity}', 2, '"at" must be a time in seconds, not Infinity'),
-    ('{"type": "next", "at": -1}', 2, '"at" must be a time in seconds, not -1'),
+    ('{"type": "next", "at": -1}', 2, '"at" must be a time in seconds from 1970 to 9999, not -1'),
     ('{"type": "next", "at": true}', 2, '"at" must be a time in seconds, not true'),
     ('{"type": "next", "at": null}', 2, '"at" must be a time in seconds, not null'),
     ('{"type": "next", "at": [1]}', 2, '"at" must be a time in seconds, not [1]'),
     # Review: a whole number too big for a float was an OverflowError's traceback.
     ('{"type": "next", "at": 1' + "0" * 400 + '}', 2,
-     '"at" must be a time in seconds, not 1' + "0" * 38 + "…"),
+     '"at" must be a time in seconds from 1970 to 9999, not 1' + "0" * 38 + "…"),
 ])
 def test_a_time_that_is_not_a_time_is_a_bad_line(tmp_path, capsys, line, number, words):
     log = write(tmp_path / "g.jsonl", ['{"game": "table", "players": ["A", "B"]}', line,

@@ -79,3 +79,43 @@ def test_a_config_with_a_name_the_panel_cannot_show_stops_start_up(tmp_path, cap
     err = capsys.readouterr().err
     assert err.startswith("companion: config: players.names[1]: the box's screen cannot show")
     assert err.count("\n") == 1 and not (tmp_path / "j.db").exists()
+
+
+# --- blank-looking characters are not glyphs (issue 35, item 7) ------------------------------
+
+BLANKS = ["\u2800", "\u034f"]  # a braille blank (a symbol) and the grapheme joiner (a mark)
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_a_character_that_draws_nothing_is_refused_everywhere(blank):
+    """"A" and "A" + U+2800 were two players who look the same on the panel: a character
+    the panel draws as nothing is no glyph, refused like one the font lacks."""
+    for name in ("A" + blank, blank + "Ann", "An" + blank + "n"):
+        why = names.problem(names.tidy(name))
+        assert why == (f"the box's screen cannot show {blank!r} in {names.tidy(name)!r} (it "
+                       "draws nothing: a blank that looks like a space or like nothing)")
+        assert config_problem(name) == why and web_problem(name) == f"names: {why}"
+    with pytest.raises(ConfigError, match="draws nothing"):
+        check({"players": {"names": ["A", "A" + blank]}})
+
+
+def test_a_combining_mark_that_draws_is_still_a_letter():
+    assert names.problem("q\u0301") == ""  # no precomposed form: drawn as base and mark
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=3))
+def test_every_character_of_an_accepted_name_shows_on_the_panel(extra):
+    """Told apart by eye: a name the rule accepts changes the panel's picture with each
+    character added (every one draws something, or is a space)."""
+    from PIL import Image, ImageDraw
+
+    def drawn(text: str) -> bytes:
+        img = Image.new("1", (40, 24))
+        ImageDraw.Draw(img).text((4, 4), text, font=names._font(), fill=1)
+        return img.tobytes()
+
+    name = names.tidy("Ab" + extra)
+    if names.problem(name) == "":
+        for ch in name:
+            assert ch == " " or drawn("o" + ch) != drawn("o"), ch

@@ -412,8 +412,9 @@ def test_keeping_waits_for_a_second_with_no_change(tmp_path):
 
 
 def test_a_start_that_raised_a_notice_keeps_no_frame(tmp_path):
-    """A notice at start (here: a parked game of a kind that is not installed) is the next
-    start's first frame too: the game's frame is not kept."""
+    """A notice at start (here: a game whose header was changed by hand to a kind that is not
+    installed: not resumed, its checksum no longer matches) is the next start's first frame
+    too: the game's frame is not kept."""
     path = tmp_path / "journal.db"
     with Store(path) as store:
         store.new_game(Header("table", ("Ann", "Ben"), 0, {}))
@@ -425,7 +426,7 @@ def test_a_start_that_raised_a_notice_keeps_no_frame(tmp_path):
     app = app_on(path)
     app.keeper = firstframe.Keeper(startframe.path_for(path))
     try:
-        assert "not installed" in app.store.notice
+        assert "header: checksum does not match" in app.store.notice
         firstframe.keep(app)
     finally:
         close(app)

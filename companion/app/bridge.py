@@ -108,7 +108,9 @@ def web_request(app: App, kind: str, p: dict) -> dict:
     current = p.get("seq") == current_seq(app)  # the page showed the game as it was
     result = checked_request(app, kind, p)
     if tap is not None and result.get("ok"):
-        did = moved_on(app, p["seq"]) if current else ""  # what this tap did, in words
+        # What this tap did, in words: a move. A tap that moved none (a Pause, which only
+        # publishes the clock) did nothing to describe, not "the page is behind the box".
+        did = moved_on(app, p["seq"], behind="") if current else ""
         if did:
             result["did"] = did
         remember_tap(app, tap, did)
@@ -386,9 +388,10 @@ def current_seq(app: App) -> int:
     return app.web_seq + (1 if app.snapshot_due and app.publish is not None else 0)
 
 
-def moved_on(app: App, seq: int | None) -> str:
+def moved_on(app: App, seq: int | None, *, behind: str = "the page is behind the box") -> str:
     """"" when a phone that acted on snapshot `seq` saw the game as it is (or sent
-    `"seq": null`); else what changed since, in plain words."""
+    `"seq": null`); else what changed since, in plain words: `behind` when no move did
+    (a pause, a change of the box's screen; "": nothing to say then)."""
     if seq is None or seq == current_seq(app):
         return ""
     then = app.seen.get(seq)
@@ -414,8 +417,10 @@ def moved_on(app: App, seq: int | None) -> str:
         words = f"{n0 - n} move{'s' * (n0 - n != 1)} undone"
     elif app.commits != commits0:
         words = "moves were undone and made again"
+    elif not behind:
+        return ""
     else:
-        words = "the page is behind the box"
+        words = behind
     if j.state.over:
         return words + "; the game is over"
     return words + f"; it is {j.name(j.state.table.current)}'s turn"

@@ -15,6 +15,7 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import JournalError
 from companion.inputs import Tick
 from companion.session import asides
 from companion.session.clock import BREAK_AFTER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of
@@ -122,11 +123,15 @@ class TurnClock:
             return False
         if on == self.paused:
             return True
-        saved = (asides.set_aside if on else asides.taken_back)(
-            self.app.store, self.game_id, table="pauses")
-        if not saved and not force:
-            self.app.show_toast("Not saved: the pause", 3.0)
-            return False
+        try:
+            (asides.set_aside if on else asides.taken_back)(
+                self.app.store, self.game_id, table="pauses", raises=True)
+        except JournalError as e:
+            if not force:  # say why, as every failed save does ("Not saved: disk full"); a
+                self.app.not_saved(e)  # phone's Pause is answered in the same words
+                return False
+            log.warning("game %d: the pause's %s is not saved: %s", self.game_id,
+                        "start" if on else "end", e)
         now = self.now()
         if on:
             self.away.append((now, None))

@@ -16,7 +16,7 @@ from companion import games
 from companion.app import rolls
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Quit, Tick
-from companion.session import asides
+from companion.session import asides, when
 from companion.session.store import CannotResume
 from companion.ui import actions as A, power
 from companion.ui.start import ResumeEntry, StartScreen
@@ -249,11 +249,14 @@ def start_menu(app: App) -> None:
 
 
 def when_text(t: float, now: float) -> str:
-    """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12"."""
-    lt, today = time.localtime(t), time.localtime(now)
-    if lt[:3] == today[:3]:
+    """A time for the Resume list: "14:05" today, "12 Mar" this year, else "2024-03-12";
+    "unknown" for a stored time out of range (companion/session/when.py)."""
+    lt, today = when.local(t), when.local(now)
+    if lt is None:
+        return when.UNKNOWN
+    if today is not None and lt[:3] == today[:3]:
         return time.strftime("%H:%M", lt)
-    if lt.tm_year == today.tm_year:
+    if today is not None and lt.tm_year == today.tm_year:
         return f"{lt.tm_mday} {time.strftime('%b', lt)}"
     return time.strftime("%Y-%m-%d", lt)
 

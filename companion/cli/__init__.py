@@ -7,8 +7,10 @@ problem and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
+from typing import Any, Iterator
 
 from companion import __version__, config as configmod
 from companion.errors import (
@@ -200,6 +202,29 @@ def load_config(args) -> configmod.Config:
     if getattr(args, "journal", None):
         cfg.data["storage"]["path"] = args.journal
     return cfg
+
+
+@contextlib.contextmanager
+def open_writer(cfg: configmod.Config, what: str) -> Iterator[Any]:
+    """The journal opened for writing by a command other than `companion run` (`what`: the
+    command's verb, for the message), under the same lock as `run`, which belongs to the
+    file and not to one of its names (companion/session/lock.py): while a companion holds it,
+    by this path, a hard link or any other name, the command stops with one line naming it
+    and writes nothing. SQLite's own locks do not serialise such a write: SQLite keeps its
+    write-ahead log by name, so a write through a second name is lost (issue 35, item 2)."""
+    from companion.session.lock import JournalInUse, JournalLock
+    lock = JournalLock(cfg.journal_path())
+    try:
+        lock.acquire()
+    except JournalInUse as e:
+        raise JournalError(f"{e}: stop it, then {what} again; nothing was written") from None
+    try:
+        with open_store(cfg) as store:
+            lock.hold_file()  # the file the store opened (made now, or new after a damaged one)
+            yield store
+    finally:
+        lock.release()  # after the store is closed: closing the file's lock before would
+        # drop SQLite's own locks with it
 
 
 def open_store(cfg: configmod.Config, *, read_only: bool = False, full_ok: bool = False):

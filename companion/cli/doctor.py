@@ -410,12 +410,20 @@ def root_problem(path: Path, euid: int | None = None) -> str:
 
 
 def check_journal(cfg: configmod.Config) -> Check:
+    from companion.session import health
     from companion.session.checksum import describe
+    from companion.session.lock import running_pid
     from companion.session.store import Store
 
     path = cfg.journal_path()
+    stray = health.stray_text(health.stray_logs(path))  # a journal moved while it ran
     if not path.exists():
+        if stray:
+            return _fail("journal", f"none at {path}, but {stray}")
         return _skip("journal", f"none yet at {path} (the first game creates it)")
+    problem = health.empty(path)
+    if problem:
+        return _fail("journal", problem)
     try:
         with Store(path, read_only=True) as store:  # a check never moves or changes it
             ids = [g.id for g in store.games()]
@@ -424,6 +432,9 @@ def check_journal(cfg: configmod.Config) -> Check:
                 return _fail("journal", f"{path}: {describe(altered)}")
             if store.notice:
                 return _fail("journal", store.notice)
+            problem = health.missing_index(store.db, store.schema)
+            if problem:
+                return _fail("journal", f"{path}: {problem}")
             result = store.integrity()
             sums = ("checksums ok" if store.schema >= 2 else "no checksums yet (schema 1: "
                     "the companion adds them, after a backup copy, the next time it starts)")
@@ -437,6 +448,10 @@ def check_journal(cfg: configmod.Config) -> Check:
                                 "SQLite keeps its write-ahead log by name, so events saved "
                                 "through another name can be lost; keep one name (remove "
                                 "the others with rm: the file stays under this one)")
+    pid = running_pid(path)
+    moved = health.moved_while_running(path, pid) if pid is not None else ""
+    if moved or stray:
+        return _fail("journal", f"{path}: integrity ok, {sums}, but {moved or stray}")
     games = len(ids)
     return _ok("journal", f"{path}: integrity ok, {sums}, {games} game{'s' * (games != 1)}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from companion.cli import load_config, open_store
+from companion.cli import load_config, open_store, open_writer
 from companion.errors import CompanionError, shown
 
 
@@ -122,7 +122,7 @@ def import_log(args) -> int:
     journal, times = logmod.read_log_file(args.file)
     digest = log_digest(journal)
     cfg = load_config(args)
-    with open_store(cfg) as store:
+    with open_writer(cfg, "import") as store:
         if store.notice:  # a damaged journal was set aside: say so before anything else
             print(f"companion: {store.notice}", file=sys.stderr)
         try:

@@ -44,9 +44,10 @@ CREATE TABLE IF NOT EXISTS asides (
 TABLES = {"asides": SCHEMA, "pauses": SCHEMA.replace("asides", "pauses")}
 
 
-def set_aside(store, game_id: int, *, table: str = "asides") -> bool:
+def set_aside(store, game_id: int, *, table: str = "asides", raises: bool = False) -> bool:
     """Game `game_id` is put aside (or, with `table="pauses"`, paused) now: nothing, if it
-    already is. False when that could not be saved (logged)."""
+    already is. False when that could not be saved (logged); with `raises`, the JournalError
+    that says why instead (a Pause says it, in the words of every failed save)."""
     try:
         with store._tx() as db:
             db.execute(TABLES[table])
@@ -55,21 +56,25 @@ def set_aside(store, game_id: int, *, table: str = "asides") -> bool:
                 db.execute(f"INSERT INTO {table}(game_id, left_at) VALUES (?, ?)",
                            (game_id, float(store.clock())))
     except JournalError as e:
+        if raises:
+            raise
         log.warning("game %d: when it was %s is not saved: %s", game_id,
                     "paused" if table == "pauses" else "set aside", e)
         return False
     return True
 
 
-def taken_back(store, game_id: int, *, table: str = "asides") -> bool:
+def taken_back(store, game_id: int, *, table: str = "asides", raises: bool = False) -> bool:
     """Game `game_id` is played again from now (its open aside, or pause, ends). False when
-    that could not be saved (logged)."""
+    that could not be saved (logged); with `raises`, the JournalError instead."""
     try:
         with store._tx() as db:
             db.execute(TABLES[table])
             db.execute(f"UPDATE {table} SET back_at=? WHERE game_id=? AND back_at IS NULL",
                        (float(store.clock()), game_id))
     except JournalError as e:
+        if raises:
+            raise
         log.warning("game %d: when it was resumed is not saved: %s", game_id, e)
         return False
     return True

@@ -23,7 +23,9 @@ opened until it exits:
 The kernel drops both when the process ends in any way (a SIGKILL, a power cut), so a lock is
 never stale. A clean exit removes the lock file (one left by a SIGKILL means nothing: nobody
 holds it). Since the file can be removed, a lock is only good when the locked file is still the
-one at the path. Readers (`export`, `stats`, `doctor`, the web's reader) never take either.
+one at the path. Every other command that writes a journal (`companion import`: cli's
+`open_writer`) takes both exactly as `run` does, and is refused while a companion holds them.
+Readers (`export`, `stats`, `doctor`, the web's reader) never take either.
 """
 
 from __future__ import annotations

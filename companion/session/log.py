@@ -20,6 +20,7 @@ from typing import IO, Any, Iterable, NamedTuple
 
 from companion.errors import CompanionError, IllegalEvent, LogFormatError
 from companion.rules.game import Event
+from companion.session import when
 from companion.session.journal import Journal
 from companion.session.rows import header_from_json
 
@@ -54,13 +55,18 @@ def dump(journal: Journal, times: LogTimes | None = None) -> Iterable[str]:
     """The log's lines. With `times` (an export of a game that has them), the header gets
     `started` and `away` and each event its `at` (from `journal.times`; none where unknown)."""
     header: dict[str, Any] = journal.header.to_json()
-    if times is not None and times.started is not None:
+    # A stored time out of the range a log may carry (kept by an import from before the
+    # bound, companion/session/when.py) is left out: the log reads back as a log with a time
+    # missing there, never as a bad line.
+    if times is not None and times.started is not None and when.sane(times.started):
         header[STARTED] = stamp(times.started)
-    if times is not None and times.away:
-        header[AWAY] = [[stamp(a), stamp(b)] for a, b in times.away]
+    away = [] if times is None else [(a, b) for a, b in times.away
+                                     if when.sane(a) and when.sane(b)]
+    if away:
+        header[AWAY] = [[stamp(a), stamp(b)] for a, b in away]
     yield json.dumps(header)
     for e, at in zip(journal.events, journal.times):
-        yield json.dumps({**e, AT: stamp(at)} if times is not None and math.isfinite(at) else e)
+        yield json.dumps({**e, AT: stamp(at)} if times is not None and when.sane(at) else e)
 
 
 def write(journal: Journal, out: IO[str], times: LogTimes | None = None) -> None:
@@ -114,14 +120,15 @@ def read_log(lines: Iterable[str | bytes]) -> Log:
 
 
 def _time(value: object, name: str) -> float:
-    """A time in seconds as a log gives it: a finite number, not negative."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            seconds = float(value)  # a 400-digit whole number is too big for a float
-        except OverflowError:
-            seconds = math.inf
-        if math.isfinite(seconds) and seconds >= 0:
-            return seconds
+    """A time in seconds as a log gives it: a number from 1970 to the end of 9999, the range
+    a journal keeps (companion/session/when.py: beyond it no date can be shown)."""
+    if when.sane(value):
+        # (+ 0.0: -0.0 is 0, and SQLite gives it back as 0.0, so its checksums would not match)
+        return float(value) + 0.0  # type: ignore[arg-type]  # a number: when.sane says so
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+            isinstance(value, float) and not math.isfinite(value)):
+        raise IllegalEvent(f"\"{name}\" must be a time in seconds from 1970 to 9999, "
+                           f"not {_shown(value)}")
     raise IllegalEvent(f"\"{name}\" must be a time in seconds, not {_shown(value)}")
 
 

@@ -10,6 +10,7 @@ a backup copy made with SQLite's online backup.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from functools import lru_cache
@@ -56,6 +57,21 @@ CREATE INDEX IF NOT EXISTS events_game ON events(game_id, status, seq);
 UNIQUE_INDEX = """CREATE UNIQUE INDEX IF NOT EXISTS events_active_seq ON events(game_id, seq)
     WHERE status = 'active'"""
 SCHEMA += UNIQUE_INDEX + ";\n"
+
+
+def _squeezed(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql.replace("IF NOT EXISTS ", "")).strip().rstrip(";").lower()
+
+
+def unique_index(db: sqlite3.Connection) -> str:
+    """"ok" when `events_active_seq` is the unique index the schema makes; else "missing" or
+    "replaced" (an index of that name that is not it: a plain one refuses nothing)."""
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type='index' AND "
+                     "name='events_active_seq'").fetchone()
+    if row is None:
+        return "missing"
+    return "ok" if row[0] is not None and _squeezed(row[0]) == _squeezed(UNIQUE_INDEX) \
+        else "replaced"
 
 
 class Damaged(Exception):
@@ -192,6 +208,7 @@ def upgrade(store: Store, db: sqlite3.Connection, version: int) -> None:
             elif version < 3:
                 checksum.fill_statuses(db)
             found = set_aside_duplicates(db)
+            db.execute("DROP INDEX IF EXISTS events_active_seq")  # one not unique, by hand
             db.execute(UNIQUE_INDEX)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")

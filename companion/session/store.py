@@ -158,11 +158,10 @@ class Store:
                 if wrong:
                     raise Damaged(wrong)
                 self.schema = version
-            unique = db.execute("SELECT 1 FROM sqlite_master WHERE name='events_active_seq'"
-                                ).fetchone() is not None
+            unique = schema.unique_index(db) == "ok"
             if tables and (version < SCHEMA_VERSION or not unique) and not self.read_only:
-                # (A schema 3 journal whose unique index was dropped by hand is mended the
-                # same way: its duplicate rows set aside, then the index made again.)
+                # (A schema 3 journal whose unique index was dropped or replaced by hand is
+                # mended the same way: its duplicate rows set aside, then the index made.)
                 schema.upgrade(self, db, version)
                 self.schema = version = SCHEMA_VERSION
             if not self.read_only:
@@ -198,22 +197,26 @@ class Store:
         for gid, status in db.execute("SELECT id, status FROM games WHERE status IN "
                                       "('open', 'parked') ORDER BY id").fetchall():
             kind = self._kind_of(db, gid)
-            if kind is not None and games.find(kind) is None:
-                # A house game uninstalled (or failing to load): its games wait as they are,
-                # not broken, until it is back.
-                missing.append(f"game {gid} ({kind})")
-                continue
+            # A changed row may still replay, as a different game: not resumed either; nor a
+            # finished game whose status was set back to open by hand (schema 3).
+            found = checksum.verify(db, gid, statuses=self.schema >= 3) \
+                if self.schema >= 2 else []
             why = ""
             journal = None
-            try:
-                journal = self._load(db, gid)
-            except (CompanionError, ValueError, KeyError, TypeError) as e:
-                why = f"game {gid} no longer replays ({e})"
-            if not why and self.schema >= 2:
-                # A changed row may still replay, as a different game: not resumed either;
-                # nor a finished game whose status was set back to open by hand (schema 3).
-                found = checksum.verify(db, gid, statuses=self.schema >= 3)
-                why = str(found[0]) if found else ""
+            if kind is not None and games.find(kind) is None:
+                if not found:
+                    # A house game uninstalled (or failing to load): its games wait as they
+                    # are, not broken, until it is back.
+                    missing.append(f"game {gid} ({kind})")
+                    continue
+                why = str(found[0])  # a kind nobody installed: the header was changed
+            else:
+                try:
+                    journal = self._load(db, gid)
+                except (CompanionError, ValueError, KeyError, TypeError) as e:
+                    why = f"game {gid} no longer replays ({e})"
+            if not why and found:
+                why = str(found[0])
             if why:
                 broken.append(why)
                 if not self.read_only:
@@ -261,6 +264,15 @@ class Store:
         return aside
 
     def close(self) -> None:
+        if not self.read_only and not self.unwritable:
+            # SQLite folds its write-ahead log into the file at close only while the file is
+            # still at the name it was opened by: a journal moved (mv) while the companion ran
+            # would keep its last events in the old name's log. A checkpoint asked for writes
+            # them into the file by its descriptor, wherever it is now (docs/journal.md).
+            try:
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # a reader in the way, a full disk: SQLite's own close does what it can
         self.db.close()
 
     def __enter__(self) -> Store:

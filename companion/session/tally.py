@@ -14,7 +14,7 @@ from typing import Any, overload
 
 from companion.errors import JournalError
 from companion.games import find as kind_find
-from companion.session import asides
+from companion.session import asides, when
 from companion.session.clock import Ledger
 from companion.session.stats import (
     GameRecord,
@@ -51,11 +51,18 @@ def record_to_json(r: GameRecord) -> dict[str, Any]:
 
 
 def record_from_json(game_id: int, status: str, d: dict[str, Any]) -> GameRecord:
+    # A record saved before stored times were bounded (issue 35) may hold a playing time
+    # made of times out of range (1e308 s, infinite): unknown, as such a game is now.
+    seconds = d["seconds"]
+    timed = seconds is None or (math.isfinite(seconds) and 0 <= seconds <= when.LATEST)
+    clock = None if d["clock"] is None or not timed else TurnTimes.from_json(d["clock"])
+    if clock is not None and not all(math.isfinite(v) for v in clock.seconds):
+        timed, clock = False, None
     return GameRecord(game_id, d["kind"], tuple(d["players"]), d["created"], d["finished"],
-                      tuple(d["winners"]), d["events"], d["seconds"],
+                      tuple(d["winners"]), d["events"], seconds if timed else None,
                       None if d["scores"] is None else tuple(d["scores"]),
                       {k: tuple(v) for k, v in d["extras"].items()}, status, d["imported"],
-                      None if d["clock"] is None else TurnTimes.from_json(d["clock"]))
+                      clock)
 
 
 def times_known(row, times: list[float]) -> bool:
@@ -63,8 +70,7 @@ def times_known(row, times: list[float]) -> bool:
     imported from a log that carried its times (`imports.timed`, docs/log-format.md), with
     every time a number. A log imported without times has the import's moment on every row:
     no turn figures, no playing time."""
-    return bool(row.timed) and math.isfinite(row.created) \
-        and all(math.isfinite(t) for t in times)
+    return bool(row.timed) and when.sane(row.created) and all(when.sane(t) for t in times)
 
 
 class History:

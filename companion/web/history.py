@@ -31,6 +31,7 @@ from companion.games import (
     scoring as kind_scoring,
     title as kind_title,
 )
+from companion.session import when as stored_when
 from companion.session.checksum import describe
 from companion.session.clock import clock_text, whole
 from companion.session.stats import (
@@ -132,7 +133,8 @@ def _score_name(kind: str) -> str:
 
 
 def when(epoch: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch))
+    """A stored time as the pages show it; "unknown" out of range (companion/session/when.py)."""
+    return stored_when.text(epoch, "%Y-%m-%d %H:%M")
 
 
 def length(g: GameRecord) -> str:
