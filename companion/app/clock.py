@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Tick
 from companion.session import asides
-from companion.session.clock import BREAK_AFTER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of
+from companion.session.clock import (
+    BREAK_AFTER, OVER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of,
+)
 
 if TYPE_CHECKING:
     from companion.app.core import App
@@ -96,7 +98,7 @@ class TurnClock:
         j = self.app.journal
         if what == "undo" and j is not None and self.ledger is not None \
                 and self._journal is j and self.game_id is not None \
-                and self.ledger.reading_key()[0] < 0 and not j.state.over and j.redo_times:
+                and self.ledger.reading_key()[0] == OVER and not j.state.over and j.redo_times:
             ended, now = j.redo_times[-1], self.now()
             if ended == ended and ended < now:  # a time known (not NaN), and before now
                 asides.add_span(self.app.store, self.game_id, ended, now, table="pauses")
@@ -246,4 +248,5 @@ def snapshot(reading: Reading | None, limits: Limits,
         "longest": [round(t, 2) for t in r.longest],
         "banks": None if r.banks is None else [round(b, 2) for b in r.banks],
         "played": round(r.played, 2), "at": at,
+        "asking": r.asking,  # the table is being asked (who deals...): nobody's turn runs
     }

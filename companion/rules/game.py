@@ -100,6 +100,14 @@ class State:
     winners: tuple[int, ...] = ()
     last_roll: Mapping[str, Any] | None = None
 
+    @property
+    def asks_table(self) -> bool:
+        """The table is being asked (who deals the next round, who goes first, a roll-off): a
+        question to the whole table, so it is nobody's turn. The one rule of the turn clock,
+        its statistics, the snapshot's clock, the lights' warning and "Time!" (docs/clock.md);
+        a kind whose own flow asks the table declares it from its own state."""
+        return False
+
 
 S = TypeVar("S", bound=State)  # a game kind's state
 
