@@ -45,6 +45,9 @@ class TurnClock:
         self.limits = Limits()
         self.away: list[tuple[float, float | None]] = []
         self.alarm = ""  # the alarm of the last tick (a chirp sounds when it changes)
+        # The turns "Time!" was called for, (game id, seat, turn number): once a turn, however
+        # often an undo and a redo bring it back (its alarm then changes again).
+        self._timed: set[tuple[int | None, int, int]] = set()
         self._tick_due = False
         # (game id, screens) while a new game's setup screens (house rules, who goes first)
         # are up: its clock is paused from its creation until they are gone (`hold`).
@@ -83,6 +86,8 @@ class TurnClock:
             self.away = asides.away(db, self.game_id)
         self.ledger = ledger_of(journal, start, self.away)
         self.alarm = self.reading_of(self.ledger).alarm if self.ledger else ""
+        if self.alarm == "time":
+            self._first_time()  # a game resumed past its time: not called again
 
     def reading_of(self, ledger: Ledger) -> Reading:
         return ledger.read(self.now(), self.limits)
@@ -206,6 +211,15 @@ class TurnClock:
         self._tick_due = True
         self.app.timers.after(wait + 0.005, Tick(TOKEN))
 
+    def _first_time(self) -> bool:
+        """Whether the turn running now reaches "Time!" for the first time (and note it)."""
+        if self.ledger is None:
+            return False
+        turn = (self.game_id, *self.ledger.reading_key())
+        first = turn not in self._timed
+        self._timed.add(turn)
+        return first
+
     def on_tick(self) -> None:
         """The seconds shown have changed (the frame is drawn once the queue is empty);
         the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!".
@@ -215,9 +229,12 @@ class TurnClock:
         alarm = "" if r is None else r.alarm
         # The seat lights turn the seat amber or red with the same change: App.handle asks
         # them again after this tick (companion/app/lights.py).
-        if alarm != self.alarm and alarm and self.app.buzzer is not None:
+        sound = alarm != self.alarm and bool(alarm)
+        if alarm == "time":
+            sound = self._first_time()  # once a turn, whatever undo and redo bring back
+        if sound and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
-        if alarm != self.alarm and alarm == "time":
+        if sound and alarm == "time":
             self.app.caller.time_up()  # "Time!" on the box's speaker and the pages
         self.alarm = alarm
         if r is not None and r.on_break:
