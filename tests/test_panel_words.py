@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from companion.config import Config, check
-from companion.games.penny_badger.panel import Accusers, SettlementScreen, settlement_rows
 from companion.gallery import screens
+from companion.games.penny_badger.panel import Accusers, SettlementScreen, settlement_rows
 from companion.rules.game import Header
 from companion.session import stats
 from companion.session.journal import Journal

@@ -8,7 +8,6 @@ across every registered kind; then the two cases of the issue end to end."""
 from __future__ import annotations
 
 import json
-import math
 import random
 
 import pytest

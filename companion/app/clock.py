@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 from companion.inputs import Tick
 from companion.session import asides
 from companion.session.clock import (
-    BREAK_AFTER, OVER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of,
+    BREAK_AFTER,
+    OVER,
+    WARN_BEFORE,
+    Ledger,
+    Limits,
+    Reading,
+    ledger_of,
 )
 
 if TYPE_CHECKING:
