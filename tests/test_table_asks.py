@@ -168,3 +168,42 @@ def test_chaos_who_deals_is_nobody_s_turn_on_every_output(tmp_path):
         assert r.seat == 3 and r.elapsed == 0 and r.totals[:3] == (5, 5, 0)
     finally:
         close(app)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_rule_vote_on_the_panel_is_nobody_s_turn(tmp_path, kind):
+    """A rule vote (every kind's menu) is a question to the whole table: while its screens
+    are up, with a 10 s limit, nobody's clock runs, no "Time!" is said and the snapshot's
+    clock says the table is asked; leaving it, the player on turn's clock goes on from where
+    it stood."""
+    from companion.app.clock import snapshot
+    from companion.testing import choose
+    clock, speaker = FakeClock(), RecordingSpeaker()
+    app = make_app(tmp_path, kind=kind, setup=False, clock=clock, speaker=speaker,
+                   rules={"turn_limit": 10})
+    try:
+        app.render()
+        clock.advance(3)
+        drain(app)
+        seat = app.turn_clock.reading().seat
+        assert seat is not None
+        press(app, Button.OK, hold=True)
+        choose(app, "Rule vote")
+        for _ in range(30):
+            clock.advance(1)
+            drain(app)
+            app.render()
+        r = app.turn_clock.reading()
+        assert r.seat is None and r.asking and r.alarm == "" and r.totals[seat] == 3
+        assert "Time!" not in speaker.texts
+        clock_json = snapshot(r, app.turn_clock.limits, at=clock.t)
+        assert clock_json["asking"] and not clock_json["running"] and not clock_json["paused"]
+        press(app, Button.BACK)  # no vote after all: back to the game
+        while app.top is not app.stack[0]:
+            press(app, Button.BACK)
+        clock.advance(2)
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.seat == seat and r.elapsed == 5 and not r.paused
+    finally:
+        close(app)

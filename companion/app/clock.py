@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Tick
@@ -58,6 +59,9 @@ class TurnClock:
         # (game id, screens) while a new game's setup screens (house rules, who goes first)
         # are up: its clock is paused from its creation until they are gone (`hold`).
         self._setup: tuple[int, list[Any]] | None = None
+        # The setup held is a question to the whole table on the panel (a screen that
+        # `asks_table`: a rule vote, a roll-off, who deals): nobody's turn, read as asking.
+        self._question = False
 
     # --- keeping in step ----------------------------------------------------------------------
 
@@ -100,7 +104,14 @@ class TurnClock:
 
     def reading(self) -> Reading | None:
         ledger = self._sync()
-        return None if ledger is None else self.reading_of(ledger)
+        if ledger is None:
+            return None
+        r = self.reading_of(ledger)
+        if self._question and self._setup is not None and self.paused and r.seat is not None:
+            # Held for a question to the table: nobody's turn, as when the rules state asks.
+            return replace(r, seat=None, asking=True, paused=False, elapsed=0.0, left=None,
+                           alarm="")
+        return r
 
     def committed(self, what: str) -> None:
         """After an append, undo or redo: a move made while paused goes on with the clock
@@ -174,10 +185,21 @@ class TurnClock:
 
     def settle(self) -> None:
         """After each action (App.perform) and frame: a new game's setup screens gone, its
-        clock starts, within the same change (a phone's answer and its snapshot see it)."""
+        clock starts, within the same change (a phone's answer and its snapshot see it); a
+        screen that asks the whole table a question come up (`Screen.asks_table`: a rule
+        vote, a roll-off, who deals, who goes first), the clock is held as for the setup, so
+        that nobody's turn runs while the table answers (docs/clock.md)."""
         if self._setup is not None:
             self._sync()
             self._end_setup()
+        if self._setup is None and not self.paused:
+            asking = [t for t in self.app.stack if getattr(t, "asks_table", False)]
+            j = self.app.journal
+            if asking and j is not None and not j.state.over and not j.state.asks_table:
+                self.hold(asking)
+                self._question = self._setup is not None
+                if self._question:
+                    self.app.snapshot_due = True  # the pages show nobody's clock running
 
     def _end_setup(self) -> None:
         """The setup screens are gone (or their game is no longer the one played): its clock
@@ -190,7 +212,10 @@ class TurnClock:
                 and any(s is t for s in screens for t in stack):
             return  # still up
         self._setup = None
-        if gid == self.game_id:
+        question, self._question = self._question, False
+        if question:
+            self.app.snapshot_due = True
+        elif gid == self.game_id:
             self.app.caller.started()  # "Ann's turn", unless "Ann goes first" said it
         if gid == self.game_id and self.paused:
             self.pause(False, force=True)

@@ -156,6 +156,8 @@ def _pop():
 class FirstPlayer(Menu):
     """Who goes first: the game's own rule text, then the players to pick from."""
 
+    asks_table = True
+
     def __init__(self, mode: Mode, ctx: Context) -> None:
         self.mode = mode
         seats = range(len(ctx.playing.header.players))
