@@ -71,3 +71,16 @@ def test_the_records_never_say_won_by_no_winner():
     text = stats.text(stats.compute([game]))
     assert "Longest game: 10 events, game 3, Table, no winner" in text
     assert "won by no winner" not in text
+
+
+def test_the_pages_say_when_time_is_up_in_words():
+    """The new-game form's chess clock note said "Time! at none" (issue 34.11)."""
+    from pathlib import Path
+
+    import companion.web
+    web = Path(companion.web.__file__).parent
+    pages = [p for d in ("static", "templates") for p in (web / d).rglob("*")
+             if p.suffix in (".js", ".html")]
+    assert pages
+    found = [p.name for p in pages if "Time! at none" in p.read_text(encoding="utf-8")]
+    assert not found
