@@ -62,6 +62,7 @@ class TurnClock:
         # The setup held is a question to the whole table on the panel (a screen that
         # `asks_table`: a rule vote, a roll-off, who deals): nobody's turn, read as asking.
         self._question = False
+        self._refused: list[Any] = []  # the question screens a hold failed for (not saved)
 
     # --- keeping in step ----------------------------------------------------------------------
 
@@ -195,9 +196,13 @@ class TurnClock:
         if self._setup is None and not self.paused:
             asking = [t for t in self.app.stack if getattr(t, "asks_table", False)]
             j = self.app.journal
-            if asking and j is not None and not j.state.over and not j.state.asks_table:
+            if asking and j is not None and not j.state.over and not j.state.asks_table \
+                    and asking != self._refused:
                 self.hold(asking)
                 self._question = self._setup is not None
+                # A hold that could not be saved (a full disk) is not tried again each frame
+                # for the same screens: the clock runs, as it did before.
+                self._refused = [] if self._question else asking
                 if self._question:
                     self.app.snapshot_due = True  # the pages show nobody's clock running
 
