@@ -61,7 +61,9 @@ def test_chaos_played_with_buttons_dealer_stacks_reverse_points(make_app):
     # Ann: the menu now offers the answers first; she answers with a Draw 4 (green).
     press(app, Button.OK, hold=True)
     labels = [i.text(app.ctx()) for i in app.top.items]
-    assert labels[:2] == ["Take 4 cards", "Add Draw 4 → 8"] and "Reverse" not in labels
+    # (Pause clock second, as in every game menu: issue 34.11.)
+    assert labels[:3] == ["Take 4 cards", "Pause clock", "Add Draw 4 → 8"]
+    assert "Reverse" not in labels
     choose(app, "Add Draw 4 → 8")
     pick_color(app, "green")
     assert (j.state.table.current, j.state.draw_stack) == (1, 8)

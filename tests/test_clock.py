@@ -210,7 +210,9 @@ def test_every_counted_second_belongs_to_one_seat_and_folding_step_by_step_is_a_
     end = times[-1] if times else 0.0
     a, b = step.read(end), fresh.read(end)
     assert a == b
-    played = sum(a.totals)
+    # The table's stretches (a turn handed to another seat with no turn ended: a pick of
+    # who plays) are nobody's, but still the game's time.
+    played = sum(a.totals) + sum(t.seconds for t in fresh.turns if t.seat < 0)
     covered = _measure([(max(0, f), min(end, e)) for f, e in spans_ + fresh.breaks])
     assert math.isclose(played, end - covered, abs_tol=1e-6)
     assert all(t >= 0 for t in a.totals)
@@ -413,3 +415,46 @@ def test_a_clock_rule_typo_in_the_config_is_one_line_naming_it():
         assert "\n" not in str(e.value)
     assert check({"rules": {"pig-farm": {"time_bank": 600, "time_bonus": 5}}})["rules"][
         "pig-farm"]["time_bank"] == 600
+
+
+def test_time_is_called_once_a_turn_across_undo_and_redo(tmp_path):
+    """Issue 34 item 6: "Time!", NEXT, undo said "Time!" again for the same turn. Once a turn,
+    on the box's voice, the buzzer and the snapshot's calls (what the pages say)."""
+    from companion.testing import RecordingSpeaker
+    clock, buzzer, speaker = FakeClock(), Chirps(), RecordingSpeaker()
+    app = make_app(tmp_path, kind="table", setup=False, rules={"turn_limit": 30}, clock=clock,
+                   buzzer=buzzer, speaker=speaker)
+
+    def times_called() -> tuple[int, int, int]:
+        pages = [c for c in app.caller.recent if c.text == "Time!"]
+        return speaker.texts.count("Time!"), len(pages), buzzer.beeps.count(max(buzzer.beeps))
+
+    try:
+        app.render()
+        clock.advance(31)
+        drain(app)
+        assert app.turn_clock.reading().alarm == "time"
+        assert times_called() == (1, 1, 1)
+        press(app, Button.NEXT)
+        for _ in range(2):
+            app.render()
+            clock.advance(1)
+            drain(app)
+        assert app.turn_clock.reading().alarm == ""
+        press(app, Button.BACK, hold=True)  # undo: Ann's turn again, still past its limit
+        assert app.journal.state.table.current == 0
+        for _ in range(3):
+            clock.advance(1)
+            drain(app)
+            app.render()
+        assert app.turn_clock.reading().alarm == "time"
+        assert times_called() == (1, 1, 1)
+        app.perform(A.Redo())  # Ben's turn: his own, called when his time is up
+        for _ in range(32):
+            app.render()
+            clock.advance(1)
+            drain(app)
+        assert app.journal.state.table.current == 1
+        assert times_called() == (2, 2, 2)
+    finally:
+        close(app)

@@ -26,8 +26,9 @@ START = ["OK", "OK", "OK", "OK", "OK"]  # new game, table, 4 players, house rule
 ROLLED = "(the roll's ack)"  # not a key: the next key waits until the dice have settled
 # ROLL opens the dice menu and OK rolls; presses while the dice tumble are ignored by design,
 # so the next key waits for the roll's ack (its result committed), on any speed of machine.
-TURN_KEYS = ["NEXT", "NEXT", "NEXT", "ROLL", "OK", ROLLED, "OK", "HOLD OK", "DOWN", "OK",
-             "HOLD BACK"]
+# In the menu (hold OK), DOWN DOWN: "Skip next player" (after Roll dice and Pause clock).
+TURN_KEYS = ["NEXT", "NEXT", "NEXT", "ROLL", "OK", ROLLED, "OK", "HOLD OK", "DOWN", "DOWN",
+             "OK", "HOLD BACK"]
 
 
 def launch(journal, config):

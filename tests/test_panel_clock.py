@@ -108,9 +108,10 @@ def test_the_game_menu_pauses_the_clock_and_starts_it_again(made, kind):
     assert app.turn_clock.reading().elapsed == 5
     press(app, Button.OK, hold=True)
     labels = [item.text(app.ctx()) for item in app.top.items]
-    assert "Clock on" in labels and "Pause clock" not in labels
-    choose(app, "Clock on")
-    assert not app.turn_clock.paused and app.toast[0] == "Clock on again"
+    # The item says what it does (issue 34.11: not "Clock on" while the clock is off).
+    assert "Start the clock" in labels and "Pause clock" not in labels
+    choose(app, "Start the clock")
+    assert not app.turn_clock.paused and app.toast[0] == "Clock started again"
     later(app, 2.5)
     assert corner_texts(app) == ["0:07"]
 
@@ -297,3 +298,13 @@ def test_a_resumed_game_shows_its_clock_right_after_the_first_frame(tmp_path, st
         assert second.tobytes() == app.frame().tobytes()
     finally:
         close(app)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_pause_is_near_the_top_of_every_game_menu(made, kind):
+    """Issue 34.11: "Pause clock" was item 17 of 24 in the Chaos menu. In every kind's menu
+    it is one of the first two (after the kind's main action), never a scroll away."""
+    app = made(kind=kind)
+    press(app, Button.OK, hold=True)
+    labels = [item.text(app.ctx()) for item in app.top.items]
+    assert "Pause clock" in labels[:2], labels

@@ -55,11 +55,14 @@ def test_no_challenge_sends_under_40_percent_of_a_stock_frame(config, players, c
 def test_title_bar_and_unticked_rows_stay_put(config):
     _, before, after = frames(config, ("Ann", "Ben", "Cy", "Dee"), 3)
     assert before.crop((0, 0, 128, 12)).tobytes() == after.crop((0, 0, 128, 12)).tobytes()
-    # The badgers' rows (box and name) are the same pixels; only the top row's words change.
+    # The badgers' names are the same pixels; only the top row's words change, and the tick
+    # boxes go (issue 34.11: nobody is asked any more).
     for row in (1, 2, 3):
         y = 13 + 12 * row
-        box = (0, y, 70, y + 12)
-        assert before.crop(box).tobytes() == after.crop(box).tobytes(), row
+        name = (12, y, 70, y + 12)
+        assert before.crop(name).tobytes() == after.crop(name).tobytes(), row
+        assert before.crop((0, y, 12, y + 12)).getbbox() is not None
+        assert after.crop((0, y, 12, y + 12)).getbbox() is None, row
 
 
 def test_the_rows_say_what_the_engine_settled(config):
@@ -73,11 +76,12 @@ def test_the_rows_say_what_the_engine_settled(config):
         assert title == "Ben: 3 of a kind" and right == "2/3"
         head = rows[0][0]
         assert head == f"{'TRUE' if truthful else 'BLUFF'}: Ben {net[1]:+d}"
-        # The opponents in the accusers' order (clockwise from Ben), boxes as ticked.
+        # The opponents in the accusers' order (clockwise from Ben), the accusers named so
+        # in words (issue 34.11: no tick boxes drawn, as if the panel still asked).
         assert [(label, box) for label, box, _ in rows[1:4]] == [
-            ("Cy", True), ("Dee", False), ("Ann", True)]
+            ("Cy: accuser", True), ("Dee", False), ("Ann: accuser", True)]
         for label, _, amount in rows[1:4]:
-            seat = names.index(label)
+            seat = names.index(label.removesuffix(": accuser"))
             assert amount == (f"{net[seat]:+d}" if net.get(seat) else "")
         bank = net.get(BANK, 0)
         assert rows[-2][0] == (f"Bank {bank:+d}, now {s.bank}" if bank else f"Bank: {s.bank}")

@@ -321,7 +321,7 @@ def test_menu_offers_only_skip_and_reverse_of_the_turn_actions(app):
     menu = app.top
     assert isinstance(menu, Menu)
     labels = [i.text(app.ctx()) for i in menu.items]
-    assert labels[:2] == ["Pass or claim", "Claims history"]
+    assert labels[:3] == ["Pass or claim", "Pause clock", "Claims history"]
     assert "Skip next player" in labels and "Reverse" in labels
     assert "Double skip" not in labels and "Reverse + skip" not in labels
     assert not any(label.startswith("Skip to") for label in labels)

@@ -127,7 +127,8 @@ def test_history_line(journal):
     assert st_.history_line(g3, short=True) == "1st win in 1 game"
     # G2 wrote " ann ", but Ann is shown as her first game wrote her.
     assert st_.history_line(g2) == "Ann's 1st & Ben's 1st Match Patch win"
-    assert st_.history_line(g4) == "1st Table game here"
+    assert st_.history_line(g4) == "No winner, the 1st Table game on this box"
+    assert st_.history_line(g4, short=True) == ""  # the end screen's own "Game over"
     assert st_.history_line(st_.games[4]) == ""  # unfinished
 
 
@@ -145,7 +146,7 @@ def test_history_line_counts_up_to_its_own_game(journal):
     assert st_.history_line(by_id[6]) == "Ann's 2nd Match Patch win in 2 games"
     assert st_.history_line(by_id[7], short=True) == "1st win in 3 games"  # Dee
     assert st_.history_line(by_id[8]) == "Ann's 3rd Match Patch win in 4 games"
-    assert st_.history_line(by_id[4]) == "1st Table game here"
+    assert st_.history_line(by_id[4]) == "No winner, the 1st Table game on this box"
 
 
 def test_names_are_shown_as_first_written_whatever_the_filter(journal):

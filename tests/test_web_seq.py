@@ -114,12 +114,13 @@ def test_a_stale_press_that_commits_nothing_is_taken_one_that_commits_is_refused
     status, data = served.post("/api/press", {"button": "UP", "seq": stale})
     assert status == 200 and menu.cursor == 0
     assert served.post("/api/press", {"button": "DOWN", "seq": stale})[0] == 200
+    assert served.post("/api/press", {"button": "DOWN", "seq": stale})[0] == 200
     # OK on "Skip next player" would record a skip: refused, and the menu stays as it was.
-    assert menu.items[1].text(served.app.ctx()) == "Skip next player"
+    assert menu.items[2].text(served.app.ctx()) == "Skip next player"
     status, data = served.post("/api/press", {"button": "OK", "seq": stale})
     assert (status, data) == (409, {"error": "the game moved on: Ann's turn ended; it is "
                                              "Ben's turn"})
-    assert served.app.top is menu and menu.cursor == 1
+    assert served.app.top is menu and menu.cursor == 2
     assert served.app.journal.events == [{"type": "next"}]
     # BACK leaves the menu (commits nothing); a stale NEXT on the game screen is refused,
     # and so is a stale hold of BACK (undo).

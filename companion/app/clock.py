@@ -13,12 +13,21 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import JournalError
 from companion.inputs import Tick
 from companion.session import asides
-from companion.session.clock import BREAK_AFTER, WARN_BEFORE, Ledger, Limits, Reading, ledger_of
+from companion.session.clock import (
+    BREAK_AFTER,
+    OVER,
+    WARN_BEFORE,
+    Ledger,
+    Limits,
+    Reading,
+    ledger_of,
+)
 
 if TYPE_CHECKING:
     from companion.app.core import App
@@ -44,10 +53,17 @@ class TurnClock:
         self.limits = Limits()
         self.away: list[tuple[float, float | None]] = []
         self.alarm = ""  # the alarm of the last tick (a chirp sounds when it changes)
+        # The turns "Time!" was called for, (game id, seat, turn number): once a turn, however
+        # often an undo and a redo bring it back (its alarm then changes again).
+        self._timed: set[tuple[int | None, int, int]] = set()
         self._tick_due = False
         # (game id, screens) while a new game's setup screens (house rules, who goes first)
         # are up: its clock is paused from its creation until they are gone (`hold`).
         self._setup: tuple[int, list[Any]] | None = None
+        # The setup held is a question to the whole table on the panel (a screen that
+        # `asks_table`: a rule vote, a roll-off, who deals): nobody's turn, read as asking.
+        self._question = False
+        self._refused: list[Any] = []  # the question screens a hold failed for (not saved)
 
     # --- keeping in step ----------------------------------------------------------------------
 
@@ -82,13 +98,22 @@ class TurnClock:
             self.away = asides.away(db, self.game_id)
         self.ledger = ledger_of(journal, start, self.away)
         self.alarm = self.reading_of(self.ledger).alarm if self.ledger else ""
+        if self.alarm == "time":
+            self._first_time()  # a game resumed past its time: not called again
 
     def reading_of(self, ledger: Ledger) -> Reading:
         return ledger.read(self.now(), self.limits)
 
     def reading(self) -> Reading | None:
         ledger = self._sync()
-        return None if ledger is None else self.reading_of(ledger)
+        if ledger is None:
+            return None
+        r = self.reading_of(ledger)
+        if self._question and self._setup is not None and self.paused and r.seat is not None:
+            # Held for a question to the table: nobody's turn, as when the rules state asks.
+            return replace(r, seat=None, asking=True, paused=False, elapsed=0.0, left=None,
+                           alarm="")
+        return r
 
     def committed(self, what: str) -> None:
         """After an append, undo or redo: a move made while paused goes on with the clock
@@ -97,7 +122,7 @@ class TurnClock:
         j = self.app.journal
         if what == "undo" and j is not None and self.ledger is not None \
                 and self._journal is j and self.game_id is not None \
-                and self.ledger.reading_key()[0] < 0 and not j.state.over and j.redo_times:
+                and self.ledger.reading_key()[0] == OVER and not j.state.over and j.redo_times:
             ended, now = j.redo_times[-1], self.now()
             if ended == ended and ended < now:  # a time known (not NaN), and before now
                 asides.add_span(self.app.store, self.game_id, ended, now, table="pauses")
@@ -166,10 +191,25 @@ class TurnClock:
 
     def settle(self) -> None:
         """After each action (App.perform) and frame: a new game's setup screens gone, its
-        clock starts, within the same change (a phone's answer and its snapshot see it)."""
+        clock starts, within the same change (a phone's answer and its snapshot see it); a
+        screen that asks the whole table a question come up (`Screen.asks_table`: a rule
+        vote, a roll-off, who deals, who goes first), the clock is held as for the setup, so
+        that nobody's turn runs while the table answers (docs/clock.md)."""
         if self._setup is not None:
             self._sync()
             self._end_setup()
+        if self._setup is None and not self.paused:
+            asking = [t for t in self.app.stack if getattr(t, "asks_table", False)]
+            j = self.app.journal
+            if asking and j is not None and not j.state.over and not j.state.asks_table \
+                    and asking != self._refused:
+                self.hold(asking)
+                self._question = self._setup is not None
+                # A hold that could not be saved (a full disk) is not tried again each frame
+                # for the same screens: the clock runs, as it did before.
+                self._refused = [] if self._question else asking
+                if self._question:
+                    self.app.snapshot_due = True  # the pages show nobody's clock running
 
     def _end_setup(self) -> None:
         """The setup screens are gone (or their game is no longer the one played): its clock
@@ -182,7 +222,10 @@ class TurnClock:
                 and any(s is t for s in screens for t in stack):
             return  # still up
         self._setup = None
-        if gid == self.game_id:
+        question, self._question = self._question, False
+        if question:
+            self.app.snapshot_due = True
+        elif gid == self.game_id:
             self.app.caller.started()  # "Ann's turn", unless "Ann goes first" said it
         if gid == self.game_id and self.paused:
             self.pause(False, force=True)
@@ -209,6 +252,15 @@ class TurnClock:
         self._tick_due = True
         self.app.timers.after(wait + 0.005, Tick(TOKEN))
 
+    def _first_time(self) -> bool:
+        """Whether the turn running now reaches "Time!" for the first time (and note it)."""
+        if self.ledger is None:
+            return False
+        turn = (self.game_id, *self.ledger.reading_key())
+        first = turn not in self._timed
+        self._timed.add(turn)
+        return first
+
     def on_tick(self) -> None:
         """The seconds shown have changed (the frame is drawn once the queue is empty);
         the buzzer chirps once as WARN_BEFORE seconds are left and once more at "Time!".
@@ -218,9 +270,12 @@ class TurnClock:
         alarm = "" if r is None else r.alarm
         # The seat lights turn the seat amber or red with the same change: App.handle asks
         # them again after this tick (companion/app/lights.py).
-        if alarm != self.alarm and alarm and self.app.buzzer is not None:
+        sound = alarm != self.alarm and bool(alarm)
+        if alarm == "time":
+            sound = self._first_time()  # once a turn, whatever undo and redo bring back
+        if sound and self.app.buzzer is not None:
             self.app.buzzer.beep(CHIRP if alarm == "warn" else TIME_UP)
-        if alarm != self.alarm and alarm == "time":
+        if sound and alarm == "time":
             self.app.caller.time_up()  # "Time!" on the box's speaker and the pages
         self.alarm = alarm
         if r is not None and r.on_break:
@@ -251,4 +306,5 @@ def snapshot(reading: Reading | None, limits: Limits,
         "longest": [round(t, 2) for t in r.longest],
         "banks": None if r.banks is None else [round(b, 2) for b in r.banks],
         "played": round(r.played, 2), "at": at,
+        "asking": r.asking,  # the table is being asked (who deals...): nobody's turn runs
     }

@@ -156,7 +156,9 @@ def on_roll_result(app: App, r: RollResult) -> None:
         log.info("ignoring a roll result for an old request (%s)", r.seq)
         return
     p.result = r
-    app.dice_note = "Roller" if r.source == "roller" else "Software"
+    # The title says which dice rolled only when the roller did: a box without one never
+    # shows a word about it (a fallback to the box's own roll says why, in the hint line).
+    app.dice_note = "Roller" if r.source == "roller" else ""
     if app.clock() - p.started >= app.animation:
         finish_roll(app, p)
 

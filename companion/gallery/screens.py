@@ -63,7 +63,7 @@ def screens(config) -> Iterator[tuple[str, Image.Image]]:
         prefix = "" if kind.kind == Game.kind else f"{kind.kind}-"  # the base kind's: no prefix
         try:
             for name, journal, stack in kind.gallery(config):
-                ctx = Context(config=config, journal=journal, dice_note="Software")
+                ctx = Context(config=config, journal=journal, dice_note="")
                 yield prefix + name, stack[-1].render(ctx)
         except Exception as e:  # a house game's screens: say which, draw the others
             if games.builtin(kind):

@@ -102,6 +102,14 @@ class State:
     winners: tuple[int, ...] = ()
     last_roll: Mapping[str, Any] | None = None
 
+    @property
+    def asks_table(self) -> bool:
+        """The table is being asked (who deals the next round, who goes first, a roll-off): a
+        question to the whole table, so it is nobody's turn. The one rule of the turn clock,
+        its statistics, the snapshot's clock, the lights' warning and "Time!" (docs/clock.md);
+        a kind whose own flow asks the table declares it from its own state."""
+        return False
+
 
 def turn_order_call(kind: str, line: str, header: Header, after: State) -> Call:
     """The call of a skip, double skip, reverse or reverse + skip, made from the state after

@@ -13,10 +13,15 @@ stretch up to the next event belongs to that seat, less
   seconds or more counts for nobody, whole (say a game left on the table over dinner).
 
 Consecutive stretches of one seat in one turn (the same count of ended turns) are one turn.
+Before any turn has ended, the table's pick of who goes first or its question (the turn
+handed to another seat or to the table: a `first`, a roll-off, a tied one) makes every
+stretch before it the table's: it was choosing, and nobody's turn.
 An undone event is not on the line (only active rows are), so an undone NEXT gives its
 seconds back to the seat that was playing; a redone one keeps the time it was first recorded
 at. A time earlier than the point before it (a wall clock set back) makes that stretch 0 s.
-Once the game is over, nothing runs.
+Once the game is over, nothing runs; nor while the rules state says the table is being asked
+(`ASKED`: who deals, who goes first, a roll-off): a question to the whole table is nobody's
+turn. Its seconds are the game's playing time, but no seat's.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from typing import Any, Mapping, Sequence
 
 BREAK_AFTER = 15 * 60  # seconds with no press: a break, not play
 WARN_BEFORE = 10  # seconds left when the clock warns
+OVER = -1  # the seat noted after an event that ended the game: nothing runs
+ASKED = -2  # the seat noted while the table is being asked (State.asks_table): nobody's turn
 
 Span = tuple[float, "float | None"]  # (from, to); to None: still running
 
@@ -55,7 +62,7 @@ class Reading:
     """The clock at one moment: what every screen shows. Seconds are floats; a screen rounds
     them down (`whole`)."""
 
-    seat: int | None  # whose turn runs (None: the game is over)
+    seat: int | None  # whose turn runs (None: the game is over, or the table is asked)
     elapsed: float  # the current turn's seconds so far (pauses and breaks left out)
     paused: bool
     on_break: bool  # no press for BREAK_AFTER seconds: this stretch counts for nobody
@@ -66,6 +73,7 @@ class Reading:
     longest: tuple[float, ...]  # each seat's longest turn
     banks: tuple[float, ...] | None  # chess clock: each seat's seconds left; None: no bank
     played: float  # the game's playing time: every seat's seconds together
+    asking: bool = False  # the table is being asked (who deals, who goes first): nobody's turn
 
     def average(self, seat: int) -> float | None:
         return self.totals[seat] / self.turns[seat] if self.turns[seat] else None
@@ -131,13 +139,14 @@ class Ledger:
         self._count = [0] * self.seats
         self._longest = [0.0] * self.seats
         self._n = 0  # closed segments folded
+        self._picked = -1  # the event that was the table's pick of who goes first (_to_table)
 
     # --- folding ----------------------------------------------------------------------------
 
     def update(self, times: Sequence[float], seats: Sequence[int], numbers: Sequence[int],
                away: Sequence[Span] = ()) -> None:
         """Fold the game's active events as they are now: `times` (when each was recorded,
-        NaN unknown), `seats` (whose turn after each; -1: over), `numbers` (turns ended after
+        NaN unknown), `seats` (whose turn after each; OVER, or ASKED: nobody's), `numbers` (turns ended after
         each), and the spans it sat `away` (set aside or paused). Only what changed since the
         last call is folded again."""
         keep = self._common(times, seats, numbers)
@@ -195,10 +204,14 @@ class Ledger:
             if self.turns[i].first <= keep:
                 cut = i
                 break
+        if self._picked >= keep:
+            cut = 0  # the pick of who goes first is gone: its stretches are seats' again
         start_segment = self.turns[cut].first if self.turns else 0
         kept = self.turns[:cut]
         folded, reach = self._folded[:start_segment], self._reach[:start_segment]
+        picked = self._picked if self._picked < keep else -1
         self._reset()
+        self._picked = picked
         for t in kept:
             self._add_turn(t)
         self._folded, self._reach = folded, reach
@@ -209,6 +222,8 @@ class Ledger:
 
     def _add_turn(self, t: _Turn) -> None:
         self.turns.append(t)
+        if t.seat < 0:
+            return  # the table's (asked): nobody's seconds, no turn
         self._count[t.seat] += t.seconds > 0
         self._total[t.seat] += t.seconds
         self._longest[t.seat] = max(self._longest[t.seat], t.seconds)
@@ -219,7 +234,7 @@ class Ledger:
 
     def _fold(self, k: int, times, seats, numbers) -> None:
         seat, number = self._key(k, seats, numbers)
-        if seat < 0:
+        if seat == OVER:
             return  # the game was over: nothing runs (an undone end reopens it)
         a = self.start if k == 0 else times[k - 1]
         t = self.turns[-1] if self.turns else None
@@ -227,11 +242,28 @@ class Ledger:
             t = _Turn(seat, number, k)
             self._add_turn(t)
         seconds = self._count_span(a, times[k], t.breaks)
-        if seconds > 0 and t.seconds == 0:
+        first_second = seconds > 0 and t.seconds == 0
+        t.seconds += seconds  # ASKED: the game's playing time, no seat's (playing_seconds)
+        if seat < 0:
+            return
+        if first_second:
             self._count[seat] += 1  # a turn from its first second on
-        t.seconds += seconds
         self._total[seat] += seconds
         self._longest[seat] = max(self._longest[seat], t.seconds)
+        if numbers[k] == 0 and seats[k] != seat and seats[k] != OVER:
+            self._to_table(k)
+
+    def _to_table(self, k: int) -> None:
+        """Event `k` is the table's pick of who goes first, or its question (before any turn
+        ended, the turn handed to another seat, or to the table: `first`, a roll-off, a tied
+        one): every stretch before it was the table choosing, not a turn of the seat that
+        stood first. Its seconds stay the game's playing time."""
+        for t in self.turns:  # all of turn number 0: no turn has ended
+            t.seat = ASKED
+        self._total = [0.0] * self.seats
+        self._count = [0] * self.seats
+        self._longest = [0.0] * self.seats
+        self._picked = k
 
     def _count_span(self, a: float, b: float,
                     breaks: list[tuple[float, float]] | None = None) -> float:
@@ -266,15 +298,17 @@ class Ledger:
         seat, number = self._current_key()
         elapsed = 0.0
         paused = on_break = False
+        asking = seat == ASKED
         current = None if seat < 0 else seat
-        if current is not None:
+        if asking or current is not None:
             a = self._point_at(self._n)
+            paused = bool(self._away) and self._away[-1][1] == math.inf
+            on_break = not paused and self._open_break(a, now)
+        if current is not None:
             last = self.turns[-1] if self.turns else None
             before = last.seconds if last is not None and (last.seat, last.number) == (
                 seat, number) else None
             running = self._count_span(a, now) if not math.isnan(a) else 0.0
-            paused = bool(self._away) and self._away[-1][1] == math.inf
-            on_break = not paused and self._open_break(a, now)
             elapsed = (before or 0.0) + running
             totals[seat] += running
             if elapsed > 0 and not (before or 0.0) > 0:
@@ -296,7 +330,7 @@ class Ledger:
         alarm = "" if left is None else "time" if left <= 0 else \
             "warn" if left <= WARN_BEFORE else ""
         return Reading(current, elapsed, paused, on_break, left, alarm, tuple(totals),
-                       tuple(counts), tuple(longest), banks, sum(totals))
+                       tuple(counts), tuple(longest), banks, sum(totals), asking)
 
     def _open_break(self, a: float, now: float) -> bool:
         """The stretch running now (since the last press, or the last resume) is a break."""
@@ -307,7 +341,8 @@ class Ledger:
         return now - last >= BREAK_AFTER
 
     def reading_key(self) -> tuple[int, int]:
-        """(seat, turn number) running after the events folded; seat -1: the game is over."""
+        """(seat, turn number) running after the events folded; seat OVER: the game is over,
+        ASKED: the table is being asked."""
         return self._current_key()
 
     def _current_key(self) -> tuple[int, int]:

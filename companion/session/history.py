@@ -260,7 +260,7 @@ def replay(store: Store, row: HistoryRow) -> Replayed | None:
         # One JSON document per game: a quarter of the time of one json.loads per event.
         events = json.loads(b"[" + b",".join(b for b, _ in rows) + b"]")
         state = game.initial(header)
-        first = state.table.current
+        first = turn_mark(state)[0]
         seats, numbers = array("i"), array("i")
         for e in events:
             state = game.apply(state, e)

@@ -11,7 +11,7 @@ last two such blocks are kept, so a walk over the whole game folds each event on
 
 Beside each event it keeps what the turn clock needs (companion/session/clock.py): when the
 event was recorded (`times`, NaN when not known: a log without times) and whose turn it was
-after it (`seats`, -1 once the game is over; `turn_numbers`, the turns ended so far), in flat
+after it (`seats`, -1 once the game is over, -2 while the table is being asked; `turn_numbers`, the turns ended so far), in flat
 arrays of numbers, 16 bytes an event.
 """
 
@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from companion import games
 from companion.errors import IllegalEvent
 from companion.rules.game import Event, Game, Header, State
+from companion.session.clock import ASKED, OVER
 
 CHECKPOINT_EVERY = 64
 NO_TIME = math.nan  # an event whose time is not known (a log without times)
@@ -56,9 +57,11 @@ class NullSink:
 
 
 def turn_mark(state: State) -> tuple[int, int]:
-    """What the turn clock notes after an event: whose turn it is (-1 once the game is over)
-    and how many turns have ended (companion/session/clock.py)."""
-    return -1 if state.over else state.table.current, state.table.turns
+    """What the turn clock notes after an event: whose turn it is (OVER once the game is
+    over; ASKED while the table is being asked, State.asks_table: nobody's turn) and how many
+    turns have ended (companion/session/clock.py)."""
+    seat = OVER if state.over else ASKED if state.asks_table else state.table.current
+    return seat, state.table.turns
 
 
 def game_for(header: Header) -> Game[Any]:
@@ -138,7 +141,7 @@ class Journal:
         self.seats = array("i")
         self.turn_numbers = array("i")
         first = self.game.initial(self.header)
-        self.first_seat = first.table.current
+        self.first_seat = turn_mark(first)[0]  # whose time runs before any event
         self._marks: list[State] = [first]  # the state before event k * CHECKPOINT_EVERY
         self._tail: list[State] = [first]  # the states from event _tail_start on, to now
         self._tail_start = 0

@@ -229,16 +229,19 @@ class Stats:
         return {"games": self.totals, "players": self.players, "records": self.records}
 
     def history_line(self, record: GameRecord, *, short: bool = False) -> str:
-        """One line about a finished game: "Dee's 3rd Pig Farm win in 5 games". `short` is
-        for the 128-pixel panel, where the winner and the kind are already on the screen:
-        "3rd win in 5 games"."""
+        """One line about a finished game: "Dee's 3rd Pig Farm win in 5 games", or with no
+        winner "No winner, the 4th Table game on this box". `short` is for the 128-pixel
+        panel, where the winner and the kind are already on the screen: "3rd win in 5 games"
+        ("" with no winner: the end screen says so itself)."""
         if not record.finished:
             return ""
         kind = "" if short else f"{record.title} "
         if not record.winners:
+            if short:
+                return ""  # the panel's end screen keeps its own title ("Game over")
             n = sum(1 for g in self.games if g.finished and g.kind == record.kind
                     and g.id <= record.id)
-            return f"{_ordinal(n)} {kind}game here"
+            return f"No winner, the {_ordinal(n)} {kind}game on this box"
         # Counted up to this game: a later game does not change what this one was.
         upto = [g for g in self.games
                 if g.finished and g.kind == record.kind and g.id <= record.id]
@@ -440,11 +443,12 @@ def text(stats: Stats) -> str:
         if rec is None:
             continue
         kind = kind_title(rec["kind"])
-        who = " & ".join(rec["winners"]) or "no winner"
+        who = " & ".join(rec["winners"])
         what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else \
             f"{_clock(rec[unit])} by {rec['player']}" if unit == "seconds" else \
             f"{rec[unit]} {unit}"
-        lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, won by {who}")
+        won = f"won by {who}" if rec["winners"] else "no winner"
+        lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, {won}")
     return "\n".join(lines)
 
 

@@ -80,7 +80,11 @@ class Mode:
         return [Item("Roll dice", Push(dice_menu(ctx)))]
 
     def menu(self, ctx: Context) -> Menu:
-        items = self.game_actions(ctx)
+        """The game menu of every kind: the kind's main action (its first), then the clock's
+        Pause (what a group wants at once when the doorbell rings, whatever the kind: never a
+        scroll away), then the kind's other actions, the turn moves and the common tools."""
+        actions = self.game_actions(ctx)
+        items = [*actions[:1], Item(_pause_label, _pause), *actions[1:]]
         labels = {"skip": "Skip next player", "double_skip": "Double skip",
                   "reverse": "Reverse", "reverse_skip": "Reverse + skip"}
         for t in self.turn_actions:
@@ -93,7 +97,6 @@ class Mode:
         items += [
             Item("Undo", [Home(), Undo()]),
             Item("Redo", [Home(), Redo()]),
-            Item(_pause_label, _pause),
             Item("Time", lambda c: Push(TimeScreen())),
             Item("History", lambda c: Push(history_screen(c))),
             Item("Rule vote", lambda c: Push(rule_vote(c))),
@@ -103,7 +106,7 @@ class Mode:
             *([Item("Table web", lambda c: Push(_web_menu(c)))] if ctx.extra.get("web")
               is not None else []),
             Item("Leave to start", Push(Confirm("Leave this game?", LeaveGame(),
-                                                detail="It is kept in the journal"))),
+                                                detail="You can resume it later"))),
         ]
         return GameMenu("Menu", items)
 
@@ -130,14 +133,14 @@ def _paused(ctx: Context) -> bool:
 
 
 def _pause_label(ctx: Context) -> str:
-    return "Clock on" if _paused(ctx) else "Pause clock"
+    return "Start the clock" if _paused(ctx) else "Pause clock"
 
 
 def _pause(ctx: Context) -> Result:
     """Stop the turn clock, or start it again (docs/clock.md: paused time counts for nobody;
     the next move starts it again too), and say so."""
     on = not _paused(ctx)
-    return [Home(), PauseClock(on), Toast("Clock paused" if on else "Clock on again")]
+    return [Home(), PauseClock(on), Toast("Clock paused" if on else "Clock started again")]
 
 
 def _web_menu(ctx: Context) -> Screen:
@@ -152,6 +155,8 @@ def _pop():
 
 class FirstPlayer(Menu):
     """Who goes first: the game's own rule text, then the players to pick from."""
+
+    asks_table = True
 
     def __init__(self, mode: Mode, ctx: Context) -> None:
         self.mode = mode

@@ -72,6 +72,9 @@ class Screen:
     """Base screen. Subclasses draw in `draw_on` and answer buttons in `on_press`/`on_hold`."""
 
     title = ""
+    # A question to the whole table (who goes first, who deals, a roll-off, a rule vote):
+    # while such a screen is up nobody's turn runs on the clock (app/clock.py `settle`).
+    asks_table = False
 
     def render(self, ctx: Context) -> Image.Image:
         img, d = draw.blank()

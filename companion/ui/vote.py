@@ -21,9 +21,11 @@ def start_vote(ctx: Context) -> Screen:
     def describe(n: int) -> str:
         return "Versions " + ", ".join(vote.LETTERS[:n])
 
-    return NumberEntry("Rule vote: versions", value=2, lo=vote.MIN_VERSIONS,
-                       hi=vote.MAX_VERSIONS, describe=describe,
-                       done=lambda n: Replace(Ballot(n)))
+    entry = NumberEntry("Rule vote: versions", value=2, lo=vote.MIN_VERSIONS,
+                        hi=vote.MAX_VERSIONS, describe=describe,
+                        done=lambda n: Replace(Ballot(n)))
+    entry.asks_table = True  # the vote is the whole table's: nobody's turn runs
+    return entry
 
 
 def deck_owner(ctx: Context) -> int | None:
@@ -32,6 +34,8 @@ def deck_owner(ctx: Context) -> int | None:
 
 class Ballot(Screen):
     """One player at a time picks a version: UP/DOWN move, OK votes, BACK takes a vote back."""
+
+    asks_table = True
 
     def __init__(self, versions: int) -> None:
         self.versions = vote.check_versions(versions)
@@ -74,6 +78,8 @@ class Ballot(Screen):
 
 class VoteResult(Screen):
     """The winning version, or a tie to vote again; asks for the deck owner when needed."""
+
+    asks_table = True
 
     def __init__(self, versions: int, votes: tuple[int, ...], *, owner: int | None) -> None:
         self.versions = versions

@@ -185,6 +185,8 @@ class ChaosEnd(EndScreen):
 class DealerPicker(Menu):
     """Who deals? The player after the dealer in the current direction goes first."""
 
+    asks_table = True
+
     def __init__(self, ctx: Context, *, title: str = "Who deals?", cursor: int | None = None,
                  ) -> None:
         t = ctx.state.table

@@ -45,6 +45,13 @@ class ChaosState(State):
     scores: tuple[int, ...] = ()  # bad points by seat
     rounds: int = 0  # rounds scored
     starter: int = 0  # who went first in this round (the seat after the dealer)
+    dealing: bool = False  # a round was just scored: the table picks who deals the next
+
+    @property
+    def asks_table(self) -> bool:
+        """Who deals the next round is the whole table's question: nobody's turn runs
+        until it is answered or play begins (docs/clock.md)."""
+        return self.dealing
 
 
 def first_in_direction(table: Table, seats: Iterable[int]) -> int:
@@ -96,7 +103,11 @@ class Chaos(Game[ChaosState]):
             raise IllegalEvent(f"{event['type']}: seat {state.table.current} must first take "
                                f"the {state.draw_stack} cards of the Draw 4 stack "
                                f"(take_draw_four) or answer with a Draw 4")
-        return super().apply(state, event)
+        new = super().apply(state, event)
+        # Any move after the scoring answers "who deals?" or begins the round without it.
+        if new.dealing and event.get("type") != "round_points":
+            new = replace(new, dealing=False)
+        return new
 
     # --- cards ---------------------------------------------------------------------------------
 
@@ -182,9 +193,9 @@ class Chaos(Game[ChaosState]):
         # A new round: direction card back to clockwise, nothing on the stacks, no color.
         table = replace(state.table, direction=1, pending_skips=0)
         new = replace(state, table=table, scores=scores, rounds=state.rounds + 1, color=None,
-                      train=0, draw_stack=0)
+                      train=0, draw_stack=0, dealing=True)
         if max(scores) >= TARGET:
-            return replace(new, over=True, winners=self.final_winners(new))
+            return replace(new, over=True, winners=self.final_winners(new), dealing=False)
         return new
 
     @move(required=("player",))
@@ -212,7 +223,7 @@ class Chaos(Game[ChaosState]):
     def question(self, state: ChaosState, last: Event | None) -> dict[str, Any] | None:
         """After a round is scored and the game goes on: who deals the next one? The dealing
         passes on: the one suggested is the seat that went first last round."""
-        if last is not None and last.get("type") == "round_points" and not state.over:
+        if state.dealing:  # the question the clock counts as nobody's turn (asks_table)
             return {"kind": "dealer", "suggested": state.starter}
         return None
 

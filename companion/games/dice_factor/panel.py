@@ -167,6 +167,8 @@ class RollOff(Screen):
     rolled goes first; when every roll is shared, all roll again.
     """
 
+    asks_table = True
+
     def __init__(self) -> None:
         self.partial: dict[int, int] = {}
 

@@ -26,6 +26,13 @@ class DiceFactorState(State):
     shapes: str | None = None
     hand_limits: tuple[int, ...] = ()
     roll_off: tuple[int, ...] | None = None  # the latest roll-off's rolls, by seat
+    roll_again: bool = False  # the last move was a roll-off with every roll shared
+
+    @property
+    def asks_table(self) -> bool:
+        """A roll-off with every roll shared: all roll again, nobody's turn until they do
+        or play begins (docs/clock.md)."""
+        return self.roll_again
 
 
 def roll_off_winner(rolls: Sequence[int]) -> int | None:
@@ -83,7 +90,13 @@ class DiceFactor(Game[DiceFactorState]):
             raise IllegalEvent("roll_off: only before the first turn ends")
         winner = roll_off_winner(rolls)
         table = state.table if winner is None else tbl.set_first(state.table, winner)
-        return replace(state, table=table, roll_off=tuple(rolls))
+        return replace(state, table=table, roll_off=tuple(rolls), roll_again=winner is None)
+
+    def apply(self, state: DiceFactorState, event: Event) -> DiceFactorState:
+        new = super().apply(state, event)
+        if new.roll_again and event.get("type") != "roll_off":
+            new = replace(new, roll_again=False)  # play began without the roll-off's answer
+        return new
 
     # --- dice -----------------------------------------------------------------------------------
 

@@ -70,6 +70,8 @@ class PipsEntry(Screen):
     The highest total goes first; on a tie the group picks among the tied players.
     """
 
+    asks_table = True
+
     def __init__(self, seats: int) -> None:
         self.values = [0] * seats
         self.seat = 0

@@ -24,6 +24,12 @@ class MatchPatchState(State):
     pips: tuple[int, ...] | None = None  # the latest mini-pip totals, by seat
     tied: tuple[int, ...] = ()  # seats tied on the highest total, waiting for the group's pick
 
+    @property
+    def asks_table(self) -> bool:
+        """A tie for the most mini-pips: the group picks who goes first, nobody's turn
+        (docs/clock.md)."""
+        return bool(self.tied)
+
 
 class MatchPatch(Game[MatchPatchState]):
     kind = "match-patch"

@@ -271,17 +271,20 @@ def claim_title(who: str, cards: int) -> str:
     return f"{who}: {claim_words(cards)}"
 
 
-def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool) -> None:
+def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool, *,
+             boxes: bool = True) -> None:
     """A line of the accusers' list, also of the settlement's: (label, box, right) in 12 px,
     in a bar when `sel`; `box` True/False draws a ticked/empty box before the label (None:
-    no box); `right` is right-aligned text (an amount)."""
+    no box); `right` is right-aligned text (an amount). Without `boxes` (the settlement: the
+    question is over) the label keeps its place but no box is drawn."""
     label, box, right = row
     fill = 0 if sel else 1
     if sel:
         d.rectangle((0, y, draw.WIDTH - 5, y + ROW_H - 1), fill=1)
     x = 3
     if box is not None:
-        d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
+        if boxes:
+            d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
         x = 14
     room = draw.WIDTH - 8 - x
     if right:
@@ -406,10 +409,10 @@ def settlement_rows(state: PennyState, names: Sequence[str],
                     ) -> tuple[str, str, list[tuple[str, bool | None, str]]]:
     """The settlement in the accusers' layout: (title, title's right, rows).
 
-    After a claim the title bar is the accusers' (the claim, the number of accusers) and the
-    badgers stay in the accusers' rows and order, their box as ticked, with what each one
-    paid (-) or got (+) on the right; the top row (the accusers' "No challenge" bar) says
-    what the claimant got. Then the bank and who is next, a scroll away with 4 badgers.
+    After a claim the title bar is the claim and the badgers stay in the accusers' rows and
+    order, their box as ticked (True: challenged) but not drawn (nobody is asked any more:
+    an accuser's row says "accuser"), with what each one paid (-) or got (+) on the right; the top row (the accusers' "No
+    challenge" bar) says what the claimant got. Then the bank and who is next, a scroll away with 4 badgers.
     """
     r = state.history[-1]
     t = state.table
@@ -435,14 +438,17 @@ def settlement_rows(state: PennyState, names: Sequence[str],
                   and (s not in t.eliminated or s in out)]
         opp = clockwise_from(r.seat, before, t.seats)
         title = claim_title(who, r.cards)
-        right = f"{len(r.challengers)}/{len(opp)}"
+        right = f"{len(r.challengers)}/{len(opp)}"  # how many challenged: a fact
         if not r.challengers:
             head = either(f"{who} +{r.kept} from bank", f"{who} +{r.kept}") if r.kept \
                 else "The bank had nothing"
         else:
             head = f"{'TRUE' if r.truthful else 'BLUFF'}: {who} {mine:+d}"
         rows = [(head, None, "out" if r.seat in out else "")]
-        rows += [(names[s], s in r.challengers, amount(s)) for s in opp]
+        # Settled: no tick boxes (they would look as if the panel still asked who
+        # challenges); an accuser is named so in words ("Cy: accuser").
+        rows += [(f"{names[s]}: accuser" if s in r.challengers else names[s],
+                  s in r.challengers, amount(s)) for s in opp]
     bank = net.get(BANK, 0)
     rows.append((f"Bank {bank:+d}, now {state.bank}" if bank else f"Bank: {state.bank}",
                  None, ""))
@@ -476,7 +482,9 @@ class SettlementScreen(ScrollList):
         return draw.title_bar(d, title, right)
 
     def draw_line(self, d, ctx: Context, i: int, row, y: int) -> None:
-        draw_row(d, y, row, i == 0 and bool(ctx.state.history))  # the claimant's line
+        # The claimant's line in a bar; the badgers' rows where the accusers' were, with
+        # no tick boxes: nobody is asked any more (an accuser's row says so in words).
+        draw_row(d, y, row, i == 0 and bool(ctx.state.history), boxes=False)
 
     def on_press(self, button: Button, ctx: Context) -> Result:
         if button in (Button.OK, Button.BACK):

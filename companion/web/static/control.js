@@ -666,7 +666,7 @@
     limit: "10 s before the end the TV turns amber and phones buzz; at the end: Time! " +
            "The game itself never changes by the clock.",
     bank: "Each player's time for the whole game; the bonus is added to it as their turn ends. " +
-          "Amber at 10 s left, Time! at none.",
+          "Amber with 10 s left, Time! when it runs out.",
   };
   function showClockForm() {
     const mode = clockMode();
