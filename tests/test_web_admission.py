@@ -422,3 +422,43 @@ def test_nesting_past_our_limit_is_refused_on_every_python(served):
     tricky = json.dumps({"button": "[" * 100, "seq": None}).encode()  # brackets in a string
     status, data, _ = served.request("POST", "/api/press", raw=tricky)
     assert status == 400 and "button must be one of" in data["error"], data
+
+
+# --- issue 35 item 7: request headers over 16 KiB are a 400, however they arrive -------------
+
+@pytest.mark.parametrize("size", [17 * 1024, 70 * 1024])
+@pytest.mark.parametrize("at_once", [True, False])
+def test_request_headers_over_16_kib_are_a_400_as_documented(served, size, at_once):
+    """docs/web.md: headers over 16 KiB are `400 bad HTTP request` (or, while they are still
+    being sent, the connection is closed). h11 counts only what it has not parsed yet, so
+    headers sent in one piece were answered up to 70 KB and more."""
+    sock = connect(served.web.port, "127.0.0.2")
+    head = (f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{served.web.port}\r\n"
+            f"X-Filler: {'a' * size}\r\n\r\n").encode()
+    try:
+        try:
+            if at_once:
+                sock.sendall(head)
+            else:
+                for i in range(0, len(head), 4096):
+                    sock.sendall(head[i:i + 4096])
+                    time.sleep(0.01)
+            status, data, closed = answer(sock)
+        except (BrokenPipeError, ConnectionResetError):
+            assert not at_once  # refused before the rest was sent: closed, never answered
+            return
+    finally:
+        sock.close()
+    assert status == 400 and closed, (status, data)
+    assert "16 KiB" in data["error"] or "too long" in data["error"], data
+
+
+def test_request_headers_just_under_16_kib_are_answered(served):
+    sock = connect(served.web.port, "127.0.0.2")
+    try:
+        sock.sendall((f"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:{served.web.port}\r\n"
+                      f"X-Filler: {'a' * 15 * 1024}\r\n\r\n").encode())
+        status, data, _ = answer(sock)
+    finally:
+        sock.close()
+    assert status == 200, data

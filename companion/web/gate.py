@@ -54,6 +54,7 @@ STREAMS_PER_ADDRESS = 8
 MAX_STREAMS = 64  # < MAX_REQUESTS - RESERVED - PAIRING: quick public requests keep room too
 RESERVED_STREAMS = 16  # of those, only for paired browsers
 PAIR_PATH = "/api/pair"
+MAX_HEADERS = 16 * 1024  # bytes of request line and headers (h11's limit for what is unread)
 
 
 class Gate:
@@ -204,6 +205,15 @@ def _json(status: int, reason: str, *, close: bool = False,
             {"type": "http.response.body", "body": body})
 
 
+def header_bytes(scope) -> int:
+    """The request line and headers as sent (give or take a space): what h11 would have held
+    had they arrived slowly."""
+    line = len(scope.get("method", "")) + len(scope.get("raw_path", b"")) + 14
+    if scope.get("query_string"):
+        line += len(scope["query_string"]) + 1
+    return line + sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ())) + 2
+
+
 def bad_request_line() -> str:
     """What h11 found wrong with a request it could not read, as one printable line (called
     while uvicorn handles h11's RemoteProtocolError, which is then the exception in hand)."""
@@ -344,6 +354,13 @@ class Admission:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if header_bytes(scope) > MAX_HEADERS:
+            # h11 refuses only headers it is still waiting for past its limit: the same
+            # headers sent in one piece were parsed whole, whatever their size.
+            for m in _json(400, f"bad HTTP request (headers over {MAX_HEADERS // 1024} KiB)",
+                           close=True):
+                await send(m)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.gate.max_body:

@@ -121,7 +121,8 @@ class Web:
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=gatemod.protocol(g), limit_concurrency=None,
-                                loop="asyncio", server_header=False)
+                                loop="asyncio", server_header=False,
+                                h11_max_incomplete_event_size=gatemod.MAX_HEADERS)
         # A limit of this start's own: a server thread of an earlier start that outlived its
         # stop takes only its own filter off when it ends.
         limit = self.lograte = lograte.RateLimit()
