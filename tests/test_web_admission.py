@@ -462,3 +462,143 @@ def test_request_headers_just_under_16_kib_are_answered(served):
     finally:
         sock.close()
     assert status == 200, data
+
+
+# --- issue 35 item 3: guests on many addresses cannot freeze the table ----------------------
+
+class Proto:
+    """A stand-in for a connection's protocol (the gate only closes its transport)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.client = (name, 1)
+        self.closed = False
+        self.transport = self
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def test_a_connection_with_no_complete_request_after_a_few_seconds_is_closed_for_room():
+    clock = FakeClock(0.0)
+    gate = Gate(max_sockets=4, spare=0, light=1, paired_room=1, stale=2.0, clock=clock)
+    flood = [Proto(f"g{i}") for i in range(4)]
+    for i, p in enumerate(flood):  # two addresses, two each: full
+        assert gate.connected(p, f"127.0.0.{2 + i % 2}", p.client)
+        clock.advance(0.4)
+    viewer = Proto("viewer")
+    assert not gate.connected(viewer, "127.0.0.9")  # none has had 2 s yet: refused
+    clock.advance(0.5)  # g0 has had 2.1 s
+    assert gate.connected(viewer, "127.0.0.9")
+    assert flood[0].closed and not any(p.closed for p in flood[1:])  # the oldest first
+    assert gate.stale_evicted == 1
+    # A connection whose request is complete is never closed for room.
+    gate.complete(flood[1].client)
+    clock.advance(5)
+    assert gate.connected(Proto("v2"), "127.0.0.10")
+    assert not flood[1].closed and flood[2].closed
+
+
+def test_a_flood_from_many_addresses_cannot_take_its_own_places_in_turn():
+    """A newcomer takes the place of an address holding more than its own: a flood's
+    addresses, each holding as many as the next, stop displacing each other, and a viewer
+    holding none still finds a place."""
+    clock = FakeClock(0.0)
+    gate = Gate(max_sockets=6, spare=0, light=1, stale=1.0, clock=clock)
+    for i in range(6):  # three addresses, two each
+        assert gate.connected(Proto(f"g{i}"), f"127.0.0.{2 + i % 3}")
+    clock.advance(2)
+    assert not gate.connected(Proto("again"), "127.0.0.2")  # holds 2, as every other
+    assert gate.connected(Proto("viewer"), "127.0.0.9")  # holds none
+    assert gate.stale_evicted == 1
+
+
+def test_a_paired_phones_address_has_room_of_its_own_whatever_guests_hold():
+    clock = FakeClock(0.0)
+    gate = Gate(max_sockets=4, spare=2, light=8, paired_room=2, stale=2.0, clock=clock)
+    for i in range(6):
+        assert gate.connected(Proto(f"g{i}"), f"127.0.0.{2 + i}")  # six light addresses
+    assert not gate.connected(Proto("phone"), "127.0.0.1")  # nothing stale, no room
+    gate.paired_from("127.0.0.1")
+    assert gate.connected(Proto("phone"), "127.0.0.1")
+    assert gate.connected(Proto("phone2"), "127.0.0.1")
+    assert not gate.connected(Proto("phone3"), "127.0.0.1")  # the paired room is 2
+    gate.forget_paired()
+    assert "127.0.0.1" not in gate.paired
+
+
+def test_a_place_freed_goes_to_the_held_connection_of_the_lightest_address():
+    gate = Gate(max_sockets=2, spare=0, light=1)
+    first = Proto("first")
+    assert gate.connected(first, "127.0.0.2") and gate.connected(Proto("g1"), "127.0.0.2")
+    flood, viewer = Proto("flood"), Proto("viewer")
+    for p, address in ((flood, "127.0.0.2"), (viewer, "127.0.0.9")):
+        assert not gate.connected(p, address) and gate.hold(p, address)
+    assert gate.next_held() is None  # no place yet
+    assert gate.gone(first) and not gate.gone(first)  # a place is free, once
+    assert gate.next_held() is viewer  # the address holding none, though it came later
+    assert gate.open[viewer] == "127.0.0.9" and list(gate.held) == [flood]
+
+
+def flood_idle(port: int, addresses: list[str], per_address: int, stop: threading.Event,
+               seconds: float = 30.0) -> None:
+    """`per_address` idle sockets from each address, each opened again as soon as the box
+    closes it, until `stop` or `seconds` (bounded: it ends by itself)."""
+    sel = selectors.DefaultSelector()
+    n = len(addresses) * per_address
+
+    def open_one(i: int) -> None:
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2,
+                                         source_address=(addresses[i % len(addresses)], 0))
+        except OSError:
+            return
+        sel.register(s, selectors.EVENT_READ, i)
+
+    for i in range(n):
+        open_one(i)
+    deadline = time.monotonic() + seconds
+    while not stop.is_set() and time.monotonic() < deadline:
+        for key, _ in sel.select(0.05):
+            sel.unregister(key.fileobj)
+            key.fileobj.close()
+            open_one(key.data)
+    close_all([key.fileobj for key in sel.get_map().values()])
+    sel.close()
+
+
+def test_idle_sockets_from_many_addresses_leave_a_paired_phone_every_press(make):
+    """Issue 35 item 3, scaled down: 12 addresses x 8 idle sockets (96, reopened as the box
+    closes them) against a box with room for 32 (16, and 16 more for addresses holding fewer
+    than 8): today's gate let the first 32 in and refused the phone's connection until one
+    timed out. Every press of a paired phone is answered, and a viewer's read too."""
+    s = make(gate_options={"max_sockets": 16, "spare": 16, "paired_room": 4, "stale": 0.5,
+                           "header_timeout": 2.0})
+    enough_files(1024)
+    s.pair()
+    s.new_game("table", ["Ann", "Ben"])
+    stop = threading.Event()
+    flood = threading.Thread(target=flood_idle, args=(s.web.port, GUESTS[:12], 8, stop),
+                             daemon=True)
+    flood.start()
+    try:
+        assert until(lambda: len(s.web.gate.open) >= 32)  # full
+        presses = []
+        for _ in range(10):
+            try:
+                presses.append(s.post("/api/press", {"button": "NEXT"})[0])
+            except OSError as e:  # closed unanswered (http.client's RemoteDisconnected)
+                presses.append(repr(e))
+        assert presses == [200] * 10, presses
+        cookie, s.cookie = s.cookie, ""
+        try:
+            status, data, _ = s.request("GET", "/api/state", source="127.0.1.1")
+        finally:
+            s.cookie = cookie
+        assert status == 200 and data["events"] == 10
+    finally:
+        stop.set()
+        flood.join(10)

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter
 from typing import Any, Callable
 
@@ -47,6 +48,9 @@ MAX_SOCKETS = 128  # open connections in all ...
 LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to 6) ...
 SPARE = 128  # ... up to this many more
 MAX_HELD = 512  # refused connections held unread (not closed) until header_timeout
+STALE = 2.0  # seconds: a connection without a complete request after this may be closed
+PAIRED_ROOM = 32  # connections past max_sockets + spare, only from paired phones' addresses
+PAIRED_ADDRESSES = 64  # addresses remembered as a paired phone's (the most recent)
 MAX_REQUESTS = 100  # requests being answered at once (event streams included)
 RESERVED = 20  # of those, only for paired browsers
 PAIRING = 4  # of those, only for POST /api/pair
@@ -65,7 +69,9 @@ class Gate:
                  max_requests: int = MAX_REQUESTS, reserved: int = RESERVED,
                  pairing: int = PAIRING, streams_per_address: int = STREAMS_PER_ADDRESS,
                  max_streams: int = MAX_STREAMS,
-                 reserved_streams: int = RESERVED_STREAMS, max_held: int = MAX_HELD) -> None:
+                 reserved_streams: int = RESERVED_STREAMS, max_held: int = MAX_HELD,
+                 stale: float = STALE, paired_room: int = PAIRED_ROOM,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
         self.max_body = max_body
@@ -79,8 +85,18 @@ class Gate:
         self.streams_per_address = streams_per_address
         self.max_streams = max_streams
         self.reserved_streams = reserved_streams
+        self.stale = stale
+        self.paired_room = paired_room
+        self.clock = clock
         self.open: dict[Any, str] = {}  # protocol -> client address
         self.idle: dict[Any, None] = {}  # protocols after a complete answer, oldest first
+        # Connections whose first request is not complete yet -> when they opened (oldest
+        # first), and each one's (address, port), by which a request names its connection.
+        self.unfinished: dict[Any, float] = {}
+        self.clients: dict[Any, Any] = {}
+        # Addresses that sent a request with a paired session cookie -> when (most recent
+        # last, at most PAIRED_ADDRESSES): their connections have room of their own.
+        self.paired: dict[str, float] = {}
         self.by_address: Counter[str] = Counter()
         self.requests = 0
         self.public = 0  # requests that are neither paired nor pairing
@@ -88,26 +104,57 @@ class Gate:
         self.streams: Counter[str] = Counter()
         self.public_streams = 0  # streams without a paired session
         self.evicted = 0  # connections closed to make room (for tests and the bench)
+        self.stale_evicted = 0  # of those, connections without a complete request
         self.refused = 0  # new connections with no room (held, then closed)
-        self.held: set[Any] = set()  # refused connections held unread until header_timeout
+        # Refused connections held unread until header_timeout (or let in when a place
+        # frees), by address, oldest first.
+        self.held: dict[Any, str] = {}
+        self.held_by: dict[str, dict[Any, None]] = {}
+        self.let_in = 0  # held connections let in when a place freed
         self.max_held = max_held
 
     # --- connections --------------------------------------------------------------------------
 
-    def connected(self, proto, address: str) -> bool:
+    def connected(self, proto, address: str, client: Any = None) -> bool:
         """A new connection: False when it must be closed (no room even after evicting)."""
+        mine = lambda p: self.open.get(p) == address  # noqa: E731
         if self.by_address[address] >= self.per_address:
-            if not self._evict(lambda p: self.open.get(p) == address):
+            if not (self._evict(mine) or self._evict_stale(mine)):
                 self.refused += 1
                 return False
-        if len(self.open) >= self.max_sockets and not self._evict(lambda p: True):
-            if self.by_address[address] >= self.light \
-                    or len(self.open) >= self.max_sockets + self.spare:
-                self.refused += 1
-                return False
+        if len(self.open) >= self.max_sockets and not self._evict(lambda p: True) \
+                and not self._room(address) and not self._evict_stale(self._fair(address)):
+            self.refused += 1
+            return False
+        self._admit(proto, address, client)
+        return True
+
+    def _room(self, address: str) -> bool:
+        """Room past `max_sockets` without closing anyone: for an address holding fewer
+        than `light` (a phone or a TV, not a flood), and more for a paired phone's."""
+        n = len(self.open)
+        if n < self.max_sockets:
+            return True
+        if self.by_address[address] < self.light and n < self.max_sockets + self.spare:
+            return True
+        return address in self.paired and n < self.max_sockets + self.spare + self.paired_room
+
+    def _admit(self, proto, address: str, client: Any) -> None:
         self.open[proto] = address
         self.by_address[address] += 1
-        return True
+        self.unfinished[proto] = self.clock()
+        if client is not None:
+            self.clients[client] = proto
+
+    def _fair(self, address: str) -> Callable[[Any], bool]:
+        """Whose unfinished connections a newcomer from `address` may take: an address that
+        holds more connections than it does (a paired phone's: anyone's). A flood from many
+        addresses then stops taking its own sockets' places in turn, and a phone or viewer
+        holding none gets the place of the oldest stale one of whoever holds the most."""
+        if address in self.paired:
+            return lambda p: True
+        mine = self.by_address[address]
+        return lambda p: self.by_address[self.open.get(p, address)] > mine
 
     def _evict(self, which: Callable[[Any], bool]) -> bool:
         victim = next((p for p in self.idle if which(p)), None)
@@ -118,6 +165,39 @@ class Gate:
         victim.transport.close()
         return True
 
+    def _evict_stale(self, which: Callable[[Any], bool]) -> bool:
+        """Close the oldest connection that has had `stale` seconds and not sent a complete
+        request (its headers, or its body), of those `which` allows."""
+        old = self.clock() - self.stale
+        for victim, since in self.unfinished.items():
+            if since > old:
+                return False  # oldest first: the rest are younger still
+            if which(victim):
+                self.evicted += 1
+                self.stale_evicted += 1
+                self.gone(victim)
+                victim.transport.close()
+                return True
+        return False
+
+    def complete(self, client: Any) -> None:
+        """The request on the connection of `client` (scope["client"]) is read whole."""
+        proto = self.clients.get(client)
+        if proto is not None:
+            self.unfinished.pop(proto, None)
+
+    def paired_from(self, address: str) -> None:
+        """A request with a paired session came from `address`: its connections have the
+        paired room from now on (a phone must keep a way in whatever guests hold)."""
+        self.paired.pop(address, None)
+        self.paired[address] = self.clock()
+        while len(self.paired) > PAIRED_ADDRESSES:
+            del self.paired[next(iter(self.paired))]
+
+    def forget_paired(self, _: object = None) -> None:
+        """Every phone was forgotten: no address is a paired phone's any more."""
+        self.paired.clear()
+
     def busy(self, proto) -> None:
         self.idle.pop(proto, None)
 
@@ -126,23 +206,53 @@ class Gate:
         if proto in self.open:
             self.idle[proto] = None
 
-    def hold(self, proto) -> bool:
+    def hold(self, proto, address: str = "") -> bool:
         """A refused connection: True to keep it open, unread, until `header_timeout` (a
         flood that reopens what is closed then reopens it once per timeout, not as fast as
         the box can accept), False to close it at once (`max_held` are held already)."""
         if len(self.held) >= self.max_held:
             return False
-        self.held.add(proto)
+        self.held[proto] = address
+        self.held_by.setdefault(address, {})[proto] = None
         return True
 
-    def gone(self, proto) -> None:
-        self.held.discard(proto)
+    def next_held(self):
+        """A place freed: the held connection to let in (that of the address holding the
+        fewest connections, oldest first: a viewer waits its turn, never behind a flood),
+        counted as open; None when none is held or none has room."""
+        if not self.held_by:
+            return None
+        address = min(self.held_by, key=lambda a: self.by_address[a])
+        if not self._room(address):
+            return None
+        proto = next(iter(self.held_by[address]))
+        self._unhold(proto)
+        self.let_in += 1
+        self._admit(proto, address, getattr(proto, "client", None))
+        return proto
+
+    def _unhold(self, proto) -> None:
+        address = self.held.pop(proto, None)
+        if address is not None:
+            waiting = self.held_by[address]
+            del waiting[proto]
+            if not waiting:
+                del self.held_by[address]
+
+    def gone(self, proto) -> bool:
+        """A connection closed (or about to be): True when it held a place (one is free)."""
+        self._unhold(proto)
         address = self.open.pop(proto, None)
         self.idle.pop(proto, None)
+        self.unfinished.pop(proto, None)
+        client = getattr(proto, "client", None)
+        if client is not None and self.clients.get(client) is proto:
+            del self.clients[client]
         if address is not None:
             self.by_address[address] -= 1
             if self.by_address[address] <= 0:
                 del self.by_address[address]
+        return address is not None
 
     # --- requests -----------------------------------------------------------------------------
 
@@ -235,8 +345,8 @@ def protocol(gate: Gate):
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
-            if not gate.connected(self, address):
-                if gate.hold(self):
+            if not gate.connected(self, address, self.client):
+                if gate.hold(self, address):
                     transport.pause_reading()
                     self._deadline = self.loop.call_later(gate.header_timeout, self._let_go)
                 else:
@@ -248,6 +358,18 @@ def protocol(gate: Gate):
             self._deadline = None
             gate.gone(self)
             self.transport.close()
+
+        def _let_in(self) -> None:
+            """A held connection given a place: read it from now on."""
+            self._disarm()
+            self.transport.resume_reading()
+            self._arm()
+
+        def _freed(self) -> None:
+            """This connection's place is free: the next held one takes it."""
+            other = gate.next_held()
+            if other is not None:
+                other._let_in()
 
         def _arm(self) -> None:
             self._disarm()
@@ -261,7 +383,8 @@ def protocol(gate: Gate):
         def _too_slow(self) -> None:
             self._deadline = None
             if self.cycle is self._cycle:  # still no new request: close it
-                gate.gone(self)
+                if gate.gone(self):
+                    self._freed()
                 self.transport.close()
 
         def data_received(self, data: bytes) -> None:
@@ -302,7 +425,8 @@ def protocol(gate: Gate):
 
         def connection_lost(self, exc) -> None:
             self._disarm()
-            gate.gone(self)
+            if gate.gone(self):
+                self._freed()
             super().connection_lost(exc)
 
     return GatedH11
@@ -371,6 +495,8 @@ class Admission:
         status, messages = await self._body(receive)
         if status == -1:
             return  # gone: nobody to answer, nothing to log
+        if status == 0:
+            self.gate.complete(scope.get("client"))
         if status:
             reason = (f"the request body did not arrive within {self.gate.body_timeout:g} s"
                       if status == 408 else f"body too large (at most {self.gate.max_body} bytes)")
@@ -378,6 +504,8 @@ class Admission:
                 await send(m)
             return
         paired = self.paired(self._token(scope))
+        if paired and scope.get("client"):
+            self.gate.paired_from(scope["client"][0])
         pairing = scope.get("path") == PAIR_PATH and scope.get("method") == "POST"
         if not self.gate.take(paired, pairing=pairing):
             for m in _json(503, "the box is busy: try again in a moment", retry_after="1"):

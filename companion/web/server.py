@@ -41,7 +41,8 @@ BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must 
 # phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
 # Connections and requests: companion/web/gate.py decides (connections time out, idle ones are
-# evicted first, bodies are read before a slot is taken, paired phones and pairing keep slots).
+# evicted first, then those with no complete request after a few seconds; bodies are read
+# before a slot is taken; paired phones keep connections and slots, pairing keeps slots).
 
 
 class Web:
@@ -113,7 +114,9 @@ class Web:
 
         from companion.web import gate as gatemod
         from companion.web.api import COOKIE
+        paired = self.gate.paired  # the paired phones' addresses outlive a restart of the web
         g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
+        g.paired.update(paired)
         app = gatemod.Admission(build_app(self, extra=self.extra_routes), g,
                                 self.pairing.valid, cookie=COOKIE)
         # The gate is the one admission policy: no limit_concurrency of uvicorn's (a second
@@ -200,6 +203,7 @@ class Web:
         """Forget all phones (the app thread, after Pairing.forget_all): the streams of the
         phones forgotten are told so and end."""
         self._on_loop(self.hub.forget, self.pairing.valid)
+        self._on_loop(self.gate.forget_paired, None)
 
     def frame_changed(self, n: int) -> None:
         """The app drew a changed frame `n` (App.render): push it to the event streams."""
