@@ -24,6 +24,14 @@
   run`), the flood a second child, the phone this process. `flood_presses(..., server=
   "hypercorn", python=AN_INTERPRETER_WITH_HYPERCORN)` runs the same flood against the same
   app under hypercorn (not a dependency: docs/web.md's comparison).
+- web_guestsN_press_p50/p99_ms, web_guestsN_press_failed, web_guestsN_viewer_p50/p99_ms,
+  web_guestsN_viewer_failed (issue 35 item 3), for N = 32, 64 and 128 addresses: 8 idle
+  sockets from each of N loopback addresses (127.0.0.2 on), each opened again as soon as the
+  box closes it, for a bounded time, while a phone paired just before (its first paired
+  request is under the flood) presses NEXT on a new connection each, 200 ms apart, and
+  viewers on 4 other addresses (127.0.1.x) read /api/state on a new connection each, one at
+  a time. A press or read not answered 200 within 10 s is failed. Alone: `python -m
+  bench.web guests [--quick]`.
 """
 
 from __future__ import annotations
@@ -481,6 +489,147 @@ def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str =
         box.wait(10)
 
 
+# The guests' flood (issue 35 item 3): argv port, seconds, addresses, per address. Idle sockets
+# (they send nothing), each opened again as soon as the box closes it, until the time is up
+# or stdin closes; prints "ready" once all are open, then a JSON count of what it did.
+GUESTS = r"""
+import json, resource, selectors, socket, sys, time
+port, seconds, n_addresses, per = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+addresses = [f"127.0.0.{k}" for k in range(2, 2 + n_addresses)]
+sel = selectors.DefaultSelector()
+count = {"opened": 0, "closed_by_box": 0, "failed": 0}
+def open_one(i):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1,
+                                     source_address=(addresses[i % n_addresses], 0))
+        s.setblocking(False)
+    except OSError:
+        count["failed"] += 1
+        return
+    count["opened"] += 1
+    sel.register(s, selectors.EVENT_READ, i)
+for i in range(n_addresses * per):
+    open_one(i)
+print("ready", flush=True)
+deadline = time.monotonic() + seconds
+sel.register(sys.stdin, selectors.EVENT_READ, None)  # closed: stop now
+while time.monotonic() < deadline:
+    events = sel.select(0.05)
+    if any(key.data is None for key, _ in events):
+        break
+    for key, _ in events:
+        try:
+            data = key.fileobj.recv(65536)
+        except OSError:
+            data = b""
+        if not data:  # closed by the box: open another at once, as a flood does
+            sel.unregister(key.fileobj)
+            key.fileobj.close()
+            count["closed_by_box"] += 1
+            open_one(key.data)
+print(json.dumps(count), flush=True)
+"""
+GUEST_ADDRESSES = (32, 64, 128)
+VIEWERS = [f"127.0.1.{k}" for k in range(1, 5)]
+
+
+def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address: int = 8,
+                 presses: int = 24) -> dict[str, Any]:
+    """Issue 35 item 3 against a box (BOX, uvicorn): the latency (ms) of each paired press
+    and each viewer read, the ones not answered 200 within 10 s, the flood's counts."""
+    import http.client
+    box = subprocess.Popen([sys.executable, "-c", BOX, str(tmp), "uvicorn"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, cwd=ROOT, env=env, text=True)
+    flood = None
+    try:
+        port_s, code = box.stdout.readline().split()
+        port = int(port_s)
+        origin = {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/json"}
+
+        def request(method: str, path: str, body: dict | None = None, cookie: str = "",
+                    source: str | None = None) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                              source_address=(source, 0) if source else None)
+            try:
+                conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                             headers={**origin, **({"Cookie": cookie} if cookie else {})})
+                r = conn.getresponse()
+                r.read()
+                return r.status, r.getheader("Set-Cookie") or ""
+            except OSError:
+                return 0, ""
+            finally:
+                conn.close()
+
+        status, cookie = request("POST", "/api/pair", {"code": code})
+        if status != 200:
+            raise RuntimeError(f"the bench phone could not pair ({status})")
+        cookie = cookie.split(";")[0]
+        seconds = 8.0 + presses * 0.3  # long enough for every press; bounded
+        flood = subprocess.Popen([sys.executable, "-c", GUESTS, str(port), str(seconds),
+                                  str(addresses), str(per_address)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        if flood.stdout.readline().strip() != "ready":
+            raise RuntimeError("the guests' flood did not start")
+        time.sleep(1.0)
+        done = threading.Event()
+        viewer: list[tuple[float, int]] = []
+
+        def viewers() -> None:
+            i = 0
+            while not done.is_set():
+                t0 = time.perf_counter()
+                status, _ = request("GET", "/api/state", source=VIEWERS[i % len(VIEWERS)])
+                viewer.append(((time.perf_counter() - t0) * 1000, status))
+                i += 1
+                time.sleep(0.1)
+
+        reader = threading.Thread(target=viewers, daemon=True)
+        reader.start()
+        press: list[tuple[float, int]] = []
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            status, _ = request("POST", "/api/press", {"button": "NEXT", "seq": None}, cookie)
+            press.append(((time.perf_counter() - t0) * 1000, status))
+            time.sleep(0.2)
+        done.set()
+        reader.join(15)
+        flood.stdin.close()  # the flood stops (else at its own deadline)
+        counts = json.loads(flood.stdout.readline() or "{}")
+        return {"press": press, "viewer": viewer, "flood": counts}
+    finally:
+        if flood is not None:
+            flood.kill()
+            flood.wait(10)
+        box.stdin.close()
+        box.kill()
+        box.wait(10)
+
+
+def bench_guests(tmp: Path, figure, env: dict[str, str], *, presses: int,
+                 addresses: tuple[int, ...] = GUEST_ADDRESSES) -> None:
+    for n in addresses:
+        d = tmp / f"guests{n}"
+        d.mkdir(exist_ok=True)
+        r = guests_flood(d, env, addresses=n, presses=presses)
+        note = (f"{presses} paired presses, 200 ms apart, a new connection each, under "
+                f"{n} addresses x 8 idle sockets reopened at once when closed "
+                f"({r['flood'].get('opened', 0)} opened)")
+        for who, goal in (("press", 200.0), ("viewer", None)):
+            lat = [ms for ms, _ in r[who]]
+            failed = [status for _, status in r[who] if status != 200]
+            what = note if who == "press" else (f"{len(lat)} viewer reads of /api/state, one "
+                                                f"at a time from 4 addresses, same flood")
+            figure(f"web_guests{n}_{who}_p50_ms", pct(lat, 50), "ms", None, what)
+            figure(f"web_guests{n}_{who}_p99_ms", pct(lat, 99), "ms", goal, what)
+            figure(f"web_guests{n}_{who}_failed", len(failed), "", 0.0,
+                   f"not answered 200 within 10 s, of {len(lat)} ({sorted(set(failed))})")
+
+
 def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None:
     d = tmp / "flood"
     d.mkdir(exist_ok=True)
@@ -506,3 +655,17 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
     bench_startup(tmp, figure, journal, env, runs=1 if quick else 7)
     bench_idle(tmp, figure, journal, env, seconds=1.0 if quick else 10.0)
     bench_flood(tmp, figure, env, presses=30 if quick else 200)
+    bench_guests(tmp, figure, env, presses=24 if quick else 100)
+
+
+if __name__ == "__main__":  # python -m bench.web guests [--quick]: the guests' floods alone
+    import tempfile
+
+    from bench.run import env_for, figure as print_figure
+    if sys.argv[1:2] != ["guests"]:
+        sys.exit("usage: python -m bench.web guests [--quick] [ADDRESSES ...]")
+    quick = "--quick" in sys.argv
+    counts = tuple(int(a) for a in sys.argv[2:] if a.isdigit()) or GUEST_ADDRESSES
+    with tempfile.TemporaryDirectory() as d:
+        bench_guests(Path(d), print_figure, env_for(Path(d)), presses=24 if quick else 100,
+                     addresses=counts)

@@ -537,10 +537,36 @@ def test_a_place_freed_goes_to_the_held_connection_of_the_lightest_address():
     flood, viewer = Proto("flood"), Proto("viewer")
     for p, address in ((flood, "127.0.0.2"), (viewer, "127.0.0.9")):
         assert not gate.connected(p, address) and gate.hold(p, address)
-    assert gate.next_held() is None  # no place yet
+    assert gate.let_in_held() == []  # no place yet
     assert gate.gone(first) and not gate.gone(first)  # a place is free, once
-    assert gate.next_held() is viewer  # the address holding none, though it came later
+    assert gate.let_in_held() == [viewer]  # the address holding none, though it came later
     assert gate.open[viewer] == "127.0.0.9" and list(gate.held) == [flood]
+
+
+def test_a_held_connection_takes_a_stale_ones_place_when_it_has_had_its_time():
+    """Refused while every connection is young (a flood's sockets all reopened at once), a
+    viewer is let in as soon as the oldest has had `stale` seconds, not at the next wave."""
+    clock = FakeClock(0.0)
+    gate = Gate(max_sockets=4, spare=0, light=1, stale=2.0, clock=clock)
+    flood = [Proto(f"g{i}") for i in range(4)]
+    for p in flood:
+        assert gate.connected(p, "127.0.0.2")
+    clock.advance(0.5)
+    viewer = Proto("viewer")
+    assert not gate.connected(viewer, "127.0.0.9") and gate.hold(viewer, "127.0.0.9")
+    assert gate.next_look() == pytest.approx(1.5)
+    assert gate.let_in_held() == []
+    clock.advance(1.5)
+    assert gate.let_in_held() == [viewer] and flood[0].closed
+
+
+def test_a_phone_that_pairs_has_the_paired_room_from_its_next_connection(served):
+    code = served.web.pairing.open()
+    assert "127.0.0.1" not in served.web.gate.paired
+    status, data, _ = served.request("POST", "/api/pair", {"code": "000000"}, source="127.0.0.2")
+    assert status in (400, 403) and "127.0.0.2" not in served.web.gate.paired
+    assert served.request("POST", "/api/pair", {"code": code})[0] == 200
+    assert "127.0.0.1" in served.web.gate.paired
 
 
 def flood_idle(port: int, addresses: list[str], per_address: int, stop: threading.Event,
@@ -602,3 +628,20 @@ def test_idle_sockets_from_many_addresses_leave_a_paired_phone_every_press(make)
     finally:
         stop.set()
         flood.join(10)
+
+
+def test_the_held_connections_fit_in_the_open_files_a_service_gets(tmp_path, config, clock,
+                                                                    monkeypatch):
+    """A service starts with 1024 open files and may not be allowed more: the gate then holds
+    only what fits beside its open connections and the companion's own files."""
+    import resource
+
+    from companion.web import server
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 1024))
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: None)
+    s = Served(tmp_path, config, clock)
+    try:
+        g = s.web.gate
+        assert g.max_held == 1024 - server.FILES_SPARE - g.max_sockets - g.spare - g.paired_room
+    finally:
+        s.close()

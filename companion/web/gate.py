@@ -34,6 +34,7 @@ layers, both on the web loop (no locks):
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -47,7 +48,9 @@ PER_ADDRESS = 32  # open connections from one address
 MAX_SOCKETS = 128  # open connections in all ...
 LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to 6) ...
 SPARE = 128  # ... up to this many more
-MAX_HELD = 512  # refused connections held unread (not closed) until header_timeout
+MAX_HELD = 2048  # refused connections held unread (not closed) until header_timeout (or
+# fewer: Web.start leaves room in the process's open-file limit)
+HELD_SPREAD = 0.5  # a held connection is closed after header_timeout x (1 to 1 + this)
 STALE = 2.0  # seconds: a connection without a complete request after this may be closed
 PAIRED_ROOM = 32  # connections past max_sockets + spare, only from paired phones' addresses
 PAIRED_ADDRESSES = 64  # addresses remembered as a paired phone's (the most recent)
@@ -216,20 +219,29 @@ class Gate:
         self.held_by.setdefault(address, {})[proto] = None
         return True
 
-    def next_held(self):
-        """A place freed: the held connection to let in (that of the address holding the
-        fewest connections, oldest first: a viewer waits its turn, never behind a flood),
-        counted as open; None when none is held or none has room."""
-        if not self.held_by:
-            return None
-        address = min(self.held_by, key=lambda a: self.by_address[a])
-        if not self._room(address):
-            return None
-        proto = next(iter(self.held_by[address]))
-        self._unhold(proto)
-        self.let_in += 1
-        self._admit(proto, address, getattr(proto, "client", None))
-        return proto
+    def let_in_held(self) -> list[Any]:
+        """The held connections to let in now, counted as open: while one is held and
+        there is room, or a stale connection it may take the place of (`_fair`), the oldest
+        of the address holding the fewest connections (a viewer waits its turn, never
+        behind a flood)."""
+        out = []
+        while self.held_by:
+            address = min(self.held_by, key=lambda a: self.by_address[a])
+            if not (self._room(address) or self._evict_stale(self._fair(address))):
+                break
+            proto = next(iter(self.held_by[address]))
+            self._unhold(proto)
+            self.let_in += 1
+            self._admit(proto, address, getattr(proto, "client", None))
+            out.append(proto)
+        return out
+
+    def next_look(self) -> float:
+        """Seconds until a held connection may find a place by `stale` (the oldest
+        unfinished connection then has had its time; at least a quarter of a second)."""
+        now = self.clock()
+        oldest = next(iter(self.unfinished.values()), now)
+        return max(0.25, oldest + self.stale - now)
 
     def _unhold(self, proto) -> None:
         address = self.held.pop(proto, None)
@@ -338,6 +350,20 @@ def protocol(gate: Gate):
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    look: dict[str, Any] = {"at": None}  # the one timer that looks for places for the held
+
+    def let_in(loop) -> None:
+        """Let in every held connection that has a place now; look again later while some
+        are held (one timer for all of them, not one each)."""
+        for proto in gate.let_in_held():
+            proto._let_in()
+        if gate.held and look["at"] is None:
+            look["at"] = loop.call_later(gate.next_look(), looked, loop)
+
+    def looked(loop) -> None:
+        look["at"] = None
+        let_in(loop)
+
     class GatedH11(H11Protocol):
         _deadline = None
         _cycle = None
@@ -348,7 +374,11 @@ def protocol(gate: Gate):
             if not gate.connected(self, address, self.client):
                 if gate.hold(self, address):
                     transport.pause_reading()
-                    self._deadline = self.loop.call_later(gate.header_timeout, self._let_go)
+                    # Spread: a flood's sockets, refused together, are not all closed (and
+                    # opened again by the flood) in the same instant.
+                    wait = gate.header_timeout * (1 + HELD_SPREAD * random.random())
+                    self._deadline = self.loop.call_later(wait, self._let_go)
+                    let_in(self.loop)
                 else:
                     transport.close()
                 return
@@ -367,9 +397,7 @@ def protocol(gate: Gate):
 
         def _freed(self) -> None:
             """This connection's place is free: the next held one takes it."""
-            other = gate.next_held()
-            if other is not None:
-                other._let_in()
+            let_in(self.loop)
 
         def _arm(self) -> None:
             self._disarm()
@@ -453,6 +481,15 @@ class Admission:
                         return v.decode("latin-1")
         return None
 
+    def _paired_on_200(self, send, address: str):
+        """`send`, telling the gate that `address` is a paired phone's once the pairing is
+        answered 200: its next connection (its first press) finds the paired room."""
+        async def sending(message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                self.gate.paired_from(address)
+            await send(message)
+        return sending
+
     async def _body(self, receive) -> tuple[int, list[dict[str, Any]]]:
         """The request's body messages: (0, messages), or (status, []) for 408 (too slow),
         413 (too large) and -1 (the client hung up: no answer)."""
@@ -511,6 +548,9 @@ class Admission:
             for m in _json(503, "the box is busy: try again in a moment", retry_after="1"):
                 await send(m)
             return
+
+        if pairing and scope.get("client"):
+            send = self._paired_on_200(send, scope["client"][0])
 
         async def replay():
             """The body read above, then the connection's own messages (a disconnect)."""

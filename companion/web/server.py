@@ -39,6 +39,9 @@ PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
 BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must not make a
 # phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
+FILES = 4096  # open files the web asks the process for (a service starts with 1024; the gate
+# holds up to MAX_HELD refused connections besides its open ones)
+FILES_SPARE = 256  # open files left for the journal, the speech, the pages' own reads
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
 # Connections and requests: companion/web/gate.py decides (connections time out, idle ones are
 # evicted first, then those with no complete request after a few seconds; bodies are read
@@ -116,6 +119,9 @@ class Web:
         from companion.web.api import COOKIE
         paired = self.gate.paired  # the paired phones' addresses outlive a restart of the web
         g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
+        if "max_held" not in self.gate_options:
+            g.max_held = max(0, min(g.max_held, open_files() - FILES_SPARE - g.max_sockets
+                                    - g.spare - g.paired_room))
         g.paired.update(paired)
         app = gatemod.Admission(build_app(self, extra=self.extra_routes), g,
                                 self.pairing.valid, cookie=COOKIE)
@@ -307,6 +313,24 @@ class Web:
                         "clock_rules": clock, "actions": fresh(k, rules),
                         "rule_labels": rule_labels(k, [*rules, *g.default_rules])})
         return out
+
+
+def open_files(want: int = FILES) -> int:
+    """The process's limit of open files, raised toward `want` where the hard limit allows
+    (a refused connection the gate holds is an open file)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix: the gate's limits as they are
+        return want
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):
+            pass
+    return want if soft == resource.RLIM_INFINITY else soft
 
 
 def build_app(web: Web, *, extra: list | None = None):
