@@ -630,6 +630,93 @@ def bench_guests(tmp: Path, figure, env: dict[str, str], *, presses: int,
                    f"not answered 200 within 10 s, of {len(lat)} ({sorted(set(failed))})")
 
 
+def admission_rounds(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
+    """The earlier rounds' admission checks again (docs/reliability.md), against a box
+    (BOX): 80 request bodies that stop after one byte from 3 addresses (each answered `408`
+    at the 5 s body timeout, while a viewer reads); 150 event streams from 19 addresses (8 an
+    address, 64 in all: how many of each answer), a paired press while they are open."""
+    import collections
+    import http.client
+    import selectors
+    box = subprocess.Popen([sys.executable, "-c", BOX, str(tmp), "uvicorn"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, cwd=ROOT, env=env, text=True)
+    socks: list[socket.socket] = []
+    try:
+        port_s, code = box.stdout.readline().split()
+        port = int(port_s)
+        head = f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+
+        def request(method: str, path: str, body: dict | None = None, cookie: str = "",
+                    source: str | None = None) -> tuple[int, str, float]:
+            t0 = time.perf_counter()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                              source_address=(source, 0) if source else None)
+            try:
+                conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                             headers={"Origin": f"http://127.0.0.1:{port}",
+                                      **({"Cookie": cookie} if cookie else {})})
+                r = conn.getresponse()
+                r.read()
+                return r.status, r.getheader("Set-Cookie") or "", (time.perf_counter() - t0) * 1000
+            except OSError:
+                return 0, "", (time.perf_counter() - t0) * 1000
+            finally:
+                conn.close()
+
+        status, cookie, _ = request("POST", "/api/pair", {"code": code})
+        cookie = cookie.split(";")[0]
+        sel = selectors.DefaultSelector()
+        t0 = time.perf_counter()
+        for i in range(80):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=(f"127.0.0.{2 + i % 3}", 0))
+            sock.sendall((f"POST /api/pair HTTP/1.1\r\n{head}Content-Type: application/json"
+                          "\r\nContent-Length: 4000\r\n\r\n{").encode())
+            sock.setblocking(False)
+            sel.register(sock, selectors.EVENT_READ)
+            socks.append(sock)
+        viewer = [request("GET", "/api/state", source="127.0.1.1")[::2] for _ in range(5)]
+        answers: collections.Counter[str] = collections.Counter()
+        at: list[float] = []
+        while len(at) < 80 and time.perf_counter() - t0 < 15:
+            for key, _ in sel.select(0.5):
+                try:
+                    data = key.fileobj.recv(65536)
+                except OSError:
+                    data = b""
+                answers[data.split(b" ")[1].decode() if data.startswith(b"HTTP/") else "closed"] += 1
+                at.append(time.perf_counter() - t0)
+                sel.unregister(key.fileobj)
+        sel.close()
+        for sock in socks:
+            sock.close()
+        socks.clear()
+        slow = {"answers": dict(answers), "first_s": min(at, default=0), "last_s": max(at, default=0),
+                "viewer": viewer}
+        streams: collections.Counter[str] = collections.Counter()
+        for i in range(150):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=(f"127.0.0.{2 + i % 19}", 0))
+            sock.sendall(f"GET /api/events HTTP/1.1\r\n{head}\r\n".encode())
+            socks.append(sock)
+        for sock in socks:
+            try:
+                data = sock.recv(64)
+            except OSError:
+                data = b""
+            streams[data.split(b" ")[1].decode() if data.startswith(b"HTTP/") else "closed"] += 1
+        press = request("POST", "/api/press", {"button": "NEXT", "seq": None}, cookie)
+        return {"slow_bodies": slow, "streams": dict(streams),
+                "press_under_streams": press[::2]}
+    finally:
+        for sock in socks:
+            sock.close()
+        box.stdin.close()
+        box.kill()
+        box.wait(10)
+
+
 def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None:
     d = tmp / "flood"
     d.mkdir(exist_ok=True)
@@ -662,8 +749,12 @@ if __name__ == "__main__":  # python -m bench.web guests [--quick]: the guests' 
     import tempfile
 
     from bench.run import env_for, figure as print_figure
+    if sys.argv[1:2] == ["rounds"]:  # the earlier rounds' admission checks, as JSON
+        with tempfile.TemporaryDirectory() as d:
+            print(json.dumps(admission_rounds(Path(d), env_for(Path(d)))))
+        sys.exit(0)
     if sys.argv[1:2] != ["guests"]:
-        sys.exit("usage: python -m bench.web guests [--quick] [ADDRESSES ...]")
+        sys.exit("usage: python -m bench.web guests [--quick] [ADDRESSES ...] | rounds")
     quick = "--quick" in sys.argv
     counts = tuple(int(a) for a in sys.argv[2:] if a.isdigit()) or GUEST_ADDRESSES
     with tempfile.TemporaryDirectory() as d:

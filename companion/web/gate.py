@@ -7,19 +7,26 @@ layers, both on the web loop (no locks):
 - **Connections** (`protocol(gate)`: uvicorn's h11 protocol with a gate). A connection must
   send its request headers within `header_timeout` seconds of opening (and of each answer,
   for the next request on a kept-alive connection), else it is closed without an answer.
-  A connection is *arriving* until its first request's headers are in, *busy* while a
-  request is read and answered, and *idle* between a complete answer and the next request.
-  At most `per_address` connections from one address and `max_sockets` in all; a new one
-  past either evicts the oldest idle connection (of that address, or anyone's). Only idle
-  ones are evicted: an arriving connection may be a phone about to send its press, so it is
-  never taken (it times out after `header_timeout` instead). When no idle one is left, a new
-  connection is refused, unless its address holds fewer than `light` (a browser, not a
-  flood): then it is let in past `max_sockets`, up to `max_sockets + spare`. A refused
-  connection is held open and unread until `header_timeout`, then closed (at most
-  `max_held` of them; past that, closed at once): closing it at once would only have the
-  flood open it again at once, and accepting connections as fast as a flood reopens them
-  keeps the box's loop from the phones.
-- **Requests** (`Admission`, an ASGI wrapper). The request's body is read first, without a
+  A connection is *unfinished* until its first request is read whole (headers and body),
+  *busy* while a request is read and answered, and *idle* between a complete answer and the
+  next request. At most `per_address` connections from one address and `max_sockets` in
+  all; a new one past either takes the place of, first, the oldest idle connection (of that
+  address, or anyone's), then the oldest *stale* one: unfinished after `stale` seconds (a
+  phone sends its press at once; a socket that has sent nothing for seconds is a guest's),
+  of an address that holds more connections than the newcomer's (so a flood's addresses,
+  holding as many as each other, stop displacing each other, and a phone or a viewer
+  holding none finds a place). An address holding fewer than `light` (a browser, not a
+  flood) is let in past `max_sockets` up to `max_sockets + spare`, and a paired phone's
+  address (one that sent a paired session cookie, or was answered 200 to its pairing) up
+  to `paired_room` more: a guest on any number of addresses cannot fill those. A refused
+  connection is held open and unread (at most `max_held`; past that, closed at once): it is
+  let in when a place frees or a stale connection's place can be taken, the address
+  holding the fewest connections first, else closed after `header_timeout` x 1-1.5 (spread,
+  so a flood's sockets are not all closed and reopened in one burst). Closing it at once
+  would only have the flood open it again at once, and accepting connections as fast as a
+  flood reopens them keeps the box's loop from the phones.
+- **Requests** (`Admission`, an ASGI wrapper). Request headers over `MAX_HEADERS` are
+  `400` (h11's own limit counts only what it is still waiting for). The body is read first, without a
   slot: it must arrive within `body_timeout` seconds of the headers (else `408`, and the
   connection is closed) and be at most `max_body` bytes (else `413`), so a slow or unfinished
   body holds no slot a viewer or a phone needs. Then a slot: at most `max_requests` at once,
