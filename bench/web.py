@@ -30,8 +30,8 @@
   box closes it, for a bounded time, while a phone paired just before (its first paired
   request is under the flood) presses NEXT on a new connection each, 200 ms apart, and
   viewers on 4 other addresses (127.0.1.x) read /api/state on a new connection each, one at
-  a time. A press or read not answered 200 within 10 s is failed. Alone: `python -m
-  bench.web guests [--quick]`.
+  a time. A press or read not answered 200 within 10 s is failed. web_guestsN_rss_mb: the
+  box's RSS with the flood on. Alone: `python -m bench.web guests [--quick]`.
 """
 
 from __future__ import annotations
@@ -597,10 +597,12 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
             press.append(((time.perf_counter() - t0) * 1000, status))
             time.sleep(0.2)
         done.set()
+        from bench.run import proc_rss_mb
+        rss = proc_rss_mb(box.pid)  # the flood still on: the held sockets are all there
         reader.join(15)
         flood.stdin.close()  # the flood stops (else at its own deadline)
         counts = json.loads(flood.stdout.readline() or "{}")
-        return {"press": press, "viewer": viewer, "flood": counts}
+        return {"press": press, "viewer": viewer, "flood": counts, "rss_mb": rss}
     finally:
         if flood is not None:
             flood.kill()
@@ -628,6 +630,8 @@ def bench_guests(tmp: Path, figure, env: dict[str, str], *, presses: int,
             figure(f"web_guests{n}_{who}_p99_ms", pct(lat, 99), "ms", goal, what)
             figure(f"web_guests{n}_{who}_failed", len(failed), "", 0.0,
                    f"not answered 200 within 10 s, of {len(lat)} ({sorted(set(failed))})")
+        figure(f"web_guests{n}_rss_mb", r["rss_mb"], "MB", None,
+               "VmRSS of the box (an app and its web) at the end of the presses, flood on")
 
 
 def admission_rounds(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
@@ -748,7 +752,12 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
 if __name__ == "__main__":  # python -m bench.web guests [--quick]: the guests' floods alone
     import tempfile
 
-    from bench.run import env_for, figure as print_figure
+    from bench.run import env_for
+
+    def print_figure(name: str, value: float, unit: str, goal: float | None = None,
+                     note: str = "") -> None:
+        print(json.dumps({"figure": name, "value": round(value, 3), "unit": unit,
+                          "goal": goal, "note": note}), flush=True)
     if sys.argv[1:2] == ["rounds"]:  # the earlier rounds' admission checks, as JSON
         with tempfile.TemporaryDirectory() as d:
             print(json.dumps(admission_rounds(Path(d), env_for(Path(d)))))

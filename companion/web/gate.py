@@ -21,8 +21,9 @@ layers, both on the web loop (no locks):
   to `paired_room` more: a guest on any number of addresses cannot fill those. A refused
   connection is held open and unread (at most `max_held`; past that, closed at once): it is
   let in when a place frees or a stale connection's place can be taken, the address
-  holding the fewest connections first, else closed after `header_timeout` x 1-1.5 (spread,
-  so a flood's sockets are not all closed and reopened in one burst). Closing it at once
+  holding the fewest connections first, else closed after `header_timeout`. Every header
+  timeout is spread, `header_timeout` x 1-1.5 at random, so a flood's sockets, opened
+  together, are not all closed and opened again in one burst. Closing it at once
   would only have the flood open it again at once, and accepting connections as fast as a
   flood reopens them keeps the box's loop from the phones.
 - **Requests** (`Admission`, an ASGI wrapper). Request headers over `MAX_HEADERS` are
@@ -57,7 +58,8 @@ LIGHT = 8  # ... unless the address holds fewer than this (a browser opens up to
 SPARE = 128  # ... up to this many more
 MAX_HELD = 2048  # refused connections held unread (not closed) until header_timeout (or
 # fewer: Web.start leaves room in the process's open-file limit)
-HELD_SPREAD = 0.5  # a held connection is closed after header_timeout x (1 to 1 + this)
+SPREAD = 0.5  # header_timeout x (1 to 1 + this), at random: a flood's sockets, opened
+# together, are not all closed (and opened again by the flood) in the same instant
 STALE = 2.0  # seconds: a connection without a complete request after this may be closed
 PAIRED_ROOM = 32  # connections past max_sockets + spare, only from paired phones' addresses
 PAIRED_ADDRESSES = 64  # addresses remembered as a paired phone's (the most recent)
@@ -352,6 +354,13 @@ def bad_request_line() -> str:
     return f"bad HTTP request ({why or 'it could not be read'})"
 
 
+def spread(seconds: float) -> float:
+    """`seconds` to `seconds` x (1 + SPREAD): a timeout that does not end a flood's sockets,
+    opened together, together (each wave of them closed and opened again at once would hold
+    up a phone's press)."""
+    return seconds * (1 + SPREAD * random.random())
+
+
 def protocol(gate: Gate):
     """uvicorn's h11 protocol class, with `gate` deciding about connections."""
     import h11
@@ -381,10 +390,8 @@ def protocol(gate: Gate):
             if not gate.connected(self, address, self.client):
                 if gate.hold(self, address):
                     transport.pause_reading()
-                    # Spread: a flood's sockets, refused together, are not all closed (and
-                    # opened again by the flood) in the same instant.
-                    wait = gate.header_timeout * (1 + HELD_SPREAD * random.random())
-                    self._deadline = self.loop.call_later(wait, self._let_go)
+                    self._deadline = self.loop.call_later(spread(gate.header_timeout),
+                                                          self._let_go)
                     let_in(self.loop)
                 else:
                     transport.close()
@@ -408,7 +415,7 @@ def protocol(gate: Gate):
 
         def _arm(self) -> None:
             self._disarm()
-            self._deadline = self.loop.call_later(gate.header_timeout, self._too_slow)
+            self._deadline = self.loop.call_later(spread(gate.header_timeout), self._too_slow)
 
         def _disarm(self) -> None:
             if self._deadline is not None:
