@@ -370,9 +370,13 @@ def protocol(gate: Gate):
 
     def let_in(loop) -> None:
         """Let in every held connection that has a place now; look again later while some
-        are held (one timer for all of them, not one each)."""
+        are held."""
         for proto in gate.let_in_held():
             proto._let_in()
+        look_later(loop)
+
+    def look_later(loop) -> None:
+        """One timer for all the held connections, not one each."""
         if gate.held and look["at"] is None:
             look["at"] = loop.call_later(gate.next_look(), looked, loop)
 
@@ -392,7 +396,7 @@ def protocol(gate: Gate):
                     transport.pause_reading()
                     self._deadline = self.loop.call_later(spread(gate.header_timeout),
                                                           self._let_go)
-                    let_in(self.loop)
+                    look_later(self.loop)
                 else:
                     transport.close()
                 return
