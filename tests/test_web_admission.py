@@ -13,10 +13,12 @@ import selectors
 import socket
 import threading
 import time
+from collections import Counter
 
 import pytest
 import test_web_api
 import test_web_guests
+from hypothesis import given, settings, strategies as st
 from test_web_api import Events, Served
 
 from companion.testing import FakeClock
@@ -645,3 +647,55 @@ def test_the_held_connections_fit_in_the_open_files_a_service_gets(tmp_path, con
         assert g.max_held == 1024 - server.FILES_SPARE - g.max_sockets - g.spare - g.paired_room
     finally:
         s.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["connect"] * 4 + ["complete", "answer", "close",
+                                                              "tick", "tick", "let_in"]),
+                          st.integers(0, 4), st.floats(0, 0.6)), max_size=120))
+def test_the_gate_keeps_its_counts_and_never_closes_a_young_request_for_room(ops):
+    """Any sequence of connections (address 0 is a paired phone's), completions, answers,
+    closes and time: the counts agree with the connections, the paired room is never
+    overrun, a connection is closed for room only when idle or stale, and a paired phone
+    holding fewer than `per_address` always gets its connection while the room lasts."""
+    clock = FakeClock(0.0)
+    gate = Gate(max_sockets=3, spare=2, light=2, paired_room=2, per_address=4, stale=1.0,
+                max_held=4, clock=clock)
+    gate.paired_from("10.0.0.0")
+    opened: dict[Proto, float] = {}
+    n = 0
+    for op, who, dt in ops:
+        address = f"10.0.0.{who}"
+        if op == "connect":
+            n += 1
+            p = Proto(f"p{n}")
+            p.client = (address, n)
+            before = {q: (q in gate.idle, clock() - opened[q]) for q in gate.open}
+            phone_room = who == 0 and gate.by_address[address] < gate.per_address and len(
+                gate.open) < gate.max_sockets + gate.spare + gate.paired_room
+            if gate.connected(p, address, p.client):
+                opened[p] = clock()
+            else:
+                assert not phone_room
+                gate.hold(p, address)
+            for q, (idle, age) in before.items():
+                if q.closed:  # closed to make room: idle, or had its `stale` seconds
+                    assert idle or age >= gate.stale
+        elif op == "complete" and gate.open:
+            gate.complete(list(gate.open)[who % len(gate.open)].client)
+        elif op == "answer" and gate.open:
+            p = list(gate.open)[who % len(gate.open)]
+            gate.complete(p.client)
+            gate.waiting(p)
+        elif op == "close" and gate.open:
+            gate.gone(list(gate.open)[who % len(gate.open)])
+        elif op == "tick":
+            clock.advance(dt)
+        elif op == "let_in":
+            for p in gate.let_in_held():
+                opened[p] = clock()
+        assert len(gate.open) <= gate.max_sockets + gate.spare + gate.paired_room
+        assert gate.by_address == Counter(gate.open.values())
+        assert set(gate.idle) <= set(gate.open) and set(gate.unfinished) <= set(gate.open)
+        assert not set(gate.held) & set(gate.open) and len(gate.held) <= gate.max_held
+        assert sum(len(v) for v in gate.held_by.values()) == len(gate.held)
