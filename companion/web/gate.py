@@ -10,8 +10,8 @@ layers, both on the web loop (no locks):
   A connection is *unfinished* until its first request is read whole (headers and body),
   *busy* while a request is read and answered, and *idle* between a complete answer and the
   next request. At most `per_address` connections from one address and `max_sockets` in
-  all; a new one past either takes the place of, first, the oldest idle connection (of that
-  address, or anyone's), then the oldest *stale* one: unfinished after `stale` seconds (a
+  all; a new one past either takes the place of the oldest idle connection (of that
+  address, or anyone's); past `max_sockets`, then of the oldest *stale* one: unfinished after `stale` seconds (a
   phone sends its press at once; a socket that has sent nothing for seconds is a guest's),
   of an address that holds more connections than the newcomer's (so a flood's addresses,
   holding as many as each other, stop displacing each other, and a phone or a viewer
@@ -129,9 +129,10 @@ class Gate:
 
     def connected(self, proto, address: str, client: Any = None) -> bool:
         """A new connection: False when it must be closed (no room even after evicting)."""
-        mine = lambda p: self.open.get(p) == address  # noqa: E731
         if self.by_address[address] >= self.per_address:
-            if not (self._evict(mine) or self._evict_stale(mine)):
+            # Its own idle one only: an address at its cap that took the place of its own
+            # stale ones would only churn (a flood reopens each one closed).
+            if not self._evict(lambda p: self.open.get(p) == address):
                 self.refused += 1
                 return False
         if len(self.open) >= self.max_sockets and not self._evict(lambda p: True) \
