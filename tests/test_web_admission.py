@@ -501,13 +501,15 @@ def test_a_connection_with_no_complete_request_after_a_few_seconds_is_closed_for
     gate.complete(flood[1].client)
     clock.advance(5)
     assert gate.connected(Proto("v2"), "127.0.0.10")
-    assert not flood[1].closed and flood[2].closed
+    assert not flood[1].closed and not flood[2].closed and flood[3].closed  # 127.0.0.2
+    # holds only one now: the place of 127.0.0.3's (two) is taken
 
 
 def test_a_flood_from_many_addresses_cannot_take_its_own_places_in_turn():
-    """A newcomer takes the place of an address holding more than its own: a flood's
-    addresses, each holding as many as the next, stop displacing each other, and a viewer
-    holding none still finds a place."""
+    """A newcomer takes the place of an address holding at least two more than its own: a
+    flood's addresses, each holding about as many as the next, stop displacing each other
+    (each place taken would be taken back at once, for ever), and a viewer holding none
+    still finds a place."""
     clock = FakeClock(0.0)
     gate = Gate(max_sockets=6, spare=0, light=1, stale=1.0, clock=clock)
     for i in range(6):  # three addresses, two each
@@ -516,6 +518,9 @@ def test_a_flood_from_many_addresses_cannot_take_its_own_places_in_turn():
     assert not gate.connected(Proto("again"), "127.0.0.2")  # holds 2, as every other
     assert gate.connected(Proto("viewer"), "127.0.0.9")  # holds none
     assert gate.stale_evicted == 1
+    # 127.0.0.2 holds 1 now, 127.0.0.3 2: one more of 127.0.0.3's would only move the
+    # imbalance from one address to the other.
+    assert not gate.connected(Proto("back"), "127.0.0.2")
 
 
 def test_a_paired_phones_address_has_room_of_its_own_whatever_guests_hold():

@@ -13,9 +13,9 @@ layers, both on the web loop (no locks):
   all; a new one past either takes the place of the oldest idle connection (of that
   address, or anyone's); past `max_sockets`, then of the oldest *stale* one: unfinished after `stale` seconds (a
   phone sends its press at once; a socket that has sent nothing for seconds is a guest's),
-  of an address that holds more connections than the newcomer's (so a flood's addresses,
-  holding as many as each other, stop displacing each other, and a phone or a viewer
-  holding none finds a place). An address holding fewer than `light` (a browser, not a
+  of an address that holds at least two more connections than the newcomer's (each such
+  move evens the counts out, so a flood's addresses stop displacing each other, and a
+  phone or a viewer holding none finds a place). An address holding fewer than `light` (a browser, not a
   flood) is let in past `max_sockets` up to `max_sockets + spare`, and a paired phone's
   address (one that sent a paired session cookie, or was answered 200 to its pairing) up
   to `paired_room` more: a guest on any number of addresses cannot fill those. A refused
@@ -161,13 +161,15 @@ class Gate:
 
     def _fair(self, address: str) -> Callable[[Any], bool]:
         """Whose unfinished connections a newcomer from `address` may take: an address that
-        holds more connections than it does (a paired phone's: anyone's). A flood from many
-        addresses then stops taking its own sockets' places in turn, and a phone or viewer
-        holding none gets the place of the oldest stale one of whoever holds the most."""
+        holds at least two more than it does (a paired phone's: anyone's). Each move then
+        evens the counts out, so a flood from many addresses, whose every closed socket
+        comes back at once, stops taking its own sockets' places in turn (with "more", one
+        such place taken led to the next, for ever), and a viewer holding none takes the
+        place of a stale one of an address holding two or more."""
         if address in self.paired:
             return lambda p: True
         mine = self.by_address[address]
-        return lambda p: self.by_address[self.open.get(p, address)] > mine
+        return lambda p: self.by_address[self.open.get(p, address)] >= mine + 2
 
     def _evict(self, which: Callable[[Any], bool]) -> bool:
         victim = next((p for p in self.idle if which(p)), None)
