@@ -30,8 +30,9 @@
   box closes it, for a bounded time, while a phone paired just before (its first paired
   request is under the flood) presses NEXT on a new connection each, 200 ms apart, and
   viewers on 4 other addresses (127.0.1.x) read /api/state on a new connection each, one at
-  a time. A press or read not answered 200 within 10 s is failed. web_guestsN_rss_mb: the
-  box's RSS with the flood on. Alone: `python -m bench.web guests [--quick]`.
+  a time. A press or read not answered 200 within 10 s is failed. web_guestsN_rss_mb and
+  web_guestsN_cpu_percent: the box's RSS and CPU with the flood on (N = 0: no flood, the
+  yardstick on a busy machine). Alone: `python -m bench.web guests [--quick]`.
 """
 
 from __future__ import annotations
@@ -588,6 +589,8 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
                 i += 1
                 time.sleep(0.1)
 
+        from bench.run import proc_cpu_seconds, proc_rss_mb
+        cpu0, t0 = proc_cpu_seconds(box.pid), time.monotonic()
         reader = threading.Thread(target=viewers, daemon=True)
         reader.start()
         press: list[tuple[float, int]] = []
@@ -597,12 +600,13 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
             press.append(((time.perf_counter() - t0) * 1000, status))
             time.sleep(0.2)
         done.set()
-        from bench.run import proc_rss_mb
+        cpu = (proc_cpu_seconds(box.pid) - cpu0) / (time.monotonic() - t0) * 100
         rss = proc_rss_mb(box.pid)  # the flood still on: the held sockets are all there
         reader.join(15)
         flood.stdin.close()  # the flood stops (else at its own deadline)
         counts = json.loads(flood.stdout.readline() or "{}")
-        return {"press": press, "viewer": viewer, "flood": counts, "rss_mb": rss}
+        return {"press": press, "viewer": viewer, "flood": counts, "rss_mb": rss,
+                "cpu_percent": cpu}
     finally:
         if flood is not None:
             flood.kill()
@@ -632,6 +636,8 @@ def bench_guests(tmp: Path, figure, env: dict[str, str], *, presses: int,
                    f"not answered 200 within 10 s, of {len(lat)} ({sorted(set(failed))})")
         figure(f"web_guests{n}_rss_mb", r["rss_mb"], "MB", None,
                "VmRSS of the box (an app and its web) at the end of the presses, flood on")
+        figure(f"web_guests{n}_cpu_percent", r["cpu_percent"], "%", None,
+               "the box's CPU (of one core) while the phone presses and the viewers read")
 
 
 def admission_rounds(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
