@@ -590,7 +590,7 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
                 time.sleep(0.1)
 
         from bench.run import proc_cpu_seconds, proc_rss_mb
-        cpu0, t0 = proc_cpu_seconds(box.pid), time.monotonic()
+        cpu0, began = proc_cpu_seconds(box.pid), time.monotonic()
         reader = threading.Thread(target=viewers, daemon=True)
         reader.start()
         press: list[tuple[float, int]] = []
@@ -600,7 +600,7 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
             press.append(((time.perf_counter() - t0) * 1000, status))
             time.sleep(0.2)
         done.set()
-        cpu = (proc_cpu_seconds(box.pid) - cpu0) / (time.monotonic() - t0) * 100
+        cpu = (proc_cpu_seconds(box.pid) - cpu0) / (time.monotonic() - began) * 100
         rss = proc_rss_mb(box.pid)  # the flood still on: the held sockets are all there
         reader.join(15)
         flood.stdin.close()  # the flood stops (else at its own deadline)
