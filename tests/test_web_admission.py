@@ -180,8 +180,10 @@ def test_a_refused_connection_is_held_unread_until_the_header_timeout(make):
         held.settimeout(0.3)
         with pytest.raises(TimeoutError):
             held.recv(10)  # still open
-        held.settimeout(8)
-        assert held.recv(10) == b""  # then closed at the header timeout, unanswered
+        # Then closed unanswered: at its header timeout (3-4.5 s, spread), or let in when
+        # an admitted one timed out and closed at its own header timeout after that.
+        held.settimeout(15)
+        assert held.recv(10) == b""
         assert not s.web.gate.held
     finally:
         close_all(guests)
