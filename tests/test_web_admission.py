@@ -656,18 +656,19 @@ def test_the_held_connections_fit_in_the_open_files_a_service_gets(tmp_path, con
         s.close()
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.parametrize("per_address", [2, 4])  # 2: addresses reach their cap often
+@settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["connect"] * 4 + ["complete", "answer", "close",
                                                               "tick", "tick", "let_in"]),
                           st.integers(0, 4), st.floats(0, 0.6)), max_size=120))
-def test_the_gate_keeps_its_counts_and_never_closes_a_young_request_for_room(ops):
+def test_the_gate_keeps_its_counts_and_never_closes_a_young_request_for_room(per_address, ops):
     """Any sequence of connections (address 0 is a paired phone's), completions, answers,
     closes and time: the counts agree with the connections, the paired room is never
     overrun, a connection is closed for room only when idle or stale, and a paired phone
     holding fewer than `per_address` always gets its connection while the room lasts."""
     clock = FakeClock(0.0)
-    gate = Gate(max_sockets=3, spare=2, light=2, paired_room=2, per_address=4, stale=1.0,
-                max_held=4, clock=clock)
+    gate = Gate(max_sockets=3, spare=2, light=2, paired_room=2, per_address=per_address,
+                stale=1.0, max_held=4, clock=clock)
     gate.paired_from("10.0.0.0")
     opened: dict[Proto, float] = {}
     n = 0
@@ -703,6 +704,7 @@ def test_the_gate_keeps_its_counts_and_never_closes_a_young_request_for_room(ops
                 opened[p] = clock()
         assert len(gate.open) <= gate.max_sockets + gate.spare + gate.paired_room
         assert gate.by_address == Counter(gate.open.values())
+        assert max(gate.by_address.values(), default=0) <= gate.per_address
         assert set(gate.idle) <= set(gate.open) and set(gate.unfinished) <= set(gate.open)
         assert not set(gate.held) & set(gate.open) and len(gate.held) <= gate.max_held
         assert sum(len(v) for v in gate.held_by.values()) == len(gate.held)

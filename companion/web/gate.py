@@ -222,9 +222,10 @@ class Gate:
             self.idle[proto] = None
 
     def hold(self, proto, address: str = "") -> bool:
-        """A refused connection: True to keep it open, unread, until `header_timeout` (a
-        flood that reopens what is closed then reopens it once per timeout, not as fast as
-        the box can accept), False to close it at once (`max_held` are held already)."""
+        """A refused connection: True to keep it open, unread, until it is let in
+        (`let_in_held`) or its header timeout ends (a flood that reopens what is closed then
+        reopens it once per timeout, not as fast as the box can accept), False to close it
+        at once (`max_held` are held already)."""
         if len(self.held) >= self.max_held:
             return False
         self.held[proto] = address
@@ -239,6 +240,8 @@ class Gate:
         out = []
         while self.held_by:
             address = min(self.held_by, key=lambda a: self.by_address[a])
+            if self.by_address[address] >= self.per_address:
+                break  # the fewest held are at their cap: every held one's address is
             if not (self._room(address) or self._evict_stale(self._fair(address))):
                 break
             proto = next(iter(self.held_by[address]))
