@@ -24,6 +24,15 @@
   run`), the flood a second child, the phone this process. `flood_presses(..., server=
   "hypercorn", python=AN_INTERPRETER_WITH_HYPERCORN)` runs the same flood against the same
   app under hypercorn (not a dependency: docs/web.md's comparison).
+- web_guestsN_press_p50/p99_ms, web_guestsN_press_failed, web_guestsN_viewer_p50/p99_ms,
+  web_guestsN_viewer_failed (issue 35 item 3), for N = 32, 64 and 128 addresses: 8 idle
+  sockets from each of N loopback addresses (127.0.0.2 on), each opened again as soon as the
+  box closes it, for a bounded time, while a phone paired just before (its first paired
+  request is under the flood) presses NEXT on a new connection each, 200 ms apart, and
+  viewers on 4 other addresses (127.0.1.x) read /api/state on a new connection each, one at
+  a time. A press or read not answered 200 within 10 s is failed. web_guestsN_rss_mb and
+  web_guestsN_cpu_percent: the box's RSS and CPU with the flood on (N = 0: no flood, the
+  yardstick on a busy machine). Alone: `python -m bench.web guests [--quick]`.
 """
 
 from __future__ import annotations
@@ -481,6 +490,243 @@ def flood_presses(tmp: Path, env: dict[str, str], *, presses: int, server: str =
         box.wait(10)
 
 
+# The guests' flood (issue 35 item 3): argv port, seconds, addresses, per address. Idle sockets
+# (they send nothing), each opened again as soon as the box closes it, until the time is up
+# or stdin closes; prints "ready" once all are open, then a JSON count of what it did.
+GUESTS = r"""
+import json, resource, selectors, socket, sys, time
+port, seconds, n_addresses, per = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+addresses = [f"127.0.0.{k}" for k in range(2, 2 + n_addresses)]
+sel = selectors.DefaultSelector()
+count = {"opened": 0, "closed_by_box": 0, "failed": 0}
+def open_one(i):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1,
+                                     source_address=(addresses[i % n_addresses], 0))
+        s.setblocking(False)
+    except OSError:
+        count["failed"] += 1
+        return
+    count["opened"] += 1
+    sel.register(s, selectors.EVENT_READ, i)
+for i in range(n_addresses * per):
+    open_one(i)
+print("ready", flush=True)
+deadline = time.monotonic() + seconds
+sel.register(sys.stdin, selectors.EVENT_READ, None)  # closed: stop now
+while time.monotonic() < deadline:
+    events = sel.select(0.05)
+    if any(key.data is None for key, _ in events):
+        break
+    for key, _ in events:
+        try:
+            data = key.fileobj.recv(65536)
+        except OSError:
+            data = b""
+        if not data:  # closed by the box: open another at once, as a flood does
+            sel.unregister(key.fileobj)
+            key.fileobj.close()
+            count["closed_by_box"] += 1
+            open_one(key.data)
+print(json.dumps(count), flush=True)
+"""
+GUEST_ADDRESSES = (32, 64, 128)
+VIEWERS = [f"127.0.1.{k}" for k in range(1, 5)]
+
+
+def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address: int = 8,
+                 presses: int = 24) -> dict[str, Any]:
+    """Issue 35 item 3 against a box (BOX, uvicorn): the latency (ms) of each paired press
+    and each viewer read, the ones not answered 200 within 10 s, the flood's counts."""
+    import http.client
+    box = subprocess.Popen([sys.executable, "-c", BOX, str(tmp), "uvicorn"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, cwd=ROOT, env=env, text=True)
+    flood = None
+    try:
+        port_s, code = box.stdout.readline().split()
+        port = int(port_s)
+        origin = {"Origin": f"http://127.0.0.1:{port}", "Content-Type": "application/json"}
+
+        def request(method: str, path: str, body: dict | None = None, cookie: str = "",
+                    source: str | None = None) -> tuple[int, str]:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                              source_address=(source, 0) if source else None)
+            try:
+                conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                             headers={**origin, **({"Cookie": cookie} if cookie else {})})
+                r = conn.getresponse()
+                r.read()
+                return r.status, r.getheader("Set-Cookie") or ""
+            except OSError:
+                return 0, ""
+            finally:
+                conn.close()
+
+        status, cookie = request("POST", "/api/pair", {"code": code})
+        if status != 200:
+            raise RuntimeError(f"the bench phone could not pair ({status})")
+        cookie = cookie.split(";")[0]
+        seconds = 8.0 + presses * 0.3  # long enough for every press; bounded
+        flood = subprocess.Popen([sys.executable, "-c", GUESTS, str(port), str(seconds),
+                                  str(addresses), str(per_address)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        if flood.stdout.readline().strip() != "ready":
+            raise RuntimeError("the guests' flood did not start")
+        time.sleep(1.0)
+        done = threading.Event()
+        viewer: list[tuple[float, int]] = []
+
+        def viewers() -> None:
+            i = 0
+            while not done.is_set():
+                t0 = time.perf_counter()
+                status, _ = request("GET", "/api/state", source=VIEWERS[i % len(VIEWERS)])
+                viewer.append(((time.perf_counter() - t0) * 1000, status))
+                i += 1
+                time.sleep(0.1)
+
+        from bench.run import proc_cpu_seconds, proc_rss_mb
+        cpu0, began = proc_cpu_seconds(box.pid), time.monotonic()
+        reader = threading.Thread(target=viewers, daemon=True)
+        reader.start()
+        press: list[tuple[float, int]] = []
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            status, _ = request("POST", "/api/press", {"button": "NEXT", "seq": None}, cookie)
+            press.append(((time.perf_counter() - t0) * 1000, status))
+            time.sleep(0.2)
+        done.set()
+        cpu = (proc_cpu_seconds(box.pid) - cpu0) / (time.monotonic() - began) * 100
+        rss = proc_rss_mb(box.pid)  # the flood still on: the held sockets are all there
+        reader.join(15)
+        flood.stdin.close()  # the flood stops (else at its own deadline)
+        counts = json.loads(flood.stdout.readline() or "{}")
+        return {"press": press, "viewer": viewer, "flood": counts, "rss_mb": rss,
+                "cpu_percent": cpu}
+    finally:
+        if flood is not None:
+            flood.kill()
+            flood.wait(10)
+        box.stdin.close()
+        box.kill()
+        box.wait(10)
+
+
+def bench_guests(tmp: Path, figure, env: dict[str, str], *, presses: int,
+                 addresses: tuple[int, ...] = GUEST_ADDRESSES) -> None:
+    for n in addresses:
+        d = tmp / f"guests{n}"
+        d.mkdir(exist_ok=True)
+        r = guests_flood(d, env, addresses=n, presses=presses)
+        note = (f"{presses} paired presses, 200 ms apart, a new connection each, under "
+                f"{n} addresses x 8 idle sockets reopened at once when closed "
+                f"({r['flood'].get('opened', 0)} opened)")
+        for who, goal in (("press", 200.0), ("viewer", None)):
+            lat = [ms for ms, _ in r[who]]
+            failed = [status for _, status in r[who] if status != 200]
+            what = note if who == "press" else (f"{len(lat)} viewer reads of /api/state, one "
+                                                f"at a time from 4 addresses, same flood")
+            figure(f"web_guests{n}_{who}_p50_ms", pct(lat, 50), "ms", None, what)
+            figure(f"web_guests{n}_{who}_p99_ms", pct(lat, 99), "ms", goal, what)
+            figure(f"web_guests{n}_{who}_failed", len(failed), "", 0.0,
+                   f"not answered 200 within 10 s, of {len(lat)} ({sorted(set(failed))})")
+        figure(f"web_guests{n}_rss_mb", r["rss_mb"], "MB", None,
+               "VmRSS of the box (an app and its web) at the end of the presses, flood on")
+        figure(f"web_guests{n}_cpu_percent", r["cpu_percent"], "%", None,
+               "the box's CPU (of one core) while the phone presses and the viewers read")
+
+
+def admission_rounds(tmp: Path, env: dict[str, str]) -> dict[str, Any]:
+    """The earlier rounds' admission checks again (docs/reliability.md), against a box
+    (BOX): 80 request bodies that stop after one byte from 3 addresses (each answered `408`
+    at the 5 s body timeout, while a viewer reads); 150 event streams from 19 addresses (8 an
+    address, 64 in all: how many of each answer), a paired press while they are open."""
+    import collections
+    import http.client
+    import selectors
+    box = subprocess.Popen([sys.executable, "-c", BOX, str(tmp), "uvicorn"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, cwd=ROOT, env=env, text=True)
+    socks: list[socket.socket] = []
+    try:
+        port_s, code = box.stdout.readline().split()
+        port = int(port_s)
+        head = f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+
+        def request(method: str, path: str, body: dict | None = None, cookie: str = "",
+                    source: str | None = None) -> tuple[int, str, float]:
+            t0 = time.perf_counter()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                              source_address=(source, 0) if source else None)
+            try:
+                conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                             headers={"Origin": f"http://127.0.0.1:{port}",
+                                      **({"Cookie": cookie} if cookie else {})})
+                r = conn.getresponse()
+                r.read()
+                return r.status, r.getheader("Set-Cookie") or "", (time.perf_counter() - t0) * 1000
+            except OSError:
+                return 0, "", (time.perf_counter() - t0) * 1000
+            finally:
+                conn.close()
+
+        status, cookie, _ = request("POST", "/api/pair", {"code": code})
+        cookie = cookie.split(";")[0]
+        sel = selectors.DefaultSelector()
+        t0 = time.perf_counter()
+        for i in range(80):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=(f"127.0.0.{2 + i % 3}", 0))
+            sock.sendall((f"POST /api/pair HTTP/1.1\r\n{head}Content-Type: application/json"
+                          "\r\nContent-Length: 4000\r\n\r\n{").encode())
+            sock.setblocking(False)
+            sel.register(sock, selectors.EVENT_READ)
+            socks.append(sock)
+        viewer = [request("GET", "/api/state", source="127.0.1.1")[::2] for _ in range(5)]
+        answers: collections.Counter[str] = collections.Counter()
+        at: list[float] = []
+        while len(at) < 80 and time.perf_counter() - t0 < 15:
+            for key, _ in sel.select(0.5):
+                try:
+                    data = key.fileobj.recv(65536)
+                except OSError:
+                    data = b""
+                answers[data.split(b" ")[1].decode() if data.startswith(b"HTTP/") else "closed"] += 1
+                at.append(time.perf_counter() - t0)
+                sel.unregister(key.fileobj)
+        sel.close()
+        for sock in socks:
+            sock.close()
+        socks.clear()
+        slow = {"answers": dict(answers), "first_s": min(at, default=0), "last_s": max(at, default=0),
+                "viewer": viewer}
+        streams: collections.Counter[str] = collections.Counter()
+        for i in range(150):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=(f"127.0.0.{2 + i % 19}", 0))
+            sock.sendall(f"GET /api/events HTTP/1.1\r\n{head}\r\n".encode())
+            socks.append(sock)
+        for sock in socks:
+            try:
+                data = sock.recv(64)
+            except OSError:
+                data = b""
+            streams[data.split(b" ")[1].decode() if data.startswith(b"HTTP/") else "closed"] += 1
+        press = request("POST", "/api/press", {"button": "NEXT", "seq": None}, cookie)
+        return {"slow_bodies": slow, "streams": dict(streams),
+                "press_under_streams": press[::2]}
+    finally:
+        for sock in socks:
+            sock.close()
+        box.stdin.close()
+        box.kill()
+        box.wait(10)
+
+
 def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None:
     d = tmp / "flood"
     d.mkdir(exist_ok=True)
@@ -506,3 +752,26 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
     bench_startup(tmp, figure, journal, env, runs=1 if quick else 7)
     bench_idle(tmp, figure, journal, env, seconds=1.0 if quick else 10.0)
     bench_flood(tmp, figure, env, presses=30 if quick else 200)
+    bench_guests(tmp, figure, env, presses=24 if quick else 100)
+
+
+if __name__ == "__main__":  # python -m bench.web guests [--quick]: the guests' floods alone
+    import tempfile
+
+    from bench.run import env_for
+
+    def print_figure(name: str, value: float, unit: str, goal: float | None = None,
+                     note: str = "") -> None:
+        print(json.dumps({"figure": name, "value": round(value, 3), "unit": unit,
+                          "goal": goal, "note": note}), flush=True)
+    if sys.argv[1:2] == ["rounds"]:  # the earlier rounds' admission checks, as JSON
+        with tempfile.TemporaryDirectory() as d:
+            print(json.dumps(admission_rounds(Path(d), env_for(Path(d)))))
+        sys.exit(0)
+    if sys.argv[1:2] != ["guests"]:
+        sys.exit("usage: python -m bench.web guests [--quick] [ADDRESSES ...] | rounds")
+    quick = "--quick" in sys.argv
+    counts = tuple(int(a) for a in sys.argv[2:] if a.isdigit()) or GUEST_ADDRESSES
+    with tempfile.TemporaryDirectory() as d:
+        bench_guests(Path(d), print_figure, env_for(Path(d)), presses=24 if quick else 100,
+                     addresses=counts)

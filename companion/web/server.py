@@ -39,9 +39,13 @@ PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
 FRAME_SCALE = 4
 BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must not make a
 # phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
+FILES = 4096  # open files the web asks the process for (a service starts with 1024; the gate
+# holds up to MAX_HELD refused connections besides its open ones)
+FILES_SPARE = 256  # open files left for the journal, the speech, the pages' own reads
 REPLY_TIMEOUT = 5.0  # seconds the app thread has to take a request (then 503, nothing done)
 # Connections and requests: companion/web/gate.py decides (connections time out, idle ones are
-# evicted first, bodies are read before a slot is taken, paired phones and pairing keep slots).
+# evicted first, then those with no complete request after a few seconds; bodies are read
+# before a slot is taken; paired phones keep connections and slots, pairing keeps slots).
 
 
 class Web:
@@ -113,7 +117,12 @@ class Web:
 
         from companion.web import gate as gatemod
         from companion.web.api import COOKIE
+        paired = self.gate.paired  # the paired phones' addresses outlive a restart of the web
         g = self.gate = Gate(**self.gate_options)  # fresh counts for each start
+        if "max_held" not in self.gate_options:
+            g.max_held = max(0, min(g.max_held, open_files() - FILES_SPARE - g.max_sockets
+                                    - g.spare - g.paired_room))
+        g.paired.update(paired)
         app = gatemod.Admission(build_app(self, extra=self.extra_routes), g,
                                 self.pairing.valid, cookie=COOKIE)
         # The gate is the one admission policy: no limit_concurrency of uvicorn's (a second
@@ -121,7 +130,8 @@ class Web:
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=gatemod.protocol(g), limit_concurrency=None,
-                                loop="asyncio", server_header=False)
+                                loop="asyncio", server_header=False,
+                                h11_max_incomplete_event_size=gatemod.MAX_HEADERS)
         # A limit of this start's own: a server thread of an earlier start that outlived its
         # stop takes only its own filter off when it ends.
         limit = self.lograte = lograte.RateLimit()
@@ -199,6 +209,7 @@ class Web:
         """Forget all phones (the app thread, after Pairing.forget_all): the streams of the
         phones forgotten are told so and end."""
         self._on_loop(self.hub.forget, self.pairing.valid)
+        self._on_loop(self.gate.forget_paired, None)
 
     def frame_changed(self, n: int) -> None:
         """The app drew a changed frame `n` (App.render): push it to the event streams."""
@@ -302,6 +313,24 @@ class Web:
                         "clock_rules": clock, "actions": fresh(k, rules),
                         "rule_labels": rule_labels(k, [*rules, *g.default_rules])})
         return out
+
+
+def open_files(want: int = FILES) -> int:
+    """The process's limit of open files, raised toward `want` where the hard limit allows
+    (a refused connection the gate holds is an open file)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix: the gate's limits as they are
+        return want
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):
+            pass
+    return want if soft == resource.RLIM_INFINITY else soft
 
 
 def build_app(web: Web, *, extra: list | None = None):
