@@ -186,12 +186,12 @@ const Table = (function () {
     const turns = now.c.turns[k];
     return turns ? clockText(now.totals[k] / turns) : "–";
   }
-  function clockColumns(s) {
-    // The players table's columns of the clock: [head, what, title]. The TV has room for
-    // the average in a column of its own, but for many players (their table is as wide as
-    // the screen allows; there is room below); a phone shows it under the time ("both").
+  function clockColumns(s, wide) {
+    // The players table's columns of the clock: [head, what, title]. The TV shows the
+    // average in a column of its own (`wide`: a row a line high) or under the time (fitTV
+    // tries both for many players: two tables side by side are narrower so); a phone shows
+    // it under the time ("both").
     if (!s.clock) return [];
-    const wide = TV && s.players.length <= TV_HALVES;
     const cols = wide ? [["Time", "total", "Time played this game"], ["Avg turn", "avg", "Average turn"]]
                     : [["Time", "both", "Time played this game, and the average turn"]];
     if (s.clock.banks) cols.push(["Bank", "bank", "Time left in the bank"]);
@@ -223,7 +223,9 @@ const Table = (function () {
     const now = s && s.game && !(s.state || {}).over ? clockNow() : null;
     const on = !!(now && now.c.seat !== null && now.c.seat !== undefined);
     if (box) box.hidden = !on;
-    const alarm = on ? now.alarm : "";
+    // Paused, or on a break, the clock stands still and nobody is late: no amber, no red
+    // (the words say "Paused" or "Break", on the header's usual colours).
+    const alarm = on && !now.c.paused && !now.c.on_break ? now.alarm : "";
     turn.dataset.alarm = alarm;
     document.body.dataset.alarm = alarm;
     if (!on) {
@@ -368,7 +370,7 @@ const Table = (function () {
     return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
-  function renderPlayers(s, halves) {
+  function renderPlayers(s, halves, wide) {
     // `halves`: the TV's two tables side by side, the first half of the seats and the second
     // (many players: the rows are bigger so).
     const st = s.state || {};
@@ -378,7 +380,7 @@ const Table = (function () {
     const cols = (s.view || {}).columns || [];
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
-    const times = clockColumns(s);
+    const times = clockColumns(s, TV && (wide ?? !halves));
     const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})),
                    times.map(([t, , title]) => h("th", {class: "num clock-col", title, text: t})));
     const rows = s.players.map((name, k) => {
@@ -504,7 +506,7 @@ const Table = (function () {
       box.hidden = true;  // no room for one event at a readable size: the game comes first
     }
     k = biggest(K_MIN, 0);
-    return k === null ? K_MIN : k;
+    return k === null ? 0 : k;  // 0: cut even at K_MIN (words no smaller than the floor)
   }
 
   function fitTV() {
@@ -532,12 +534,23 @@ const Table = (function () {
       }
       return right;
     };
-    const score = arrange();
-    if (snap.game && snap.players.length > TV_HALVES && score[0] < K_SOFT) {
-      // Many players and small type: the seats in two tables side by side, if that is bigger.
-      renderPlayers(snap, true);
-      if (arrange()[0] <= score[0]) { renderPlayers(snap, false); arrange(); }
+    // The players' table: one, its rows a line high (the average turn in a column of its
+    // own); for many players whose rows came out small, two side by side (the average under
+    // the time: narrower), or one with the average under the time; whichever is biggest,
+    // the first of them on a tie.
+    const tries = snap.game && snap.players.length > TV_HALVES
+      ? [[false, true], [true, false], [false, false]] : [[false, true]];
+    let best = null;
+    let last = null;
+    for (const [halves, wide] of tries) {
+      if (!snap.game) break;
+      renderPlayers(snap, halves, wide);
+      last = [arrange(), halves, wide];
+      if (!best || last[0][0] > best[0][0]) best = last;
+      if (last[0][0] >= K_SOFT) break;
     }
+    if (!snap.game) arrange();
+    else if (best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
   }
 
@@ -561,7 +574,37 @@ const Table = (function () {
   // The snapshot's `ring` (docs/lights.md): the box's ring of LEDs at rest, drawn as dots
   // around the box's picture, LED 0 at the top, clockwise, as on the box. Colour is never the
   // only sign: each seat's dot carries a mark, and a line says it in words (the snapshot's).
-  const RING_MARKS = {turn: "▶", warn: "!", time: "⏱", won: "★", out: "✕", skip: "»"};
+  // Each a glyph that DejaVu Sans (on a Pi, and Debian's chromium here) has; "time" is a
+  // stopwatch drawn inline: the emoji ⏱ is an empty box in a browser with no emoji font
+  // (tests/web/test_tv_ring.py draws each mark and compares it with a missing glyph's box).
+  const RING_MARKS = {turn: "▶", warn: "!", won: "★", out: "✕", skip: "»"};
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, ...kids) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    el.append(...kids);
+    return el;
+  }
+  function ringMark(mark) {
+    // What a seat's dot shows for its light's `mark`: a text glyph, or the stopwatch; null
+    // for none.
+    if (RING_MARKS[mark]) return document.createTextNode(RING_MARKS[mark]);
+    if (mark !== "time") return null;
+    return svg("svg", {viewBox: "0 0 24 24", width: "1em", height: "1em", class: "ring-svg",
+                       role: "img", "aria-label": "time is up"},
+               svg("circle", {cx: "12", cy: "14", r: "8", fill: "none", stroke: "currentColor",
+                              "stroke-width": "3"}),
+               svg("path", {d: "M12 14V9M9 2h6M12 2v4", fill: "none", stroke: "currentColor",
+                            "stroke-width": "3", "stroke-linecap": "round"}));
+  }
+  function ink(colour) {
+    // The mark's colour on a dot of `colour` (as seen): black on a bright one, white on a
+    // dim one (black on a dim seat's grey was 2.9:1).
+    const v = (colour.match(/\d+/g) || []).map(Number).map((c) => { c /= 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); });
+    const lum = 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+    return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff";
+  }
   // Where LED `i` of `count` sits on the box's outline, in percent: spaced evenly along the
   // border of the picture, from the middle of its top edge, clockwise (ui/ring.py around()).
   function ringSpot(i, count) {
@@ -596,16 +639,20 @@ const Table = (function () {
       const seat = seatOf[i];
       const mark = seat === undefined ? "" : (ring.marks || [])[seat] || "";
       const dot = h("span", {class: "ring-dot" + (colour === "#000000" ? " dark" : ""),
-                             "data-led": String(i), "data-mark": mark || null,
-                             text: RING_MARKS[mark] || ""});
+                             "data-led": String(i), "data-mark": mark || null}, ringMark(mark));
       // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
       // On the line halfway into the padding round the picture (table.css .with-ring).
       dot.style.left = "calc(.55em + (100% - 1.1em) * " + (x / 100).toFixed(4) + ")";
       dot.style.top = "calc(.55em + (100% - 1.1em) * " + (y / 100).toFixed(4) + ")";
       dot.style.background = seen(colour);
+      if (colour !== "#000000") dot.style.color = ink(seen(colour));
       return dot;
     }));
-    words.textContent = ring.words || "";
+    // The ring's words are the lights'; the clock standing still is said after them (the
+    // lights then show the turn, not the clock's alarm).
+    const c = s.clock;
+    words.textContent = (ring.words || "") + (c && c.paused ? " · clock paused"
+                                              : c && c.on_break ? " · on a break" : "");
   }
 
   function render(s) {
@@ -717,7 +764,7 @@ const Table = (function () {
   else start();
 
   return {
-    h, chip, fill,
+    h, chip, fill, ringMark,
     get snapshot() { return snap; },
     onRender(fn) { listeners.push(fn); if (snap) fn(snap); },
     onFrame(fn) {
