@@ -190,8 +190,8 @@ def problems(page) -> list[str]:
 
 @pytest.fixture(scope="module")
 def tv(browser, tmp_path_factory):
-    """The companion with every checked game in its journal (unfinished: resumable), and a
-    paired TV-sized page of it: (page, companion, {(kind, players): game id})."""
+    """The companion (with seat lights) with every checked game in its journal (unfinished:
+    resumable), and a paired TV-sized page of it: (page, companion, {(kind, players): game id})."""
     journal = tmp_path_factory.mktemp("tv") / "journal.db"
     ids: dict[tuple[str, int], int] = {}
     with Store(journal) as store:  # each game in one transaction, as `companion import` does
@@ -202,7 +202,8 @@ def tv(browser, tmp_path_factory):
                 for e in events:
                     j.append(e)
                 ids[kind, n] = store.import_game(j, f"tv {kind} {n}")
-    c = Companion(journal).start()
+    from companion.testing import RecordingRing
+    c = Companion(journal, ring=RecordingRing(16)).start()  # the seat lights round the picture
     context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
     page = context.new_page()
     pair(page, c)

@@ -271,14 +271,21 @@ const Table = (function () {
   function fitClock() {
     // The TV: the clock beside the name is smaller than the name, which is fitted to what
     // the clock leaves it; then the columns again (a wider time may not fit).
+    // When the columns are cut even so (many players, the clock's columns, no words under
+    // the floor), the header is made shorter ("tv-tight": a smaller name and clock) and
+    // the columns fitted again.
     if (!TV || !snap) return;
     const who = document.getElementById("who");
     const time = document.getElementById("clock-time");
-    time.style.fontSize = "";
-    fitText(who, Math.min(200, Math.max(48, window.innerHeight * 0.18)));
-    const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
-    if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
-    fitTV();
+    const header = (tight) => {
+      document.body.classList.toggle("tv-tight", tight);
+      time.style.fontSize = "";
+      fitText(who, Math.min(200, Math.max(48, window.innerHeight * (tight ? 0.13 : 0.18))));
+      const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
+      if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
+    };
+    header(false);
+    if (fitTV() === 0) { header(true); fitTV(); }
   }
   function renderClock(s) {
     // A snapshot made a while before it was sent (the one a page gets as it opens) is as
@@ -308,10 +315,22 @@ const Table = (function () {
                                      text: (r.mark === k ? w.mark_glyph || "" : "") + p}))));
     const total = h("tr", {class: "total"}, h("th", {text: w.total.label}),
                     w.total.cells.map((p) => h("th", {text: String(p)})));
-    return [h("div", {class: "scroll"}, h("table", {class: "rounds"},
-              h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))),
-            h("p", {class: "note", text: (w.note || "") +
-                    (first && w.cut ? "; " + w.cut.replace("{n}", String(first)) : "")})];
+    const note = h("p", {class: "note"});
+    const table = h("table", {class: "rounds"},
+                    h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total));
+    const say = (n) => { note.textContent = (w.note || "") + (n && w.cut ? "; " + w.cut.replace("{n}", String(n)) : ""); };
+    say(first);
+    // The TV's fit takes the oldest shown round off when the column cannot hold them all
+    // even at the smallest type (fitColumn): the note then says how many are left out.
+    let shown = first;
+    table.dropOldest = () => {
+      const body = table.tBodies[0];
+      if (!w.cut || !body || body.rows.length <= 1) return false;
+      body.rows[0].remove();
+      say(++shown);
+      return true;
+    };
+    return [h("div", {class: "scroll"}, table), note];
   }
   function widget(w) {
     switch (w.kind) {
@@ -506,22 +525,40 @@ const Table = (function () {
       box.hidden = true;  // no room for one event at a readable size: the game comes first
     }
     k = biggest(K_MIN, 0);
-    return k === null ? 0 : k;  // 0: cut even at K_MIN (words no smaller than the floor)
+    if (k !== null) return k;
+    // Still cut (no words are smaller than the floor): the round table's oldest rows go,
+    // down to the last round (the totals count them all).
+    let dropped = false;
+    while (rounds && rounds.dropOldest && spills(col) && rounds.dropOldest()) dropped = true;
+    k = dropped ? biggest(K_MIN, 0) : null;
+    return k === null ? 0 : k;  // 0: cut even so
   }
 
   function fitTV() {
     const box = document.getElementById("history");
     const cols = [document.querySelector(".col-a"), document.querySelector(".col-b")];
-    if (!box || !cols[0] || !cols[1] || !snap) return;
+    if (!box || !cols[0] || !cols[1] || !snap) return 100;
     // With the history in `col`, both columns fitted (the left one first: the right one has
     // the width it leaves): [the smaller --k in hundredths, the events shown].
     const place = (col) => {
+      if (snap.game) renderGame(snap);  // every round the kind shows on a TV, again
       box.hidden = false;
       col.append(box);
       renderHistory(snap);
       for (const c of cols) c.style.setProperty("--k", "1");
-      const k = Math.min(...cols.map((c) => fitColumn(c, box)));
-      return [k, box.hidden ? 0 : box.querySelectorAll("li").length];
+      const ks = cols.map((c) => fitColumn(c, box));
+      // The right column cut even at its smallest: the left one's type smaller, so it is
+      // narrower and leaves the right one more width (a round table of many players then
+      // fits with its names written across, not upwards).
+      for (let kl = ks[0] - 2 * K_STEP; ks[1] === 0 && kl >= K_MIN; kl -= 2 * K_STEP) {
+        cols[0].style.setProperty("--k", String(kl / 100));
+        if (box.parentElement === cols[0] || spills(cols[0])) break;
+        if (snap.game) renderGame(snap);
+        if (box.parentElement === cols[1]) { box.hidden = false; renderHistory(snap); }
+        ks[0] = kl;
+        ks[1] = fitColumn(cols[1], box);
+      }
+      return [Math.min(...ks), box.hidden ? 0 : box.querySelectorAll("li").length];
     };
     const all = Math.min(TV_HISTORY, (snap.history || []).length);
     const arrange = () => {  // the history where it does best; that placement's score
@@ -549,9 +586,10 @@ const Table = (function () {
       if (!best || last[0][0] > best[0][0]) best = last;
       if (last[0][0] >= K_SOFT) break;
     }
-    if (!snap.game) arrange();
-    else if (best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
+    const score0 = snap.game ? 0 : arrange()[0];  // no game: no players' table
+    if (best && best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
+    return best ? best[0][0] : score0;
   }
 
   function renderFrame(s) {
@@ -632,6 +670,9 @@ const Table = (function () {
     box.classList.toggle("with-ring", !!ring);
     words.hidden = !ring;
     if (!ring) { dots.replaceChildren(); return; }
+    // The picture at least half an em wide per LED (8 em for 16): the dots round it never
+    // touch each other, even at its corners (table.css .with-ring).
+    box.style.setProperty("--ring-w", String(Math.max(8, ring.pixels.length / 2)));
     const seatOf = {};
     (ring.seats || []).forEach((led, seat) => { seatOf[led] = seat; });
     dots.replaceChildren(...ring.pixels.map((colour, i) => {
@@ -642,8 +683,8 @@ const Table = (function () {
                              "data-led": String(i), "data-mark": mark || null}, ringMark(mark));
       // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
       // On the line halfway into the padding round the picture (table.css .with-ring).
-      dot.style.left = "calc(.55em + (100% - 1.1em) * " + (x / 100).toFixed(4) + ")";
-      dot.style.top = "calc(.55em + (100% - 1.1em) * " + (y / 100).toFixed(4) + ")";
+      dot.style.left = "calc(.65em + (100% - 1.3em) * " + (x / 100).toFixed(4) + ")";
+      dot.style.top = "calc(.65em + (100% - 1.3em) * " + (y / 100).toFixed(4) + ")";
       dot.style.background = seen(colour);
       if (colour !== "#000000") dot.style.color = ink(seen(colour));
       return dot;
