@@ -616,24 +616,12 @@ const Table = (function () {
   // stopwatch drawn inline: the emoji ⏱ is an empty box in a browser with no emoji font
   // (tests/web/test_tv_ring.py draws each mark and compares it with a missing glyph's box).
   const RING_MARKS = {turn: "▶", warn: "!", won: "★", out: "✕", skip: "»"};
-  const SVG = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs, ...kids) {
-    const el = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-    el.append(...kids);
-    return el;
-  }
   function ringMark(mark) {
-    // What a seat's dot shows for its light's `mark`: a text glyph, or the stopwatch; null
-    // for none.
+    // What a seat's dot shows for its light's `mark`: a text glyph, or the stopwatch (an
+    // inline SVG kept in the page: templates/live.html #mark-time); null for none.
     if (RING_MARKS[mark]) return document.createTextNode(RING_MARKS[mark]);
-    if (mark !== "time") return null;
-    return svg("svg", {viewBox: "0 0 24 24", width: "1em", height: "1em", class: "ring-svg",
-                       role: "img", "aria-label": "time is up"},
-               svg("circle", {cx: "12", cy: "14", r: "8", fill: "none", stroke: "currentColor",
-                              "stroke-width": "3"}),
-               svg("path", {d: "M12 14V9M9 2h6M12 2v4", fill: "none", stroke: "currentColor",
-                            "stroke-width": "3", "stroke-linecap": "round"}));
+    const drawn = document.getElementById("mark-" + mark);
+    return drawn ? drawn.content.firstElementChild.cloneNode(true) : null;
   }
   function ink(colour) {
     // The mark's colour on a dot of `colour` (as seen): black on a bright one, white on a
