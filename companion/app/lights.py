@@ -121,8 +121,8 @@ class Lights:
             return None
         reading = self.app.turn_clock.reading()
         # A paused clock (or a break) stands still: no amber or red for a time nobody is using.
-        running = reading is not None and not reading.paused and not reading.on_break
-        return R.Look.of(j.state, reading.alarm if running else "")
+        still = reading is None or reading.paused or reading.on_break
+        return R.Look.of(j.state, "" if reading is None or still else reading.alarm)
 
     def _layout(self, look: R.Look | None) -> R.Layout | None:
         if self.ring is None or look is None:
