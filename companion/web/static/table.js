@@ -471,7 +471,7 @@ const Table = (function () {
     return false;
   }
 
-  function fitColumn(col, box) {
+  function fitColumn(col, box, drop) {
     // The column's --k (in hundredths) once it holds its content. Each try lays the page out
     // again, so the type is found by halving (the first try is the biggest, which most games
     // fit) and the history is trimmed by measuring, not one event at a time.
@@ -529,7 +529,10 @@ const Table = (function () {
     // Still cut (no words are smaller than the floor): the round table's oldest rows go,
     // down to the last round (the totals count them all).
     let dropped = false;
-    while (rounds && rounds.dropOldest && spills(col) && rounds.dropOldest()) dropped = true;
+    if (!drop) return 0;
+    // (One at a time, and looked at each time: a marked cell gone can narrow a column, so
+    // the names may go back across, which is shorter.)
+    while (rounds && rounds.dropOldest && !fits(K_MIN, 0) && rounds.dropOldest()) dropped = true;
     k = dropped ? biggest(K_MIN, 0) : null;
     return k === null ? 0 : k;  // 0: cut even so
   }
@@ -546,17 +549,31 @@ const Table = (function () {
       col.append(box);
       renderHistory(snap);
       for (const c of cols) c.style.setProperty("--k", "1");
-      const ks = cols.map((c) => fitColumn(c, box));
+      const ks = cols.map((c) => fitColumn(c, box, false));
       // The right column cut even at its smallest: the left one's type smaller, so it is
       // narrower and leaves the right one more width (a round table of many players then
-      // fits with its names written across, not upwards).
-      for (let kl = ks[0] - 2 * K_STEP; ks[1] === 0 && kl >= K_MIN; kl -= 2 * K_STEP) {
+      // fits with its names written across, not upwards); failing that, the same again
+      // letting the round table drop its oldest rounds. The first that fits is kept.
+      const refit = (kl, drop) => {
         cols[0].style.setProperty("--k", String(kl / 100));
-        if (box.parentElement === cols[0] || spills(cols[0])) break;
         if (snap.game) renderGame(snap);
         if (box.parentElement === cols[1]) { box.hidden = false; renderHistory(snap); }
         ks[0] = kl;
-        ks[1] = fitColumn(cols[1], box);
+        ks[1] = fitColumn(cols[1], box, drop);
+        return ks[1] > 0;
+      };
+      const k0 = ks[0];
+      const narrower = box.parentElement !== cols[0];  // (the left one's history is fitted)
+      search: for (const drop of [false, true]) {
+        for (let kl = k0; ks[1] === 0 && kl >= K_MIN; kl -= 2 * K_STEP) {
+          if (kl === k0 && !drop) continue;  // tried
+          if (kl !== k0) {
+            if (!narrower) break;
+            cols[0].style.setProperty("--k", String(kl / 100));
+            if (spills(cols[0])) break;
+          }
+          if (refit(kl, drop)) break search;
+        }
       }
       return [Math.min(...ks), box.hidden ? 0 : box.querySelectorAll("li").length];
     };
