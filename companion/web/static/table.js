@@ -460,6 +460,7 @@ const Table = (function () {
   const K_MIN = 35;
   const K_STEP = 5;
   const TV_HALVES = 8;  // more players than this may sit in two tables side by side
+  let tvChoice = {key: ""};  // the last layout fitTV chose, and what it was chosen for
 
   function spills(col) {
     // Whether anything in `col` is cut: content past its own box (the column's included).
@@ -564,20 +565,37 @@ const Table = (function () {
       };
       const k0 = ks[0];
       const narrower = box.parentElement !== cols[0];  // (the left one's history is fitted)
-      search: for (const drop of [false, true]) {
-        for (let kl = k0; ks[1] === 0 && kl >= K_MIN; kl -= 2 * K_STEP) {
-          if (kl === k0 && !drop) continue;  // tried
-          if (kl !== k0) {
-            if (!narrower) break;
-            cols[0].style.setProperty("--k", String(kl / 100));
-            if (spills(cols[0])) break;
-          }
-          if (refit(kl, drop)) break search;
+      for (const drop of [false, true]) {
+        if (ks[1] > 0) break;
+        // The biggest left --k that lets the right column fit, found by halving between the
+        // narrowest (K_MIN) and k0 (known not to fit without dropping rounds).
+        let lo = narrower ? K_MIN : k0;
+        if (lo === k0 && !drop) continue;
+        if (!refit(lo, drop)) continue;
+        let hi = drop ? k0 + K_STEP : k0;  // does not fit (or is past k0)
+        while (hi - lo > K_STEP) {
+          const mid = lo + Math.max(1, Math.round((hi - lo) / 2 / K_STEP)) * K_STEP;
+          if (mid >= hi) break;
+          if (refit(mid, drop)) lo = mid; else hi = mid;
         }
+        if (ks[0] !== lo || ks[1] === 0) refit(lo, drop);
       }
       return [Math.min(...ks), box.hidden ? 0 : box.querySelectorAll("li").length];
     };
     const all = Math.min(TV_HISTORY, (snap.history || []).length);
+    // The layout chosen last time is tried first, alone, when nothing it depends on changed
+    // (the screen, the header, the game, its players, the clock, how full the history is):
+    // a move then costs one fit, not the whole search (a dozen players' Pig Farm: ~8x).
+    const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight"),
+                 snap.game_id, snap.players.length, !!snap.clock, all].join(":");
+    if (snap.game && tvChoice.key === key) {
+      renderPlayers(snap, tvChoice.halves, tvChoice.wide);
+      const again = place(tvChoice.side);
+      if (again[0] > 0) {
+        document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
+        return again[0];
+      }
+    }
     const arrange = () => {  // the history where it does best; that placement's score
       const left = place(cols[0]);
       if (left[0] === 100 && left[1] === all) return left;  // the left column holds it all
@@ -605,6 +623,8 @@ const Table = (function () {
     }
     const score0 = snap.game ? 0 : arrange()[0];  // no game: no players' table
     if (best && best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
+    tvChoice = best ? {key, halves: best[1], wide: best[2], side: box.parentElement}
+                    : {key: ""};
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
     return best ? best[0][0] : score0;
   }
