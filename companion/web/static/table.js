@@ -460,7 +460,7 @@ const Table = (function () {
   const K_MIN = 35;
   const K_STEP = 5;
   const TV_HALVES = 8;  // more players than this may sit in two tables side by side
-  let tvChoice = {key: ""};  // the last layout fitTV chose, and what it was chosen for
+  const tvChoices = new Map();  // what fitTV chose (and its score) for what (its key)
 
   function spills(col) {
     // Whether anything in `col` is cut: content past its own box (the column's included).
@@ -586,12 +586,15 @@ const Table = (function () {
     // The layout chosen last time is tried first, alone, when nothing it depends on changed
     // (the screen, the header, the game, its players, the clock, how full the history is):
     // a move then costs one fit, not the whole search (a dozen players' Pig Farm: ~8x).
-    const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight"),
+    const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight") ? "tight" : "",
                  snap.game_id, snap.players.length, !!snap.clock, all].join(":");
-    if (snap.game && tvChoice.key === key) {
-      renderPlayers(snap, tvChoice.halves, tvChoice.wide);
-      const again = place(tvChoice.side);
-      if (again[0] > 0) {
+    const tight = document.body.classList.contains("tv-tight");
+    const chosen = snap.game ? tvChoices.get(key) : undefined;
+    if (chosen && !chosen.score && !tight) return 0;  // cut at this header: fitClock's tighter
+    if (chosen) {
+      renderPlayers(snap, chosen.halves, chosen.wide);
+      const again = place(chosen.side);
+      if (again[0] > 0 || !chosen.score) {  // as good as it was (or as good as it gets)
         document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
         return again[0];
       }
@@ -623,8 +626,10 @@ const Table = (function () {
     }
     const score0 = snap.game ? 0 : arrange()[0];  // no game: no players' table
     if (best && best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
-    tvChoice = best ? {key, halves: best[1], wide: best[2], side: box.parentElement}
-                    : {key: ""};
+    if (best) {
+      if (tvChoices.size > 8) tvChoices.clear();
+      tvChoices.set(key, {score: best[0][0], halves: best[1], wide: best[2], side: box.parentElement});
+    }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
     return best ? best[0][0] : score0;
   }
