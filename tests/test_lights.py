@@ -247,6 +247,35 @@ def test_the_clock_warning_turns_the_seat_amber_then_red_at_time(tmp_path):
         close(app)
 
 
+@pytest.mark.parametrize("alarm,seconds", [("warn", 30 - WARN_BEFORE + 0.5), ("time", 30.5)])
+def test_a_paused_clock_shows_the_turn_not_the_alarm(tmp_path, alarm, seconds):
+    """Issue 34 item 10: paused at the warning or after Time!, the ring stood amber or red
+    (and its words said "time is running out"); the clock stands still, so the ring shows
+    the turn, as the TV does; going on shows the alarm again."""
+    from companion.ui.actions import PauseClock
+    colour = R.WARN if alarm == "warn" else R.TIME
+    clock = FakeClock()
+    ring = RecordingRing(COUNT, clock=clock)
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock, ring=ring,
+                   rules={"turn_limit": 30})
+    try:
+        app.render()
+        run_for(app, clock, seconds)
+        assert lit(ring.last, colour) == [0, 1, 15]
+        assert app.perform(PauseClock(True))
+        app.lights.sync()
+        run_for(app, clock, 1.0)
+        assert app.turn_clock.reading().alarm == alarm  # still that late, but paused
+        assert lit(ring.last) == [0, 1, 15]
+        assert app.lights.snapshot()["marks"][0] == "turn"
+        assert app.perform(PauseClock(False))
+        app.lights.sync()
+        run_for(app, clock, 0.1)
+        assert lit(ring.last, colour) == [0, 1, 15]
+    finally:
+        close(app)
+
+
 def test_at_game_over_the_winners_seats_pulse(tmp_path):
     clock = FakeClock()
     ring = RecordingRing(COUNT, clock=clock)

@@ -120,7 +120,9 @@ class Lights:
         if j is None:
             return None
         reading = self.app.turn_clock.reading()
-        return R.Look.of(j.state, reading.alarm if reading is not None else "")
+        # A paused clock (or a break) stands still: no amber or red for a time nobody is using.
+        still = reading is None or reading.paused or reading.on_break
+        return R.Look.of(j.state, "" if reading is None or still else reading.alarm)
 
     def _layout(self, look: R.Look | None) -> R.Layout | None:
         if self.ring is None or look is None:

@@ -79,10 +79,121 @@ CUT = """() => {
 }"""
 
 
+# What a viewer cannot read, one line each (issue 34 item 10): two things drawn over each
+# other (the ink of words, a picture, a button, a seat light's dot: any two of them that are
+# not one inside the other), words smaller than the floor (16 px at 1280x720, the same share
+# of the screen at 1920x1080: 1.25 of table.css's --u), and words whose WCAG contrast against
+# what is painted under them is below 4.5:1 (3:1 for large text: 24 px, or 18.66 px bold).
+# The background is what the browser paints under the words' middle (elementsFromPoint:
+# a badge fixed over the header counts against the header's amber, not against its parent),
+# composited from the bottom up; the words' colour is blended by its alpha and the opacity
+# of the element and its parents. A word on a gradient (the rainbow chip) is not measured.
+LOOKS = """() => {
+  const W = innerWidth, H = innerHeight, out = [];
+  const u = Math.min(W / 100, H * 1.78 / 100);
+  const floor = 1.25 * u - 0.05;
+  const what = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+    (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ')[0] : '') +
+    ' "' + (e.textContent || '').trim().slice(0, 24) + '"';
+  const hidden = (e) => !e || e.closest('script, .sr-only, .sr, .sr-heading') ||
+    !e.getClientRects().length || getComputedStyle(e).visibility === 'hidden';
+  // The ink: [owner element, rect], a rect for each line of each text node, and the whole
+  // box of each picture, button and light.
+  const ink = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const texts = [];
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    const e = t.parentElement;
+    if (!t.data.trim() || hidden(e)) continue;
+    texts.push(t);
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) {
+      if (r.width < 1 || r.height < 1) continue;
+      // A line's box is the font's whole height: its ink is the middle of it.
+      const pad = r.height * 0.18;
+      ink.push([e, {left: r.left, right: r.right, top: r.top + pad, bottom: r.bottom - pad}]);
+    }
+  }
+  for (const e of document.body.querySelectorAll('img, button, .ring-dot')) {
+    if (hidden(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height) ink.push([e, r, true]);
+  }
+  for (let i = 0; i < ink.length; i++) {
+    for (let j = i + 1; j < ink.length; j++) {
+      const [a, ra, boxA] = ink[i], [b, rb, boxB] = ink[j];
+      if (a === b || a.contains(b) || b.contains(a)) continue;
+      const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      // Two boxes (a light's dot and the picture) may not even touch; words get a pixel.
+      const slack = boxA && boxB ? 0 : 1;
+      if (x > slack && y > slack) out.push(what(a) + ' overlaps ' + what(b));
+    }
+  }
+  const rgba = (c) => { const v = (c.match(/[\\d.]+/g) || []).map(Number);
+                        return v.length >= 3 ? [v[0], v[1], v[2], v.length > 3 ? v[3] : 1] : null; };
+  const over = (top, a, bottom) => top.map((v, i) => v * a + bottom[i] * (1 - a));
+  const opacity = (e) => { let o = 1;
+    for (; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity);
+    return o; };
+  const lum = (c) => c.map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const seen = new Set();
+  for (const t of texts) {
+    const e = t.parentElement;
+    const st = getComputedStyle(e);
+    const size = parseFloat(st.fontSize);
+    if (size < floor && !seen.has(e)) {
+      seen.add(e);
+      out.push(what(e) + ' is ' + size.toFixed(1) + ' px, under ' + (floor + 0.05).toFixed(1));
+    }
+    range.selectNodeContents(t);
+    const r = [...range.getClientRects()].find((q) => q.width >= 1 && q.height >= 1);
+    if (!r) continue;
+    const cx = Math.min(W - 1, Math.max(0, (r.left + r.right) / 2));
+    const cy = Math.min(H - 1, Math.max(0, (r.top + r.bottom) / 2));
+    const stack = document.elementsFromPoint(cx, cy);
+    const at = stack.indexOf(e);
+    // Bottom first: what is painted under the words there, or (words the point does not
+    // find: under something that takes no pointer) the element and its parents.
+    const under = at >= 0 ? stack.slice(at).reverse() : [];
+    if (at < 0) { for (let p = e; p; p = p.parentElement) under.unshift(p); }
+    let back = [0, 0, 0];
+    let gradient = false;
+    for (const b of under) {
+      const bs = getComputedStyle(b);
+      if (bs.backgroundImage !== 'none' && b.tagName !== 'HTML') gradient = true;
+      const c = rgba(bs.backgroundColor);
+      if (c && c[3] > 0) back = over(c.slice(0, 3), c[3] * opacity(b), back);
+    }
+    if (gradient) continue;
+    const c = rgba(st.color);
+    const fg = over(c.slice(0, 3), c[3] * opacity(e), back);
+    const a = lum(fg), b = lum(back);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const bold = parseInt(st.fontWeight, 10) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need && !seen.has(t)) {
+      seen.add(t);
+      out.push(what(e) + ' contrast ' + ratio.toFixed(2) + ' < ' + need + ' (' +
+               fg.map(Math.round) + ' on ' + back.map(Math.round) + ')');
+    }
+  }
+  return out;
+}"""
+
+
+def problems(page) -> list[str]:
+    """Everything cut (CUT) and everything unreadable (LOOKS) on the page as it is."""
+    return [*page.evaluate(CUT), *page.evaluate(LOOKS)]
+
+
 @pytest.fixture(scope="module")
 def tv(browser, tmp_path_factory):
-    """The companion with every checked game in its journal (unfinished: resumable), and a
-    paired TV-sized page of it: (page, companion, {(kind, players): game id})."""
+    """The companion (with seat lights) with every checked game in its journal (unfinished:
+    resumable), and a paired TV-sized page of it: (page, companion, {(kind, players): game id})."""
     journal = tmp_path_factory.mktemp("tv") / "journal.db"
     ids: dict[tuple[str, int], int] = {}
     with Store(journal) as store:  # each game in one transaction, as `companion import` does
@@ -93,7 +204,8 @@ def tv(browser, tmp_path_factory):
                 for e in events:
                     j.append(e)
                 ids[kind, n] = store.import_game(j, f"tv {kind} {n}")
-    c = Companion(journal).start()
+    from companion.testing import RecordingRing
+    c = Companion(journal, ring=RecordingRing(16)).start()  # the seat lights round the picture
     context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
     page = context.new_page()
     pair(page, c)
@@ -154,7 +266,7 @@ def test_tv_shows_every_game_whole_at_1080p_and_720p(tv, kind):
                 _fitted(page, seq)
                 where = f"{n} players, {'game over' if over else 'in progress'}, " \
                         f"{size['width']}x{size['height']}: "
-                cut += [where + line for line in page.evaluate(CUT)]
+                cut += [where + line for line in problems(page)]
     assert not cut, "\n".join(cut)
 
 
@@ -184,7 +296,7 @@ def test_tv_shows_the_start_menu_whole(browser, tmp_path):
             for size in (*SIZES, SIZES[0]):
                 page.set_viewport_size(size)
                 _fitted(page, state(c)["seq"])
-                assert page.evaluate(CUT) == [], size
+                assert problems(page) == [], size
             said = page.locator("#turn").inner_text()
             assert "No game on the table" in said and "resume it on the box" in said
         finally:
@@ -224,6 +336,9 @@ def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path
             page.wait_for_selector("#conn[data-state=live]")
             for kind, gid in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                # The page has this game's snapshot before its clock is moved on (a page
+                # busy fitting the last game gets it later; its clock counts from then).
+                page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq)
                 left = state(c)["clock"]["left"]
                 moved = 0  # ms the page's clock has moved on since this game's snapshot
                 for alarm, at in (("warn", int((left - 5) * 1000)), ("time", int((left + 3) * 1000))):
@@ -237,8 +352,94 @@ def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path
                         assert page.locator("th.clock-col", has_text="Bank").count() >= 1
                         where = f"{kind}, {len(state(c)['players'])} players, {alarm}, " \
                                 f"{size['width']}x{size['height']}: "
-                        cut += [where + line for line in page.evaluate(CUT)]
+                        cut += [where + line for line in problems(page)]
                 assert page.locator("#clock-state").inner_text() == "Time!"
+        finally:
+            context.close()
+    assert not cut, "\n".join(cut)
+
+
+def _clock_game(path, clock, kind: str) -> None:
+    """A journal at `path` holding one game of `kind` at its most players, a minute a turn,
+    its longest name in the seat whose turn it is once the game's events are played."""
+    players, rules, events = crowd.game(kind, crowd.counts(kind)[-1])
+    rules = {**rules, "turn_limit": 60}
+    dry = Journal(Header(kind, tuple(players), 0, rules))
+    for e in events:
+        dry.append(e)
+    a, b = dry.state.table.current, players.index(max(crowd.NAMES, key=len))
+    players[a], players[b] = players[b], players[a]
+    with Store(path, clock=clock) as store:
+        j = store.new_game(Header(kind, tuple(players), 0, rules))
+        for e in events:
+            j.append(e)
+
+
+@pytest.mark.parametrize("kind", list(games.kinds()))
+def test_tv_is_readable_in_every_clock_state_with_the_longest_name_on_turn(browser, tmp_path,
+                                                                            kind):
+    """Issue 34 item 10: with a limit of a minute a turn, the 16-letter name on turn, the
+    seat lights round the box's picture and "Speak calls ON", for every kind at its most
+    players, at both sizes: the clock running, at the warning, at Time!, paused at the
+    warning and paused after Time! nothing is cut, nothing is drawn over anything else
+    (the switch stood over the clock), no word is under the floor, every word is readable
+    on what is under it ("Speak calls ON" was green on amber); and paused looks paused: no
+    amber or red, "Paused" said, and the ring's line says the clock is paused instead of
+    "time is running out". The box's clock is a FakeClock, moved by hand for the pauses;
+    the page's is Playwright's, moved by hand for the warning and Time!."""
+    from companion.testing import FakeClock, RecordingRing
+
+    start = 1_700_000_000.0
+    clock = FakeClock(start)
+    _clock_game(tmp_path / "journal.db", clock, kind)
+    cut: list[str] = []
+    with Companion(tmp_path / "journal.db", clock=clock, ring=RecordingRing(16)) as c:
+        context = browser.new_context(viewport=SIZES[1], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            pair(page, c)
+            page.add_init_script("localStorage.setItem('chroma.speech', 'on')")
+            page.clock.install(time=start * 1000)
+            page.clock.pause_at(start * 1000 + 1000)
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            assert page.locator("#speech-switch").get_attribute("aria-pressed") == "true"
+            s = state(c)
+            assert s["players"][s["state"]["current"]] == max(crowd.NAMES, key=len)
+            assert s["clock"]["left"] == 60
+
+            def check(name: str, seq: int) -> None:
+                sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+                for size in sizes:
+                    page.set_viewport_size(size)
+                    _refitted(page, seq)
+                    where = f"{name}, {size['width']}x{size['height']}: "
+                    cut.extend(where + line for line in problems(page))
+
+            seq = s["seq"]
+            check("running", seq)
+            page.clock.run_for(55_000)
+            check("warn", seq)
+            assert page.locator("#turn").get_attribute("data-alarm") == "warn"
+            page.clock.run_for(8_000)
+            check("time", seq)
+            assert page.locator("#turn").get_attribute("data-alarm") == "time"
+            # The box's own clock on to 5 s before the limit, then past it; paused there.
+            for alarm, by in (("warn", 55), ("time", 8)):
+                clock.advance(by)
+                seq = _post(page, c, "/api/pause", {"paused": True})
+                assert state(c)["clock"]["alarm"] == alarm
+                check("paused at " + alarm, seq)
+                looks = (page.locator("#turn").get_attribute("data-alarm"),
+                         page.locator("body").get_attribute("data-alarm"),
+                         page.locator("#clock-state").inner_text())
+                if looks != ("", "", "Paused"):
+                    cut.append(f"paused at {alarm}: the alarm and the words: {looks}")
+                ring = page.locator("#ring-words").inner_text()
+                if "paused" not in ring or "running out" in ring or "time is up" in ring:
+                    cut.append(f"paused at {alarm}: the ring says {ring!r}")
+                if alarm == "warn":
+                    _post(page, c, "/api/pause", {"paused": False})
         finally:
             context.close()
     assert not cut, "\n".join(cut)

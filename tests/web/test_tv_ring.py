@@ -78,3 +78,44 @@ def test_no_ring_configured_no_ring_on_the_tv(tv):
     assert state(c)["ring"] is None
     expect(page.locator("#ring-words")).to_be_hidden()
     assert page.evaluate(DOTS) == []
+
+
+# Each ring mark drawn as the TV draws it (Table.ringMark, in a dot of the ring), then its
+# pixels compared with an unassigned code point's (the font's empty box) and with nothing:
+# a text mark the page's fonts lack looks like one of them. A drawn mark is an <svg>.
+MARKS = """() => {
+  const fonts = getComputedStyle(document.getElementById('ring')).fontFamily ||
+                getComputedStyle(document.body).fontFamily;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext('2d');
+  const ink = (text) => {
+    g.clearRect(0, 0, 64, 64);
+    g.font = 'bold 40px ' + fonts;
+    g.fillStyle = '#000';
+    g.textBaseline = 'middle';
+    g.fillText(text, 8, 32);
+    return g.getImageData(0, 0, 64, 64).data.join(',');
+  };
+  const missing = ink('\\u0378'), blank = ink(' ');
+  const out = {};
+  for (const mark of ['turn', 'warn', 'time', 'won', 'out', 'skip']) {
+    const node = Table.ringMark(mark);
+    if (!node) { out[mark] = 'none'; continue; }
+    if (node.nodeName.toLowerCase() === 'svg') { out[mark] = 'svg'; continue; }
+    const drawn = ink(node.textContent);
+    out[mark] = drawn === missing ? 'empty box ' + node.textContent
+              : drawn === blank ? 'nothing ' + node.textContent : 'glyph';
+  }
+  return out;
+}"""
+
+
+def test_every_ring_mark_is_drawn_with_the_fonts_a_pi_has(tv):
+    """Issue 34 item 10: the Time! mark ⏱ was an empty box in a browser with no emoji font
+    (Debian's chromium here has the fonts a Pi has: DejaVu). Every mark the ring's seats
+    can carry is a glyph these fonts have, or drawn (the stopwatch)."""
+    page, _ = tv(RecordingRing(16))
+    marks = page.evaluate(MARKS)
+    assert marks == {"turn": "glyph", "warn": "glyph", "time": "svg", "won": "glyph",
+                     "out": "glyph", "skip": "glyph"}

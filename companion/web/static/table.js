@@ -186,12 +186,12 @@ const Table = (function () {
     const turns = now.c.turns[k];
     return turns ? clockText(now.totals[k] / turns) : "–";
   }
-  function clockColumns(s) {
-    // The players table's columns of the clock: [head, what, title]. The TV has room for
-    // the average in a column of its own, but for many players (their table is as wide as
-    // the screen allows; there is room below); a phone shows it under the time ("both").
+  function clockColumns(s, wide) {
+    // The players table's columns of the clock: [head, what, title]. The TV shows the
+    // average in a column of its own (`wide`: a row a line high) or under the time (fitTV
+    // tries both for many players: two tables side by side are narrower so); a phone shows
+    // it under the time ("both").
     if (!s.clock) return [];
-    const wide = TV && s.players.length <= TV_HALVES;
     const cols = wide ? [["Time", "total", "Time played this game"], ["Avg turn", "avg", "Average turn"]]
                     : [["Time", "both", "Time played this game, and the average turn"]];
     if (s.clock.banks) cols.push(["Bank", "bank", "Time left in the bank"]);
@@ -223,7 +223,9 @@ const Table = (function () {
     const now = s && s.game && !(s.state || {}).over ? clockNow() : null;
     const on = !!(now && now.c.seat !== null && now.c.seat !== undefined);
     if (box) box.hidden = !on;
-    const alarm = on ? now.alarm : "";
+    // Paused, or on a break, the clock stands still and nobody is late: no amber, no red
+    // (the words say "Paused" or "Break", on the header's usual colours).
+    const alarm = on && !now.c.paused && !now.c.on_break ? now.alarm : "";
     turn.dataset.alarm = alarm;
     document.body.dataset.alarm = alarm;
     if (!on) {
@@ -269,14 +271,21 @@ const Table = (function () {
   function fitClock() {
     // The TV: the clock beside the name is smaller than the name, which is fitted to what
     // the clock leaves it; then the columns again (a wider time may not fit).
+    // When the columns are cut even so (many players, the clock's columns, no words under
+    // the floor), the header is made shorter ("tv-tight": a smaller name and clock) and
+    // the columns fitted again.
     if (!TV || !snap) return;
     const who = document.getElementById("who");
     const time = document.getElementById("clock-time");
-    time.style.fontSize = "";
-    fitText(who, Math.min(200, Math.max(48, window.innerHeight * 0.18)));
-    const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
-    if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
-    fitTV();
+    const header = (tight) => {
+      document.body.classList.toggle("tv-tight", tight);
+      time.style.fontSize = "";
+      fitText(who, Math.min(200, Math.max(48, window.innerHeight * (tight ? 0.13 : 0.18))));
+      const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
+      if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
+    };
+    header(false);
+    if (fitTV() === 0) { header(true); fitTV(); }
   }
   function renderClock(s) {
     // A snapshot made a while before it was sent (the one a page gets as it opens) is as
@@ -306,10 +315,22 @@ const Table = (function () {
                                      text: (r.mark === k ? w.mark_glyph || "" : "") + p}))));
     const total = h("tr", {class: "total"}, h("th", {text: w.total.label}),
                     w.total.cells.map((p) => h("th", {text: String(p)})));
-    return [h("div", {class: "scroll"}, h("table", {class: "rounds"},
-              h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total))),
-            h("p", {class: "note", text: (w.note || "") +
-                    (first && w.cut ? "; " + w.cut.replace("{n}", String(first)) : "")})];
+    const note = h("p", {class: "note"});
+    const table = h("table", {class: "rounds"},
+                    h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, total));
+    const say = (n) => { note.textContent = (w.note || "") + (n && w.cut ? "; " + w.cut.replace("{n}", String(n)) : ""); };
+    say(first);
+    // The TV's fit takes the oldest shown round off when the column cannot hold them all
+    // even at the smallest type (fitColumn): the note then says how many are left out.
+    let shown = first;
+    table.dropOldest = () => {
+      const body = table.tBodies[0];
+      if (!w.cut || !body || body.rows.length <= 1) return false;
+      body.rows[0].remove();
+      say(++shown);
+      return true;
+    };
+    return [h("div", {class: "scroll"}, table), note];
   }
   function widget(w) {
     switch (w.kind) {
@@ -368,7 +389,7 @@ const Table = (function () {
     return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
-  function renderPlayers(s, halves) {
+  function renderPlayers(s, halves, wide) {
     // `halves`: the TV's two tables side by side, the first half of the seats and the second
     // (many players: the rows are bigger so).
     const st = s.state || {};
@@ -378,7 +399,7 @@ const Table = (function () {
     const cols = (s.view || {}).columns || [];
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
-    const times = clockColumns(s);
+    const times = clockColumns(s, TV && (wide ?? !halves));
     const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})),
                    times.map(([t, , title]) => h("th", {class: "num clock-col", title, text: t})));
     const rows = s.players.map((name, k) => {
@@ -439,6 +460,7 @@ const Table = (function () {
   const K_MIN = 35;
   const K_STEP = 5;
   const TV_HALVES = 8;  // more players than this may sit in two tables side by side
+  const tvChoices = new Map();  // what fitTV chose (and its score) for what (its key)
 
   function spills(col) {
     // Whether anything in `col` is cut: content past its own box (the column's included).
@@ -450,7 +472,7 @@ const Table = (function () {
     return false;
   }
 
-  function fitColumn(col, box) {
+  function fitColumn(col, box, drop) {
     // The column's --k (in hundredths) once it holds its content. Each try lays the page out
     // again, so the type is found by halving (the first try is the biggest, which most games
     // fit) and the history is trimmed by measuring, not one event at a time.
@@ -504,24 +526,79 @@ const Table = (function () {
       box.hidden = true;  // no room for one event at a readable size: the game comes first
     }
     k = biggest(K_MIN, 0);
-    return k === null ? K_MIN : k;
+    if (k !== null) return k;
+    // Still cut (no words are smaller than the floor): the round table's oldest rows go,
+    // down to the last round (the totals count them all).
+    let dropped = false;
+    if (!drop) return 0;
+    // (One at a time, and looked at each time: a marked cell gone can narrow a column, so
+    // the names may go back across, which is shorter.)
+    while (rounds && rounds.dropOldest && !fits(K_MIN, 0) && rounds.dropOldest()) dropped = true;
+    k = dropped ? biggest(K_MIN, 0) : null;
+    return k === null ? 0 : k;  // 0: cut even so
   }
 
   function fitTV() {
     const box = document.getElementById("history");
     const cols = [document.querySelector(".col-a"), document.querySelector(".col-b")];
-    if (!box || !cols[0] || !cols[1] || !snap) return;
+    if (!box || !cols[0] || !cols[1] || !snap) return 100;
     // With the history in `col`, both columns fitted (the left one first: the right one has
     // the width it leaves): [the smaller --k in hundredths, the events shown].
     const place = (col) => {
+      if (snap.game) renderGame(snap);  // every round the kind shows on a TV, again
       box.hidden = false;
       col.append(box);
       renderHistory(snap);
       for (const c of cols) c.style.setProperty("--k", "1");
-      const k = Math.min(...cols.map((c) => fitColumn(c, box)));
-      return [k, box.hidden ? 0 : box.querySelectorAll("li").length];
+      const ks = cols.map((c) => fitColumn(c, box, false));
+      // The right column cut even at its smallest: the left one's type smaller, so it is
+      // narrower and leaves the right one more width (a round table of many players then
+      // fits with its names written across, not upwards); failing that, the same again
+      // letting the round table drop its oldest rounds. The first that fits is kept.
+      const refit = (kl, drop) => {
+        cols[0].style.setProperty("--k", String(kl / 100));
+        if (snap.game) renderGame(snap);
+        if (box.parentElement === cols[1]) { box.hidden = false; renderHistory(snap); }
+        ks[0] = kl;
+        ks[1] = fitColumn(cols[1], box, drop);
+        return ks[1] > 0;
+      };
+      const k0 = ks[0];
+      const narrower = box.parentElement !== cols[0];  // (the left one's history is fitted)
+      for (const drop of [false, true]) {
+        if (ks[1] > 0) break;
+        // The biggest left --k that lets the right column fit, found by halving between the
+        // narrowest (K_MIN) and k0 (known not to fit without dropping rounds).
+        let lo = narrower ? K_MIN : k0;
+        if (lo === k0 && !drop) continue;
+        if (!refit(lo, drop)) continue;
+        let hi = drop ? k0 + K_STEP : k0;  // does not fit (or is past k0)
+        while (hi - lo > K_STEP) {
+          const mid = lo + Math.max(1, Math.round((hi - lo) / 2 / K_STEP)) * K_STEP;
+          if (mid >= hi) break;
+          if (refit(mid, drop)) lo = mid; else hi = mid;
+        }
+        if (ks[0] !== lo || ks[1] === 0) refit(lo, drop);
+      }
+      return [Math.min(...ks), box.hidden ? 0 : box.querySelectorAll("li").length];
     };
     const all = Math.min(TV_HISTORY, (snap.history || []).length);
+    // The layout chosen last time is tried first, alone, when nothing it depends on changed
+    // (the screen, the header, the game, its players, the clock, how full the history is):
+    // a move then costs one fit, not the whole search (a dozen players' Pig Farm: ~8x).
+    const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight") ? "tight" : "",
+                 snap.game_id, snap.players.length, !!snap.clock, all].join(":");
+    const tight = document.body.classList.contains("tv-tight");
+    const chosen = snap.game ? tvChoices.get(key) : undefined;
+    if (chosen && !chosen.score && !tight) return 0;  // cut at this header: fitClock's tighter
+    if (chosen) {
+      renderPlayers(snap, chosen.halves, chosen.wide);
+      const again = place(chosen.side);
+      if (again[0] > 0 || !chosen.score) {  // as good as it was (or as good as it gets)
+        document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
+        return again[0];
+      }
+    }
     const arrange = () => {  // the history where it does best; that placement's score
       const left = place(cols[0]);
       if (left[0] === 100 && left[1] === all) return left;  // the left column holds it all
@@ -532,13 +609,29 @@ const Table = (function () {
       }
       return right;
     };
-    const score = arrange();
-    if (snap.game && snap.players.length > TV_HALVES && score[0] < K_SOFT) {
-      // Many players and small type: the seats in two tables side by side, if that is bigger.
-      renderPlayers(snap, true);
-      if (arrange()[0] <= score[0]) { renderPlayers(snap, false); arrange(); }
+    // The players' table: one, its rows a line high (the average turn in a column of its
+    // own); for many players whose rows came out small, two side by side (the average under
+    // the time: narrower), or one with the average under the time; whichever is biggest,
+    // the first of them on a tie.
+    const tries = snap.game && snap.players.length > TV_HALVES
+      ? [[false, true], [true, false], [false, false]] : [[false, true]];
+    let best = null;
+    let last = null;
+    for (const [halves, wide] of tries) {
+      if (!snap.game) break;
+      renderPlayers(snap, halves, wide);
+      last = [arrange(), halves, wide];
+      if (!best || last[0][0] > best[0][0]) best = last;
+      if (last[0][0] >= K_SOFT) break;
+    }
+    const score0 = snap.game ? 0 : arrange()[0];  // no game: no players' table
+    if (best && best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
+    if (best) {
+      if (tvChoices.size > 8) tvChoices.clear();
+      tvChoices.set(key, {score: best[0][0], halves: best[1], wide: best[2], side: box.parentElement});
     }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
+    return best ? best[0][0] : score0;
   }
 
   function renderFrame(s) {
@@ -561,7 +654,25 @@ const Table = (function () {
   // The snapshot's `ring` (docs/lights.md): the box's ring of LEDs at rest, drawn as dots
   // around the box's picture, LED 0 at the top, clockwise, as on the box. Colour is never the
   // only sign: each seat's dot carries a mark, and a line says it in words (the snapshot's).
-  const RING_MARKS = {turn: "▶", warn: "!", time: "⏱", won: "★", out: "✕", skip: "»"};
+  // Each a glyph that DejaVu Sans (on a Pi, and Debian's chromium here) has; "time" is a
+  // stopwatch drawn inline: the emoji ⏱ is an empty box in a browser with no emoji font
+  // (tests/web/test_tv_ring.py draws each mark and compares it with a missing glyph's box).
+  const RING_MARKS = {turn: "▶", warn: "!", won: "★", out: "✕", skip: "»"};
+  function ringMark(mark) {
+    // What a seat's dot shows for its light's `mark`: a text glyph, or the stopwatch (an
+    // inline SVG kept in the page: templates/live.html #mark-time); null for none.
+    if (RING_MARKS[mark]) return document.createTextNode(RING_MARKS[mark]);
+    const drawn = document.getElementById("mark-" + mark);
+    return drawn ? drawn.content.firstElementChild.cloneNode(true) : null;
+  }
+  function ink(colour) {
+    // The mark's colour on a dot of `colour` (as seen): black on a bright one, white on a
+    // dim one (black on a dim seat's grey was 2.9:1).
+    const v = (colour.match(/\d+/g) || []).map(Number).map((c) => { c /= 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); });
+    const lum = 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+    return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff";
+  }
   // Where LED `i` of `count` sits on the box's outline, in percent: spaced evenly along the
   // border of the picture, from the middle of its top edge, clockwise (ui/ring.py around()).
   function ringSpot(i, count) {
@@ -589,6 +700,9 @@ const Table = (function () {
     box.classList.toggle("with-ring", !!ring);
     words.hidden = !ring;
     if (!ring) { dots.replaceChildren(); return; }
+    // The picture at least half an em wide per LED (8 em for 16): the dots round it never
+    // touch each other, even at its corners (table.css .with-ring).
+    box.style.setProperty("--ring-w", String(Math.max(8, ring.pixels.length / 2)));
     const seatOf = {};
     (ring.seats || []).forEach((led, seat) => { seatOf[led] = seat; });
     dots.replaceChildren(...ring.pixels.map((colour, i) => {
@@ -596,16 +710,20 @@ const Table = (function () {
       const seat = seatOf[i];
       const mark = seat === undefined ? "" : (ring.marks || [])[seat] || "";
       const dot = h("span", {class: "ring-dot" + (colour === "#000000" ? " dark" : ""),
-                             "data-led": String(i), "data-mark": mark || null,
-                             text: RING_MARKS[mark] || ""});
+                             "data-led": String(i), "data-mark": mark || null}, ringMark(mark));
       // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
       // On the line halfway into the padding round the picture (table.css .with-ring).
-      dot.style.left = "calc(.55em + (100% - 1.1em) * " + (x / 100).toFixed(4) + ")";
-      dot.style.top = "calc(.55em + (100% - 1.1em) * " + (y / 100).toFixed(4) + ")";
+      dot.style.left = "calc(.65em + (100% - 1.3em) * " + (x / 100).toFixed(4) + ")";
+      dot.style.top = "calc(.65em + (100% - 1.3em) * " + (y / 100).toFixed(4) + ")";
       dot.style.background = seen(colour);
+      if (colour !== "#000000") dot.style.color = ink(seen(colour));
       return dot;
     }));
-    words.textContent = ring.words || "";
+    // The ring's words are the lights'; the clock standing still is said after them (the
+    // lights then show the turn, not the clock's alarm).
+    const c = s.clock;
+    words.textContent = (ring.words || "") + (c && c.paused ? " · clock paused"
+                                              : c && c.on_break ? " · on a break" : "");
   }
 
   function render(s) {
@@ -717,7 +835,7 @@ const Table = (function () {
   else start();
 
   return {
-    h, chip, fill,
+    h, chip, fill, ringMark,
     get snapshot() { return snap; },
     onRender(fn) { listeners.push(fn); if (snap) fn(snap); },
     onFrame(fn) {
