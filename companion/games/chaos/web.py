@@ -41,7 +41,7 @@ def actions(s: Seen) -> list[Action]:
              buttons=(Send("Pick a Color", {"type": "pick_color"}),
                       Send("Draw 4", {"type": "draw_four"}),
                       Send("Color Dump", {"type": "color_dump"}))),
-        Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), s.current, key="players.0",
+        Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), key="players.0",
                                                 label="Player"),
                                          Choice("b", s.seats(), key="players.1",
                                                 label="Swaps hands with"))),),
@@ -67,9 +67,14 @@ def dealer(s: Seen) -> Form:
 
     seats = tuple(Option(k, n, note=f"{s.name(after(k))} goes first", send=after(k))
                   for k, n in enumerate(s.players))
+    # The players choose the dealer: the select starts empty (issue 34, item 9); the seat the
+    # game suggests is said, not chosen for them.
+    suggested = (s.ask or {}).get("suggested")
+    hint = (Note(f"The deal passes on: usually {s.name(suggested)}, who went first last "
+                 f"round"),) \
+        if isinstance(suggested, int) and 0 <= suggested < len(s.players) else ()
     return Form("dealer", "Next round: who deals?",
-                (Choice("dealer", seats, (s.ask or {}).get("suggested"), key="player",
-                        label="Dealer"),),
+                (*hint, Choice("dealer", seats, key="player", label="Dealer")),
                 submit=Send("Deals", {"type": "first"}), ask=True)
 
 

@@ -26,7 +26,7 @@ def actions(s: Seen) -> list[Action]:
              submit=Send("Record the pips", {"type": "pips"}))] if first_open(s) else []
     return [
         *first,
-        Form("pair", "A pair for", (Choice("player", s.seats(), s.current, label="Player"),),
+        Form("pair", "A pair for", (Choice("player", s.seats(), label="Player"),),
              submit=Send("Pair", {"type": "pair"})),
     ]
 

@@ -59,11 +59,11 @@ def actions(s: Seen) -> list[Action]:
         ), submit=Send("Score the round", {"type": "sell"})),
         Form("butcher", "Butcher", (
             Row((Choice("die", (Option("colors", "Colors die"), Option("shapes", "Shapes die")),
-                        "colors", label="Die"),
-                 Choice("face", FACES["colors"], follows="die", options_by=FACES,
+                        label="Die"),
+                 Choice("face", (), follows="die", options_by=FACES,
                         label="Face"))),
             Tick("deal", "dealt at the start of the round"),
-            Choice("player", s.seats(), cur, only_if="deal", label="Dealt to"),
+            Choice("player", s.seats(), only_if="deal", label="Dealt to"),
         ), submit=Send("Record the butcher", {"type": "butcher"})),
     ]
 

@@ -207,7 +207,6 @@
     if (Table.snapshot) renderActions(Table.snapshot);
   }
   function field(f, name) { return f.elements[name]; }
-  function int(f, name) { return parseInt(field(f, name).value, 10); }
   function chosen(f, name, message) {
     // A select the players must choose: its seat, or a FieldError saying so.
     const sel = field(f, name);
@@ -350,6 +349,7 @@
       case "choice": {
         const sel = field(f, d.name);
         if (sel.value === "" && isInput(d)) {
+          if (d.optional) return undefined;  // left out while nobody chose (the form's one_of)
           throw new FieldError(sel, say(d.missing, {label: d.label || formTitle(f)}));
         }
         return sent(optionOf(choiceOptions(f, d), sel.value), sel.value);
@@ -405,6 +405,9 @@
       const v = fieldValue(s, f, x);
       values[x.name || x.key] = v;
       if (v !== undefined) setPath(event, x.key || x.name, v);
+    }
+    if (d.one_of && !Object.values(values).some((v) => filled(v) || v === false)) {
+      throw new FieldError(f.querySelector("select, input"), d.one_of);
     }
     return event;
   }
@@ -466,9 +469,11 @@
         "Skip to", (f) => ({type: "skip_to", player: chosen(f, "player", "Skip to: choose one")}), "skip_to") : null,
       // Who goes first is the start's question (the panel asks it when a game starts): only
       // before the first turn ends; the box refuses it after (kinds.first_open).
+      // Nobody is chosen for the players (issue 34, item 9: after Play again an untouched
+      // form recorded, and spoke, a first player nobody picked).
       !st.turns ? form("Who goes first",
-        labelled(select("player", seatOptions(s, live), st.current), "Goes first", true), "Goes first",
-        (f) => ({type: "first", player: int(f, "player")}), "first") : null,
+        labelled(select("player", seatOptions(s, live), "", true), "Goes first", true), "Goes first",
+        (f) => ({type: "first", player: chosen(f, "player", "Who goes first: choose one")}), "first") : null,
       form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", "Colors", COLOR_FACES),
         die("shapes", "Shapes", SHAPE_FACES), die("d8", "8-sided", [1, 2, 3, 4, 5, 6, 7, 8]),
         die("d6", "6-sided", [1, 2, 3, 4, 5, 6]))],
@@ -851,14 +856,26 @@
     const c = s.clock;
     pauseButton.hidden = !s.game || !c || !!(s.state || {}).over;
     if (pauseButton.hidden) return;
-    pauseButton.textContent = c.paused ? "Clock on" : "Pause clock";
+    pauseButton.textContent = c.paused ? "Start the clock" : "Pause the clock";  // what a tap does
     pauseButton.classList.toggle("go", c.paused);
     pauseButton.disabled = busy.has(pauseButton);
   }
 
+  // A code that is not 6 digits is said as that, here (the box's answer would be about the
+  // code on its screen: "no valid code"). pair.js says the same on the pairing landing.
+  function codeProblem(code) {
+    if (!code) return "Type the 6 digits the box shows under Pair a phone";
+    if (!/^[0-9]+$/.test(code)) return "The code is 6 digits (0-9), not " + code;
+    if (code.length !== 6) return "The code is 6 digits; this one has " + code.length;
+    return "";
+  }
   document.getElementById("pair-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const code = document.getElementById("pair-code").value.trim();
+    const input = document.getElementById("pair-code");
+    const code = input.value.trim();
+    const wrong = codeProblem(code);
+    input.removeAttribute("aria-invalid");
+    if (wrong) { showError(wrong); input.setAttribute("aria-invalid", "true"); input.focus(); return; }
     const r = await call("POST", "/api/pair", {code});
     if (r) {
       document.getElementById("pair-code").value = "";
