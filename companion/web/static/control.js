@@ -88,6 +88,19 @@
   const DOUBLE_TAP_MS = 700;
   const REPEATS = new Set(["UP", "DOWN", "HOLD UP", "HOLD DOWN"]);
   const holds = new Map();  // a request being answered or held -> its controls (disabled)
+  // One tap, one action (shared/DESIGN.md "Table invariants"): a tap that sends a change
+  // holds every tap on the board and the controls (body[data-hold], table.css: no pointer
+  // events) until DOUBLE_TAP_MS after its answer. The redraw the change brings (a form
+  // emptied, a note gone, a question's form added) moves what is under the finger; a double
+  // tap's second tap then lands on nothing instead of on another button (issue 34, item 1).
+  // Taps while nothing is being sent (filling a form in) are never held.
+  let tapHolds = 0;
+  function holdTaps() { tapHolds++; document.body.dataset.hold = "tap"; }
+  function releaseTaps() {
+    tapHolds = Math.max(0, tapHolds - 1);
+    if (!tapHolds) delete document.body.dataset.hold;
+  }
+  function holdTapsFor(ms) { holdTaps(); setTimeout(releaseTaps, ms); }
   function holdKey(path, body) { return path + " " + JSON.stringify(body || {}); }
   function said(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   async function post(path, body, control, quiet) {
@@ -104,16 +117,19 @@
     const key = holdKey(path, body);
     const held = new Set(els);
     holds.set(key, held);
+    const repeats = !!(body && REPEATS.has(body.button));
+    if (!repeats) holdTaps();
     let hold = 0;
     try {
       const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
       const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
       if (r && r.did && !quiet) showNote(said(r.did));
-      if (r && !(body && REPEATS.has(body.button))) hold = DOUBLE_TAP_MS - (Date.now() - answered);
+      if (r && !repeats) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
       const release = () => {
+        if (!repeats) releaseTaps();
         if (holds.get(key) === held) holds.delete(key);
         for (const e of held) { e.disabled = false; busy.delete(e); }
         if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
