@@ -185,3 +185,73 @@ def test_api_refuses_the_untouched_form_naming_the_field(page, companion):
     assert answer == [422, "Enter Ann's points (a whole number)"]
     assert not re.search(r"points\d|'points'", answer[1])
     assert state(c)["events"] == 0
+
+
+# --- a half-typed form is kept across snapshots (issue 34, item 8) ----------------------------
+
+FIVE = ("Ann", "Ben", "Cy", "Dee", "Eve")
+
+
+def test_round_points_typed_for_two_of_five_stay_when_another_phone_presses_next(
+        browser, page, companion):
+    """Chaos round points typed for 2 of 5 players vanished when another phone (or the box)
+    pressed NEXT: the snapshot redrew the forms empty."""
+    c = companion("chaos", FIVE)
+    pair(page, c)
+    f = page.locator("#actions form[data-form=round_points]")
+    f.locator("input[name=points0]").fill("0")
+    f.locator("input[name=points1]").fill("17")
+    f.locator("input[name=points1]").focus()
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ben")
+        expect(page.locator("#actions h2")).to_contain_text("Ben's turn")
+    finally:
+        other.context.close()
+    f = page.locator("#actions form[data-form=round_points]")
+    expect(f.locator("input[name=points0]")).to_have_value("0")
+    expect(f.locator("input[name=points1]")).to_have_value("17")
+    expect(f.locator("input[name=points1]")).to_be_focused()  # the player types on
+    for k in (2, 3, 4):
+        expect(f.locator(f"input[name=points{k}]")).to_have_value("")
+    expect(f.locator(".moved-on")).to_have_count(0)  # still meaningful: nothing to say
+    for k, v in ((2, 5), (3, 9), (4, 3)):
+        f.locator(f"input[name=points{k}]").fill(str(v))
+    f.locator("button[type=submit]").click()
+    expect(page.locator("#game")).to_contain_text("rounds scored")
+    snap = state(c)
+    assert snap["state"]["scores"] == [0, 17, 5, 9, 3]
+    # Sent: that form is drawn empty again.
+    expect(page.locator("#actions form[data-form=round_points] input[name=points1]")) \
+        .to_have_value("")
+
+
+def test_a_form_the_move_made_meaningless_says_so_in_words(browser, page, companion):
+    """Dice Factor's roll-off is offered before the first turn ends only: once another input
+    ends the turn, what was typed in it cannot be sent, and the page says so. A choice no
+    longer offered (Skip to the player whose turn it now is) is said on its form."""
+    c = companion("dice-factor", FIVE)
+    pair(page, c)
+    page.locator("#actions form[data-form=roll_off] input[name=roll0]").fill("6")
+    page.locator("#actions form[data-form=skip_to] select").select_option(label="Ben")
+    page.locator("#actions form[data-form=trade] select").select_option(label="Cy")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ben")
+    finally:
+        other.context.close()
+    expect(page.locator("#actions form[data-form=roll_off]")).to_have_count(0)
+    expect(page.locator("#actions > .moved-on")).to_have_text(
+        "What you typed in Roll-off (8-sided, one per player) was cleared: the game moved on "
+        "and no longer asks for it.")
+    expect(page.locator("#actions form[data-form=skip_to] .moved-on")).to_have_text(
+        "The game moved on: Skip to: Ben is no longer a choice; choose again.")
+    expect(page.locator("#actions form[data-form=skip_to] select")).to_have_value("")
+    # Trade hands with Cy is still a choice (Ben's turn now): kept, nothing said.
+    trade = page.locator("#actions form[data-form=trade]")
+    expect(trade.locator("select")).to_have_value("2")
+    expect(trade.locator(".moved-on")).to_have_count(0)

@@ -211,16 +211,16 @@
       try { event = onsubmit(f); } catch (e) { fieldFailed(e); return; }
       if (event) {
         const ok = await send(event, f);
-        if (ok) committed();
+        if (ok) committed(f);
       }
     });
     return f;
   }
-  function committed() {
-    // A form's change is in: every form shows again as it first did (the players' inputs
-    // empty), so a second tap cannot send the same change again.
+  function committed(f) {
+    // A form's change is in: it shows again as it first did (the players' inputs empty), so
+    // a second tap cannot send the same change again; what is typed in the others stays.
     actionsKey = "";
-    if (Table.snapshot) renderActions(Table.snapshot);
+    if (Table.snapshot) renderActions(Table.snapshot, f.dataset.form);
   }
   function field(f, name) { return f.elements[name]; }
   function chosen(f, name, message) {
@@ -458,7 +458,7 @@
           for (const x of f.querySelectorAll("[aria-invalid]")) x.removeAttribute("aria-invalid");
           let event;
           try { event = formEvent(s, f, d, b.event); } catch (e) { fieldFailed(e); return; }
-          if (await send(event, el)) committed();
+          if (await send(event, el)) committed(f);
         }));
         return el;
       })));
@@ -506,7 +506,8 @@
     ];
   }
 
-  function renderActions(s) {
+  function renderActions(s, sent) {
+    // `sent`: the form whose change just went in (drawn empty again).
     const box = document.getElementById("actions");
     const st = s.state || {};
     // Drawn again only when what it shows changes (a form being filled in stays as it is):
@@ -517,18 +518,92 @@
                                (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
+    const kept = typedIn(box, sent);
     if (!s.game) {
       box.replaceChildren(...startView(s).filter(Boolean));
-      return;
-    }
-    if (st.over) {
+    } else if (st.over) {
       box.replaceChildren(h("h2", {text: "Game over"}), playAgainButton(s),
                           h("p", {class: "note", text: "Or undo, or start another game below."}));
-      return;
+    } else {
+      const own = (s.actions || []).map((d) => kindAction(s, d));
+      box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
+                              own, common(s)].flat(Infinity).filter(Boolean));
     }
-    const own = (s.actions || []).map((d) => kindAction(s, d));
-    box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
-                            own, common(s)].flat(Infinity).filter(Boolean));
+    putBack(box, kept, kept.game === s.game_id);
+  }
+
+  // --- what a player typed, kept across snapshots (issue 34, item 8) ------------------------
+  // Another phone's move, or the box's NEXT, redraws the forms: what was typed (Chaos round
+  // points for two players of five) is put back into the same fields of the same form. Where
+  // the move made it meaningless, the form says so in words: a form the game no longer
+  // offers, a choice no longer offered, a form whose title changed (it is another's turn).
+  function typedIn(box, sent) {
+    const forms = [];
+    const focus = document.activeElement && box.contains(document.activeElement) &&
+      document.activeElement.form ? document.activeElement : null;
+    for (const f of box.querySelectorAll("form[data-form]")) {
+      if (f.dataset.form === sent) continue;
+      const fields = [];
+      for (const el of f.elements) {
+        if (!el.name || el.tagName === "BUTTON") continue;
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (el.checked) fields.push({name: el.name, value: el.value, tick: true});
+        } else if (el.value !== "") {
+          const text = el.tagName === "SELECT" ? el.selectedOptions[0].text : el.value;
+          fields.push({name: el.name, value: el.value, text, label: labelOf(el)});
+        }
+      }
+      if (fields.length) forms.push({name: f.dataset.form, title: formTitle(f), fields});
+    }
+    const at = focus ? {form: focus.form.dataset.form, name: focus.name} : null;
+    return {game: Table.snapshot ? shownGame : null, forms, focus: at};
+  }
+  let shownGame = null;  // the game the forms on the page were drawn for
+  function labelOf(el) {
+    const l = el.labels && el.labels[0];
+    return l ? l.textContent.trim() : "";
+  }
+  function putBack(box, kept, sameGame) {
+    shownGame = Table.snapshot ? Table.snapshot.game_id : null;
+    if (!kept.forms.length) return;
+    const gone = [];
+    for (const t of kept.forms) {
+      const f = sameGame ? box.querySelector("form[data-form=\"" + CSS.escape(t.name) + "\"]") : null;
+      if (!f) { gone.push(t.title); continue; }
+      const said = [];
+      if (formTitle(f) !== t.title) said.push("now " + formTitle(f) + ": check what you typed");
+      for (const x of t.fields) {  // in the form's order: a select another one follows comes first
+        if (x.tick) {
+          const tick = [...f.querySelectorAll("input[name=\"" + CSS.escape(x.name) + "\"]")]
+            .find((i) => i.value === x.value);
+          if (tick) { tick.checked = true; tick.dispatchEvent(new Event("change", {bubbles: true})); }
+          continue;
+        }
+        const el = f.elements[x.name];
+        if (!el || el instanceof RadioNodeList) continue;
+        if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === x.value)) {
+          said.push((x.label || t.title) + ": " + x.text + " is no longer a choice; choose again");
+          continue;
+        }
+        el.value = x.value;
+        if (el.tagName === "SELECT") el.dispatchEvent(new Event("change", {bubbles: true}));
+      }
+      if (said.length) {
+        f.querySelector("h3").after(h("p", {class: "note moved-on", role: "status",
+          text: "The game moved on: " + said.join("; ") + "."}));
+      }
+      if (kept.focus && kept.focus.form === t.name && f.elements[kept.focus.name] &&
+          !(f.elements[kept.focus.name] instanceof RadioNodeList)) {
+        f.elements[kept.focus.name].focus({preventScroll: true});
+      }
+    }
+    if (gone.length) {
+      const where = box.querySelector("h2");
+      const note = h("p", {class: "note moved-on", role: "status",
+        text: "What you typed in " + gone.join(", ") + " was cleared: " +
+              (sameGame ? "the game moved on and no longer asks for it." : "another game is on the table.")});
+      if (where) where.after(note); else box.prepend(note);
+    }
   }
 
   // --- the start view: no game on the table -------------------------------------------------
