@@ -265,11 +265,13 @@ class Send:
 
 @dataclass(frozen=True)
 class Quick:
-    """Buttons that each send their event at one tap, under an optional title."""
+    """Buttons that each send their event at one tap, under an optional title. `main`: they
+    are among the kind's main actions, at hand under NEXT on a phone (see `Form`)."""
 
     tag: ClassVar[str] = "quick"
     buttons: tuple[Send, ...]
     title: str = ""
+    main: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,12 @@ class Form:
     """A form (`name`: its data-form), sent by its `submit` button, or by any of `buttons` (each
     its own event with the same fields). `ask`: it answers the question the game asks now.
     `one_of`: said when none of its fields is filled in (a form of optional fields, such as
-    one die of two re-rolled, that must still say something)."""
+    one die of two re-rolled, that must still say something).
+
+    `main`: one of the kind's main actions (what a turn is mostly made of): /control shows it
+    under NEXT, Undo and Pause, above the scoreboard, as a button that brings the form on
+    screen, named `short` (default: the title); a question's form (`ask`) always is. Few:
+    a 360x640 phone shows them all without scrolling (tests/web/test_narrow.py)."""
 
     tag: ClassVar[str] = "form"
     name: str
@@ -287,6 +294,8 @@ class Form:
     buttons: tuple[Send, ...] = ()
     ask: bool = False
     one_of: str = ""
+    main: bool = False
+    short: str = ""
 
 
 Action = Form | Quick

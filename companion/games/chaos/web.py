@@ -35,12 +35,13 @@ def actions(s: Seen) -> list[Action]:
         Quick((Send("Take the Draw 4 stack" + (f" ({stack})" if stack else ""),
                     {"type": "take_draw_four"}),
                Send("Two Train", {"type": "two_train"}),
-               Send("Take the train" + (f" ({train})" if train else ""), {"type": "take_train"}))),
+               Send("Take the train" + (f" ({train})" if train else ""), {"type": "take_train"})),
+              main=True),
         Form("color", "Color cards",
              (Choice("color", options(*COLORS), label="Color"),),
              buttons=(Send("Pick a Color", {"type": "pick_color"}),
                       Send("Draw 4", {"type": "draw_four"}),
-                      Send("Color Dump", {"type": "color_dump"}))),
+                      Send("Color Dump", {"type": "color_dump"})), main=True),
         Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), key="players.0",
                                                 label="Player"),
                                          Choice("b", s.seats(), key="players.1",
@@ -50,7 +51,7 @@ def actions(s: Seen) -> list[Action]:
             Note("Points left in each hand; 0 for who went out."),
             PerSeat("points", "points", 0, 999, need=0,
                     need_message="Round points: enter 0 for the player who went out"),
-        ), submit=Send("Score the round", {"type": "round_points"})),
+        ), submit=Send("Score the round", {"type": "round_points"}), main=True),
     ]
 
 

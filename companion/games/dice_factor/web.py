@@ -31,7 +31,8 @@ def actions(s: Seen) -> list[Action]:
     first: list[Action] = [
         Form("roll_off", "Roll-off (8-sided, one per player)",
              (PerSeat("roll", "roll", 1, 8, key="rolls"),),
-             submit=Send("Record the roll-off", {"type": "roll_off"}))] if first_open(s) else []
+             submit=Send("Record the roll-off", {"type": "roll_off"}), main=True,
+             short="Roll-off")] if first_open(s) else []
     return [
         *first,
         Form("targets", "Targets", (Row((
@@ -40,10 +41,10 @@ def actions(s: Seen) -> list[Action]:
             Choice("shapes", options(*SHAPES.faces), key="dice.shapes", label="Shapes die",
                    optional=True))),),
              submit=Send("Set the targets", {"type": "roll"}),
-             one_of="Targets: choose the face of the die rolled (one die, or both)"),
+             one_of="Targets: choose the face of the die rolled (one die, or both)", main=True),
         Form("d8", "8-sided die (turn option 3)", (Choice("d8", options(*D8.faces),
                                                           key="dice.d8", label="Rolled"),),
-             submit=Send("Record", {"type": "roll"})),
+             submit=Send("Record", {"type": "roll"}), main=True, short="8-sided die"),
         Form("trade", "Trade hands with", (Choice("player", s.seats(others=True)),),
              submit=Send("Trade", {"type": "trade_hands"})),
         Form("add_card", "Add a card to the hand limit of",

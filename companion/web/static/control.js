@@ -15,6 +15,12 @@
   let roster = [];
   let actionsKey = "";
 
+  // /control: the turn's controls (NEXT, Undo, Pause, the game's main actions) go under
+  // whose turn it is, above the scoreboard: at 360x640 they show without scrolling (issue
+  // 34, item 7). On / (watching first) they stay with the other controls, below the game.
+  const drive = document.getElementById("drive");
+  if (onControlPage) document.getElementById("turn").after(drive);
+
   // The dice of "Record a roll", a common action of every kind.
   const COLOR_FACES = ["red", "orange", "yellow", "green", "blue", "logo"];
   const SHAPE_FACES = ["square", "circle", "star", "cross", "pentagon", "logo"];
@@ -125,7 +131,8 @@
       const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
       if (r && r.did && !quiet) showNote(said(r.did));
-      if (r && !repeats) hold = DOUBLE_TAP_MS - (Date.now() - answered);
+      // Refused too: a double tap's second tap would only send the refused change again.
+      if (!repeats) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
       const release = () => {
@@ -530,6 +537,48 @@
                               own, common(s)].flat(Infinity).filter(Boolean));
     }
     putBack(box, kept, kept.game === s.game_id);
+    renderMain(s);
+  }
+
+  // --- the game's main actions, at hand under NEXT (issue 34, item 7) -----------------------
+  // The kind's actions it declares main (kinds.py Form.main, Quick.main) and a question's
+  // form, as the snapshot has them: a quick button as itself, a form as a button that brings
+  // it on screen (its fields may be a row per player: too tall to sit up here). The whole
+  // forms stay in the actions panel below.
+  function renderMain(s) {
+    const st = s.state || {};
+    const main = document.getElementById("main-actions");
+    if (!s.game || st.over) { main.replaceChildren(); return; }
+    main.replaceChildren(...(s.actions || []).filter((d) => d.main || d.ask).map((d) => {
+      if (d.kind === "quick") {
+        return h("div", {class: "main-quick" + (d.buttons.some((b) => b.color) ? " chips-row" : "")},
+                 d.buttons.map((b) => chipButton(b, quick(b.label, b.event))));
+      }
+      return button(d.short || d.title, () => toForm(d.name), "jump" + (d.ask ? " ask" : ""));
+    }));
+  }
+  function toForm(name) {
+    const f = document.querySelector("#actions form[data-form=\"" + CSS.escape(name) + "\"]");
+    if (!f) return;
+    holdTapsFor(DOUBLE_TAP_MS);  // the page scrolls under the finger: no second tap lands
+    f.scrollIntoView({block: "start"});
+    const title = f.querySelector("h3");
+    title.tabIndex = -1;  // a screen reader goes on from the form's title
+    title.focus({preventScroll: true});
+  }
+
+  // On /control whose turn it is is smaller than on the live page (table.js fits it to the
+  // width, up to 16% of the height): NEXT and the main actions come high on the screen.
+  const WHO_MAX_PX = 56;
+  function fitWho() {
+    const who = document.getElementById("who");
+    const size = parseFloat(who.style.fontSize) || WHO_MAX_PX;
+    if (size > WHO_MAX_PX) who.style.fontSize = WHO_MAX_PX + "px";  // smaller still fits
+  }
+  if (onControlPage) {
+    Table.onRender(fitWho);
+    let fitTimer = 0;  // after table.js's own refit on a resize (100 ms)
+    window.addEventListener("resize", () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitWho, 150); });
   }
 
   // --- what a player typed, kept across snapshots (issue 34, item 8) ------------------------
@@ -981,6 +1030,7 @@
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
+    drive.hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
     if (yes !== was) Table.redraw();  // the start view's words: "or below" once paired
     if (yes && !was) {
@@ -1027,6 +1077,7 @@
       showError(bye.text || "This phone was forgotten on the box: pair again");
     } else if (bye.why === "web-off") {
       document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
+      drive.hidden = true;
     }
   });
   Table.onRender(renderedNow);
