@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from companion.gallery.web_shots import pair
+from companion.gallery.web_shots import demos, pair
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
@@ -255,3 +255,81 @@ def test_a_form_the_move_made_meaningless_says_so_in_words(browser, page, compan
     trade = page.locator("#actions form[data-form=trade]")
     expect(trade.locator("select")).to_have_value("2")
     expect(trade.locator(".moved-on")).to_have_count(0)
+
+
+# --- nothing chosen for the players, in every kind (issue 34, item 9) -------------------------
+
+UNTOUCHED_PAGE = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('#actions select, #actions input')) {
+    const f = el.closest('form');
+    const where = (f ? f.dataset.form : '') + ' ' + el.name;
+    if (el.type === 'checkbox' || el.type === 'radio') { if (el.checked) out.push(where); }
+    else if (el.value !== '') out.push(where + '=' + el.value);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("kind", list(demos()))
+def test_every_field_of_every_kinds_forms_starts_empty_and_refuses_to_send(page, companion,
+                                                                           kind):
+    """Selects and numbers included, on a new game and on the kind's game under way: nothing
+    is chosen for the players, and no form's button sends its change untouched (Dice
+    Factor's "Set the targets" recorded a roll nobody made, "Add a card" raised the hand limit
+    of the player whose turn it was, "Goes first" recorded a first player nobody picked)."""
+    players, rules, events = demos()[kind]
+    for j, (names, game_events) in enumerate(((NAMES, []), (players, events))):
+        c = companion(kind, names, rules if j else {}, game_events, journal=f"j{j}")
+        pair(page, c)
+        expect(page.locator("#actions h2")).to_contain_text("'s turn")
+        assert page.evaluate(UNTOUCHED_PAGE) == [], (kind, j)
+        seq = state(c)["seq"]
+        forms = page.locator("#actions form")
+        for i in range(forms.count()):
+            for b in forms.nth(i).locator("button").all():
+                b.click()
+                expect(page.locator("#error")).to_be_visible()
+                expect(page.locator("#error")).not_to_have_class("error info")
+        assert state(c)["seq"] == seq and len(c.app.journal.events) == len(events) * j, kind
+
+
+def test_goes_first_after_play_again_waits_for_a_choice(page, companion):
+    """After Play again an untouched "Goes first" recorded, and the calls spoke, a first
+    player nobody picked."""
+    c = companion("table", NAMES, events=[{"type": "end"}])
+    pair(page, c)
+    page.locator("#actions button.play-again").click()
+    first = page.locator("#actions form[data-form=first]")
+    expect(first.locator("select")).to_have_value("")
+    first.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Who goes first: choose one")
+    assert c.app.journal.events == []
+    first.locator("select").select_option(label="Ben")
+    first.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Ben")
+    assert c.app.journal.events == [{"type": "first", "player": 2}]
+
+
+# --- the pairing form's words (issue 34, item 11) ---------------------------------------------
+
+@pytest.mark.parametrize("typed,said", [
+    ("12345", "The code is 6 digits; this one has 5"),
+    ("12a456", "The code is 6 digits (0-9), not 12a456"),
+    ("", "Type the 6 digits the box shows under Pair a phone"),
+])
+def test_a_code_that_is_not_6_digits_is_said_as_that(page, companion, typed, said):
+    """5 digits typed answered "no valid code", of the code on the box's screen."""
+    c = companion("table", NAMES)
+    page.goto(c.url + "/control")
+    box = page.locator("#pair-box")
+    expect(box).to_contain_text("hold OK for the menu, choose Table web, then Pair a phone")
+    expect(box).not_to_contain_text("device menu")
+    page.fill("#pair-code", typed)
+    page.click("#pair-form button[type=submit]")
+    expect(page.locator("#error")).to_have_text(said)
+    expect(page.locator("#pair-code")).to_have_attribute("aria-invalid", "true")
+    page.goto(c.url + "/J/" + (typed or "1"))  # the pairing link, mistyped
+    expect(page.locator("#pair-status")).to_have_text(said if typed else
+                                                      "The code is 6 digits; this one has 1")
+    expect(page.locator("#pair-help")).to_contain_text("choose Table web, then Pair a phone")
