@@ -257,6 +257,29 @@ def test_a_form_the_move_made_meaningless_says_so_in_words(browser, page, compan
     expect(trade.locator(".moved-on")).to_have_count(0)
 
 
+def test_a_form_whose_title_changed_keeps_the_typing_and_says_so(browser, page, companion):
+    """Pig Farm's sale is the current player's: after another input's NEXT the same hands
+    are kept, and the form says whose sale it now is."""
+    c = companion("pig-farm", NAMES)
+    pair(page, c)
+    sell = page.locator("#actions form[data-form=sell]")
+    sell.locator("input[name=sets0]").fill("3 3 2")
+    sell.locator("input[name=unmatched0]").fill("1")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ann")
+    finally:
+        other.context.close()
+    sell = page.locator("#actions form[data-form=sell]")
+    expect(sell.locator("input[name=sets0]")).to_have_value("3 3 2")
+    expect(sell.locator("input[name=unmatched0]")).to_have_value("1")
+    expect(sell.locator(".moved-on")).to_have_text(
+        "The game moved on: the form now reads \u201cSell the farm: Ann sells\u201d; check "
+        "what you typed.")
+
+
 # --- nothing chosen for the players, in every kind (issue 34, item 9) -------------------------
 
 UNTOUCHED_PAGE = """() => {

@@ -605,7 +605,7 @@
       if (fields.length) forms.push({name: f.dataset.form, title: formTitle(f), fields});
     }
     const at = focus ? {form: focus.form.dataset.form, name: focus.name} : null;
-    return {game: Table.snapshot ? shownGame : null, forms, focus: at};
+    return {game: shownGame, forms, focus: at};
   }
   let shownGame = null;  // the game the forms on the page were drawn for
   function labelOf(el) {
@@ -620,7 +620,7 @@
       const f = sameGame ? box.querySelector("form[data-form=\"" + CSS.escape(t.name) + "\"]") : null;
       if (!f) { gone.push(t.title); continue; }
       const said = [];
-      if (formTitle(f) !== t.title) said.push("now " + formTitle(f) + ": check what you typed");
+      if (formTitle(f) !== t.title) said.push("the form now reads \u201c" + formTitle(f) + "\u201d; check what you typed");
       for (const x of t.fields) {  // in the form's order: a select another one follows comes first
         if (x.tick) {
           const tick = [...f.querySelectorAll("input[name=\"" + CSS.escape(x.name) + "\"]")]
