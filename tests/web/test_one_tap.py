@@ -345,8 +345,9 @@ def test_a_double_tap_on_any_button_of_any_kind_is_one_action(browser, companion
                         _back_to(page, c, len(events), box_clock)
                     else:  # the panel asked instead (a kind whose NEXT needs a choice)
                         _api(page, c, "/api/press", {"button": "BACK"}, box_clock)
-            for gap in GAPS:  # Undo, with one change to take back
-                _api(page, c, "/api/action", {"event": {"type": "next"}}, box_clock)
+            for gap in GAPS:  # Undo, with one change to take back (a roll: every kind takes one)
+                _api(page, c, "/api/action", {"event": {"type": "roll", "dice": {"d6": 3}}},
+                     box_clock)
                 _double_tap(page, c, ("", "#undo"), gap, posts, box_clock)
         finally:
             context.close()
