@@ -162,10 +162,11 @@
     // `empty`: the select starts on an empty "choose" line (the players' input).
     const opts = options.map((o) => {
       const [v, label] = Array.isArray(o) ? o : [o, o];
-      return h("option", {value: String(v), text: String(label), selected: !empty && String(v) === String(value)});
+      const drawn = !empty && String(v) === String(value);  // defaultSelected: as drawn (typedIn)
+      return h("option", {value: String(v), text: String(label), defaultSelected: drawn, selected: drawn});
     });
     return h("select", {name, id: newId(name)},
-             empty ? [h("option", {value: "", text: CHOOSE, selected: true}), opts] : opts);
+             empty ? [h("option", {value: "", text: CHOOSE, defaultSelected: true, selected: true}), opts] : opts);
   }
   function labelled(el, text, hidden) {
     // A <label> for `el`: shown before it, or (`hidden`) for screen readers only, where the
@@ -593,11 +594,12 @@
     for (const f of box.querySelectorAll("form[data-form]")) {
       if (f.dataset.form === sent) continue;
       const fields = [];
+      // What the player changed: a field as it was drawn (a kind's default) is drawn anew.
       for (const el of f.elements) {
         if (!el.name || el.tagName === "BUTTON") continue;
         if (el.type === "checkbox" || el.type === "radio") {
-          if (el.checked) fields.push({name: el.name, value: el.value, tick: true});
-        } else if (el.value !== "") {
+          if (el.checked && !el.defaultChecked) fields.push({name: el.name, value: el.value, tick: true});
+        } else if (el.value !== (el.tagName === "SELECT" ? drawnValue(el) : el.defaultValue)) {
           const text = el.tagName === "SELECT" ? el.selectedOptions[0].text : el.value;
           fields.push({name: el.name, value: el.value, text, label: labelOf(el)});
         }
@@ -608,6 +610,10 @@
     return {game: shownGame, forms, focus: at};
   }
   let shownGame = null;  // the game the forms on the page were drawn for
+  function drawnValue(sel) {
+    const o = [...sel.options].find((x) => x.defaultSelected) || sel.options[0];
+    return o ? o.value : "";
+  }
   function labelOf(el) {
     const l = el.labels && el.labels[0];
     return l ? l.textContent.trim() : "";
