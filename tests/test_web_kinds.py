@@ -84,7 +84,8 @@ def filled_event(form: kw.Form, base: dict[str, Any], seats: int) -> dict[str, A
             continue
         v: Any = None
         if isinstance(f, kw.Choice):
-            o = next((o for o in f.options if o.value == f.default), f.options[0])
+            opts = f.options_by.get(str(values.get(f.follows)), ()) if f.follows else f.options
+            o = next((o for o in opts if o.value == f.default), opts[0])
             v = o.value if o.send is None else o.send
         elif isinstance(f, kw.Many):
             v = []
@@ -477,3 +478,39 @@ def test_the_phone_offers_the_turn_moves_the_panel_offers():
     assert build(Journal(Header("pig-farm", ("Ann", "Ben"))), seq=1)["turns"] == ["skip_to"]
     assert build(Journal(Header("drop-rainbow", ("Ann", "Ben"))), seq=1)["turns"] == []
     assert build(None, seq=1)["turns"] == []
+
+
+# --- nothing chosen for the players (issue 34, item 9) -----------------------------------------
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_untouched_form_of_every_kind_commits_nothing_in_any_state(kind):
+    """Every field a player fills starts empty, selects included, in every state along the
+    games of `journals`: no choice of a kind's form has a default (Dice Factor's targets kept
+    the last roll and "Set the targets" recorded a roll nobody made; "Add a card" raised the
+    current player's hand limit untouched; Chaos's dealer, Swap Hands' first player, Pig
+    Farm's butcher die and dealt-to player, Match Patch's pair were chosen for them), and the
+    event an untouched form would send is refused in words by the box's own check."""
+    k = games.get(kind)
+    for j in journals(k):
+        s = seen(j)
+        for a in kw.actions(k, s):
+            if not isinstance(a, kw.Form):
+                continue
+            for f in _walk(a.fields):
+                if isinstance(f, kw.Choice):
+                    assert f.default is None, (kind, a.name, f.name, f.default)
+            for send in ([a.submit] if a.submit else []) + list(a.buttons):
+                said = kw._missing(a, s, dict(send.event))
+                assert said and re.search(r"[A-Za-z]{3}", said), (kind, a.name, send.label)
+
+
+def test_dice_factor_targets_take_one_die_or_both_and_never_none():
+    """The dice card re-rolls one die: one chosen is enough; none is refused in words."""
+    k = games.get("dice-factor")
+    s = seen(_journal("dice-factor"))
+    targets = next(a for a in kw.actions(k, s) if getattr(a, "name", "") == "targets")
+    assert kw._missing(targets, s, {"type": "roll"}) == \
+        "Targets: choose the face of the die rolled (one die, or both)"
+    assert kw._missing(targets, s, {"type": "roll", "dice": {"shapes": "star"}}) is None
+    assert kw._missing(targets, s, {"type": "roll", "dice": {"colors": "red",
+                                                              "shapes": "star"}}) is None

@@ -104,7 +104,10 @@ class Choice:
     filled in (ticked, or a choice made) for this one to be sent.
 
     No `default` (None): the players' input. It starts on an empty line ("choose") and is
-    refused empty as `missing` ({label}: its label)."""
+    refused empty as `missing` ({label}: its label), unless `optional`: then it is left out
+    of the event while nobody chose (a form's `one_of` may still need one of its fields).
+    A default is only for what the players do not choose; what the game suggests is said in
+    a label or a `Note` instead, so an untouched form never commits a choice nobody made."""
 
     tag: ClassVar[str] = "choice"
     name: str
@@ -116,6 +119,7 @@ class Choice:
     options_by: Mapping[str, tuple[Option, ...]] = field(default_factory=dict)
     only_if: str = ""
     missing: str = "{label}: choose one"
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,17 +265,26 @@ class Send:
 
 @dataclass(frozen=True)
 class Quick:
-    """Buttons that each send their event at one tap, under an optional title."""
+    """Buttons that each send their event at one tap, under an optional title. `main`: they
+    are among the kind's main actions, at hand under NEXT on a phone (see `Form`)."""
 
     tag: ClassVar[str] = "quick"
     buttons: tuple[Send, ...]
     title: str = ""
+    main: bool = False
 
 
 @dataclass(frozen=True)
 class Form:
     """A form (`name`: its data-form), sent by its `submit` button, or by any of `buttons` (each
-    its own event with the same fields). `ask`: it answers the question the game asks now."""
+    its own event with the same fields). `ask`: it answers the question the game asks now.
+    `one_of`: said when none of its fields is filled in (a form of optional fields, such as
+    one die of two re-rolled, that must still say something).
+
+    `main`: one of the kind's main actions (what a turn is mostly made of): /control shows it
+    under NEXT, Undo and Pause, above the scoreboard, as a button that brings the form on
+    screen, named `short` (default: the title); a question's form (`ask`) always is. Few:
+    a 360x640 phone shows them all without scrolling (tests/web/test_narrow.py)."""
 
     tag: ClassVar[str] = "form"
     name: str
@@ -280,6 +293,9 @@ class Form:
     submit: Send | None = None
     buttons: tuple[Send, ...] = ()
     ask: bool = False
+    one_of: str = ""
+    main: bool = False
+    short: str = ""
 
 
 Action = Form | Quick
@@ -641,7 +657,8 @@ def _missing(form: Form, seen: Seen, event: Mapping[str, Any]) -> str | None:
             continue
         name = f.key if isinstance(f, SeatRows) else getattr(f, "name", "")
         v = values[name] = _at(event, getattr(f, "key", "") or name)
-        if isinstance(f, Choice) and f.default is None and not _filled(v) and v is not False:
+        if isinstance(f, Choice) and f.default is None and not f.optional \
+                and not _filled(v) and v is not False:
             return _say(f.missing, label=f.label or form.title)
         if isinstance(f, PerSeat):
             got = v if isinstance(v, list) else []
@@ -656,6 +673,8 @@ def _missing(form: Form, seen: Seen, event: Mapping[str, Any]) -> str | None:
                 for c in f.cells:
                     if isinstance(c, Number) and (bad := _number(c, who, row.get(c.key))):
                         return bad
+    if form.one_of and not any(_filled(v) or v is False for v in values.values()):
+        return form.one_of
     return None
 
 

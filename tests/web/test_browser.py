@@ -401,6 +401,7 @@ def test_a_form_error_says_which_field_to_fix_in_plain_words(page, companion):
     chaos = companion("chaos", ["Olu", "Ann", "Ben"], journal="chaos")
     pair(page, chaos)
     swap = page.locator("form[data-form=swap]")
+    swap.locator("select[name=a]").select_option("0")  # nobody is chosen for them (34.9)
     swap.locator("select[name=b]").select_option("0")
     swap.locator("button[type=submit]").click()
     expect(page.locator("#error")).to_have_text("Swap Hands: name two different players")
@@ -427,7 +428,10 @@ def test_after_a_chaos_round_the_phone_asks_who_deals(page, companion):
     points.locator("button[type=submit]").click()
     dealer = page.locator("form[data-form=dealer]")
     expect(dealer).to_be_visible()
-    expect(dealer.locator("select[name=dealer]")).to_have_value("0")  # Olu went first
+    # Nobody is chosen for the table (issue 34, item 9): the usual dealer is said.
+    expect(dealer.locator("select[name=dealer]")).to_have_value("")
+    expect(dealer).to_contain_text("The deal passes on: usually Olu, who went first last round")
+    dealer.locator("select[name=dealer]").select_option("0")
     expect(dealer).to_contain_text("Ann goes first")
     dealer.locator("select[name=dealer]").select_option("2")  # Ben deals
     expect(dealer).to_contain_text("Dee goes first")

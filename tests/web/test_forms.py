@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from companion.gallery.web_shots import pair
+from companion.gallery.web_shots import demos, pair
 from tests.web.helpers import expect, state
 
 pytestmark = pytest.mark.slow
@@ -185,3 +185,174 @@ def test_api_refuses_the_untouched_form_naming_the_field(page, companion):
     assert answer == [422, "Enter Ann's points (a whole number)"]
     assert not re.search(r"points\d|'points'", answer[1])
     assert state(c)["events"] == 0
+
+
+# --- a half-typed form is kept across snapshots (issue 34, item 8) ----------------------------
+
+FIVE = ("Ann", "Ben", "Cy", "Dee", "Eve")
+
+
+def test_round_points_typed_for_two_of_five_stay_when_another_phone_presses_next(
+        browser, page, companion):
+    """Chaos round points typed for 2 of 5 players vanished when another phone (or the box)
+    pressed NEXT: the snapshot redrew the forms empty."""
+    c = companion("chaos", FIVE)
+    pair(page, c)
+    f = page.locator("#actions form[data-form=round_points]")
+    f.locator("input[name=points0]").fill("0")
+    f.locator("input[name=points1]").fill("17")
+    f.locator("input[name=points1]").focus()
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ben")
+        expect(page.locator("#actions h2")).to_contain_text("Ben's turn")
+    finally:
+        other.context.close()
+    f = page.locator("#actions form[data-form=round_points]")
+    expect(f.locator("input[name=points0]")).to_have_value("0")
+    expect(f.locator("input[name=points1]")).to_have_value("17")
+    expect(f.locator("input[name=points1]")).to_be_focused()  # the player types on
+    for k in (2, 3, 4):
+        expect(f.locator(f"input[name=points{k}]")).to_have_value("")
+    expect(f.locator(".moved-on")).to_have_count(0)  # still meaningful: nothing to say
+    for k, v in ((2, 5), (3, 9), (4, 3)):
+        f.locator(f"input[name=points{k}]").fill(str(v))
+    f.locator("button[type=submit]").click()
+    # Sent (the answer is in): that form is drawn empty again.
+    expect(page.locator("#actions form[data-form=round_points] input[name=points1]")) \
+        .to_have_value("")
+    assert state(c)["state"]["scores"] == [0, 17, 5, 9, 3]
+
+
+def test_a_form_the_move_made_meaningless_says_so_in_words(browser, page, companion):
+    """Dice Factor's roll-off is offered before the first turn ends only: once another input
+    ends the turn, what was typed in it cannot be sent, and the page says so. A choice no
+    longer offered (Skip to the player whose turn it now is) is said on its form."""
+    c = companion("dice-factor", FIVE)
+    pair(page, c)
+    page.locator("#actions form[data-form=roll_off] input[name=roll0]").fill("6")
+    page.locator("#actions form[data-form=skip_to] select").select_option(label="Ben")
+    page.locator("#actions form[data-form=trade] select").select_option(label="Cy")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ben")
+    finally:
+        other.context.close()
+    expect(page.locator("#actions form[data-form=roll_off]")).to_have_count(0)
+    expect(page.locator("#actions > .moved-on")).to_have_text(
+        "What you typed in Roll-off (8-sided, one per player) was cleared: the game moved on "
+        "and no longer asks for it.")
+    expect(page.locator("#actions form[data-form=skip_to] .moved-on")).to_have_text(
+        "The game moved on: Skip to: Ben is no longer a choice; choose again.")
+    expect(page.locator("#actions form[data-form=skip_to] select")).to_have_value("")
+    # Trade hands with Cy is still a choice (Ben's turn now): kept, nothing said.
+    trade = page.locator("#actions form[data-form=trade]")
+    expect(trade.locator("select")).to_have_value("2")
+    expect(trade.locator(".moved-on")).to_have_count(0)
+
+
+def test_a_form_whose_title_changed_keeps_the_typing_and_says_so(browser, page, companion):
+    """Pig Farm's sale is the current player's: after another input's NEXT the same hands
+    are kept, and the form says whose sale it now is."""
+    c = companion("pig-farm", NAMES)
+    pair(page, c)
+    sell = page.locator("#actions form[data-form=sell]")
+    sell.locator("input[name=sets0]").fill("3 3 2")
+    sell.locator("input[name=unmatched0]").fill("1")
+    other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        pair(other, c)
+        other.click("button.press[data-button=NEXT]")
+        expect(page.locator("#who")).to_have_text("Ann")
+    finally:
+        other.context.close()
+    sell = page.locator("#actions form[data-form=sell]")
+    expect(sell.locator("input[name=sets0]")).to_have_value("3 3 2")
+    expect(sell.locator("input[name=unmatched0]")).to_have_value("1")
+    expect(sell.locator(".moved-on")).to_have_text(
+        "The game moved on: the form now reads \u201cSell the farm: Ann sells\u201d; check "
+        "what you typed.")
+
+
+# --- nothing chosen for the players, in every kind (issue 34, item 9) -------------------------
+
+UNTOUCHED_PAGE = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('#actions select, #actions input')) {
+    const f = el.closest('form');
+    const where = (f ? f.dataset.form : '') + ' ' + el.name;
+    if (el.type === 'checkbox' || el.type === 'radio') { if (el.checked) out.push(where); }
+    else if (el.value !== '') out.push(where + '=' + el.value);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("kind", list(demos()))
+def test_every_field_of_every_kinds_forms_starts_empty_and_refuses_to_send(page, companion,
+                                                                           kind):
+    """Selects and numbers included, on a new game and on the kind's game under way: nothing
+    is chosen for the players, and no form's button sends its change untouched (Dice
+    Factor's "Set the targets" recorded a roll nobody made, "Add a card" raised the hand limit
+    of the player whose turn it was, "Goes first" recorded a first player nobody picked)."""
+    players, rules, events = demos()[kind]
+    for j, (names, game_events) in enumerate(((NAMES, []), (players, events))):
+        c = companion(kind, names, rules if j else {}, game_events, journal=f"j{j}")
+        pair(page, c)
+        expect(page.locator("#actions h2")).to_contain_text("'s turn")
+        assert page.evaluate(UNTOUCHED_PAGE) == [], (kind, j)
+        seq = state(c)["seq"]
+        forms = page.locator("#actions form")
+        for i in range(forms.count()):
+            for b in forms.nth(i).locator("button").all():
+                b.click()
+                expect(page.locator("#error")).to_be_visible()
+                expect(page.locator("#error")).not_to_have_class("error info")
+        assert state(c)["seq"] == seq and len(c.app.journal.events) == len(events) * j, kind
+
+
+def test_goes_first_after_play_again_waits_for_a_choice(page, companion):
+    """After Play again an untouched "Goes first" recorded, and the calls spoke, a first
+    player nobody picked."""
+    c = companion("table", NAMES, events=[{"type": "end"}])
+    pair(page, c)
+    page.locator("#actions button.play-again").click()
+    first = page.locator("#actions form[data-form=first]")
+    expect(first.locator("select")).to_have_value("")
+    first.locator("button[type=submit]").click()
+    expect(page.locator("#error")).to_have_text("Who goes first: choose one")
+    assert c.app.journal.events == []
+    first.locator("select").select_option(label="Ben")
+    first.locator("button[type=submit]").click()
+    expect(page.locator("#who")).to_have_text("Ben")
+    assert c.app.journal.events == [{"type": "first", "player": 2}]
+
+
+# --- the pairing form's words (issue 34, item 11) ---------------------------------------------
+
+@pytest.mark.parametrize("typed,said", [
+    ("12345", "The code is 6 digits; this one has 5"),
+    ("12a456", "The code is 6 digits (0-9), not 12a456"),
+    ("", "Type the 6 digits the box shows under Pair a phone"),
+])
+def test_a_code_that_is_not_6_digits_is_said_as_that(page, companion, typed, said):
+    """5 digits typed answered "no valid code", of the code on the box's screen."""
+    c = companion("table", NAMES)
+    page.goto(c.url + "/control")
+    box = page.locator("#pair-box")
+    expect(box).to_contain_text("hold OK for the menu, choose Table web, then Pair a phone")
+    expect(box).not_to_contain_text("device menu")
+    page.fill("#pair-code", typed)
+    page.click("#pair-form button[type=submit]")
+    expect(page.locator("#error")).to_have_text(said)
+    expect(page.locator("#pair-code")).to_have_attribute("aria-invalid", "true")
+    # The pairing landing's form (a link with no code in it) says the same.
+    page.goto(c.url + "/J/x")
+    expect(page.locator("#pair-help")).to_contain_text("choose Table web, then Pair a phone")
+    page.fill("#pair-code", typed)
+    page.click("#pair-again button[type=submit]")
+    expect(page.locator("#pair-status")).to_have_text(said)

@@ -141,3 +141,66 @@ def test_the_widest_16_letter_name_fits_the_actions_heading(phone, companion):
     phone.goto(c.url + "/control")
     expect(phone.locator("#actions h2")).to_contain_text(wide + "'s turn", ignore_case=True)
     assert fits(phone) == ""
+
+
+# --- the turn's controls without scrolling (issue 34, item 7) ---------------------------------
+
+SIXTEEN = [*LONG, "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Mo", "Ned", "Oz", "Pia"]
+
+# Where each thing a phone that drives the game needs is, on the page as it opens (not
+# scrolled): whose turn it is, NEXT, Undo, Pause, every one of the kind's main actions; and
+# where the scoreboard (the players' table, the game's figures) begins.
+AT_HAND = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return [Math.round(r.top), Math.round(r.bottom), Math.round(r.left),
+                               Math.round(r.right)]; };
+  const out = {who: box(document.getElementById('who')),
+               NEXT: box(document.querySelector('#drive button.press[data-button=NEXT]')),
+               Undo: box(document.getElementById('undo')),
+               Pause: box(document.getElementById('pause'))};
+  for (const b of document.querySelectorAll('#main-actions button')) out[b.textContent] = box(b);
+  out.scoreboard = Math.min(box(document.getElementById('players'))[0],
+                            box(document.getElementById('game'))[0]);
+  out.view = [window.innerWidth, window.innerHeight, window.scrollY];
+  return out;
+}"""
+
+
+def _players(kind: str, n: int) -> list[str]:
+    k = games()[kind]
+    n = max(k.min_players, min(n, k.max_players))
+    return (["Ann", "Ben", "Cy", "Dee", "Eve"] if n <= 5 else SIXTEEN)[:n]
+
+
+@pytest.mark.parametrize("kind", list(demos()))
+def test_control_shows_the_turn_and_its_controls_without_scrolling(browser, companion, kind):
+    """At 390x844 NEXT began at 1,326 px with 5 players and 2,156 px with 16, Pause and the
+    game's actions further still. Now whose turn it is, NEXT, Undo, Pause and each of the
+    kind's main actions are on the screen as /control opens, at 390x844 and 360x640, with 5
+    and with 16 players (or the kind's most), a new game (with its first-turn forms) and the
+    kind's demo game under way, with a turn clock shown; the scoreboard comes after them."""
+    demo = demos()[kind]
+    for j, (players, rules, events) in enumerate([(_players(kind, 5), {}, []),
+                                                   (_players(kind, 16), {}, []), demo]):
+        c = companion(kind, players, {**rules, "turn_limit": 60}, events, journal=f"j{j}")
+        for width, height in ((390, 844), (360, 640)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            try:
+                page = context.new_page()
+                pair(page, c)
+                page.goto(c.url + "/control")
+                expect(page.locator("#actions h2")).to_contain_text("'s turn")
+                expect(page.locator("#pause")).to_be_visible()
+                page.wait_for_timeout(150)  # the name is fitted
+                at = page.evaluate(AT_HAND)
+                where = (kind, len(players), len(events), width, height)
+                w, h, scrolled = at.pop("view")
+                assert scrolled == 0, where
+                scoreboard = at.pop("scoreboard")
+                assert len(at) > 4 or kind == "table", (where, at)  # main actions shown
+                for name, (top, bottom, left, right) in at.items():
+                    assert 0 <= top and bottom <= h and 0 <= left and right <= w, \
+                        (where, name, (top, bottom), at)
+                    assert bottom <= scoreboard, (where, name, "under the scoreboard")
+            finally:
+                context.close()

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from companion.gallery.web_shots import pair
+from companion import games
+from companion.gallery.web_shots import demos, pair
 from companion.testing import FakeClock
 from tests.web.helpers import expect, state
 
@@ -205,3 +206,148 @@ def test_a_double_tap_on_a_tap_twice_button_only_arms_it(page, companion):
     tap(page, "#actions button:text-is('Tap again: End the game')")
     expect(page.locator("#who")).not_to_have_text("Ann", timeout=5000)
     assert state(c)["state"]["over"] and c.app.journal.events == [{"type": "end"}]
+
+
+# --- one tap, one action on every button of every kind (issue 34, item 1) ---------------------
+
+FIVE = ("Ann", "Ben", "Cy", "Dee", "Eve")
+GAPS = (60, 200, 350)
+
+# The buttons a double tap is tried on: every button of the game's actions (the kind's own
+# forms and quick buttons, the turn row, Skip to, Who goes first, Record a roll) but the
+# tap-twice "End the game" (test_a_double_tap_on_a_tap_twice_button_only_arms_it), and the
+# main ones: the box's NEXT, Undo, Pause and the quick buttons among the main actions under
+# them. Each as [its form ("#main": the main actions; "": none), its text].
+BUTTONS = """() => {
+  const out = [];
+  for (const b of document.querySelectorAll('#main-actions button:not(.jump)')) {
+    out.push(['#main', b.textContent]);
+  }
+  for (const b of document.querySelectorAll('#actions button')) {
+    const f = b.closest('form');
+    if (/End the game/.test(b.textContent)) continue;
+    out.push([f ? f.dataset.form : '', b.textContent]);
+  }
+  return out;
+}"""
+
+# Fill a form in as players would, with what its rules take: the k-th select of the form on its
+# k-th option (two players of a swap are two seats), numbers low + k (a one-per-player form's
+# values differ and its lowest is the "0 for who went out"), a list its placeholder ("3 3 2"
+# for the seller), boxes left unticked (nobody challenges, not dealt).
+FILL = """(name) => {
+  const f = document.querySelector('#actions form[data-form="' + name + '"]');
+  if (!f) return;
+  let k = 0;
+  for (const sel of f.querySelectorAll('select')) {
+    const opts = [...sel.options].filter((o) => o.value !== '');
+    sel.value = opts[k % opts.length].value;
+    sel.dispatchEvent(new Event('change', {bubbles: true}));
+    k++;
+  }
+  let n = 0;
+  for (const i of f.querySelectorAll('input[type=number]')) {
+    i.value = String(Math.min(Number(i.min) + n++, Number(i.max)));
+  }
+  for (const i of f.querySelectorAll('input[inputmode=text]')) i.value = i.placeholder;
+}"""
+
+
+def _double_tap(page, c, where, gap: int, posts: list[str], box_clock) -> None:
+    form, text = where
+    scope = "#main-actions " if form == "#main" else \
+        f"#actions form[data-form='{form}'] " if form else "#actions "
+    selector = {"#next": "button.press[data-button=NEXT]", "#undo": "#undo",
+                "#pause": "#pause"}.get(text) or f"{scope}button:text-is({text!r})"
+    button = page.locator(selector).first
+    expect(button).to_be_enabled()
+    if form and form != "#main":
+        page.evaluate(FILL, form)
+    button.evaluate("e => e.scrollIntoView({block: 'center'})")
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = list(c.app.journal.events)
+    paused = state(c)["clock"]["paused"]
+    sent = len(posts)
+    page.clock.pause_at(datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1))
+    page.mouse.click(x, y)
+    page.wait_for_timeout(gap)  # real time: the page's clock stands still
+    page.mouse.click(x, y)  # the second tap of a double tap, where the first was
+    page.clock.run_for(750)  # the double-tap window is over
+    page.clock.resume()
+    box_clock.advance(0.75)
+    time.sleep(0.3)  # a second request, had one been sent, is answered by now
+    assert len(posts) == sent + 1, (where, gap, posts[sent:])
+    after = list(c.app.journal.events)
+    wrong = page.locator("#error:not(.info)")
+    if wrong.is_visible():  # the rules refuse this move in this game (the stack is empty)
+        assert after == before, (where, gap, wrong.text_content())
+    elif text == "#pause":
+        assert state(c)["clock"]["paused"] is not paused, (where, gap)
+    elif text == "#undo":
+        assert after == before[:-1], (where, gap, after)
+    elif text == "#next":  # the box's NEXT: a turn ended, or the panel asks first
+        assert after[:len(before)] == before and len(after) - len(before) <= 1, (where, gap)
+    else:
+        assert after[:len(before)] == before and len(after) == len(before) + 1, \
+            (where, gap, after[len(before):])
+
+
+def _api(page, c, path: str, body: dict, box_clock) -> None:
+    """A change asked as a script would (no tap), once the page has rendered it."""
+    status = page.evaluate("""async ([path, body]) => (await fetch(path, {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})).status""",
+                           [path, {**body, "seq": state(c)["seq"]}])
+    assert status == 200, (path, body, status)
+    box_clock.advance(0.75)
+    page.wait_for_function("s => Table.snapshot && Table.snapshot.seq >= s", arg=state(c)["seq"])
+
+
+def _back_to(page, c, n: int, box_clock) -> None:
+    """Undo until the journal holds `n` events, and the clock on."""
+    while len(c.app.journal.events) > n:
+        _api(page, c, "/api/undo", {}, box_clock)
+    if state(c)["clock"]["paused"]:
+        _api(page, c, "/api/pause", {"paused": False}, box_clock)
+
+
+@pytest.mark.parametrize("kind", list(games.kinds()))
+def test_a_double_tap_on_any_button_of_any_kind_is_one_action(browser, companion, kind):
+    """Penny Badger's "Settle the claim" redrew the form (the stake's note went) and moved the
+    Turn row's Reverse under the finger: a double tap settled the claim and flipped the
+    direction. Every button of every kind's forms, and the main ones, tapped twice at the same
+    place 60, 200 and 350 ms apart, makes one change and sends one request. The journal is
+    taken back after each (by the API, not a tap), so each button is tried on the same game:
+    a new one, then the kind's demo game (a question's forms, the buttons of a game under
+    way)."""
+    k = games.get(kind)
+    starts = [(list(FIVE)[:max(k.rules.min_players, min(5, k.rules.max_players))], {}, [])]
+    if kind in demos():
+        starts.append(demos()[kind])
+    for players, rules, events in starts:
+        c = companion(kind, players, rules, events, journal=f"j{len(events)}")
+        box_clock = c.web.clock = FakeClock()
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        try:
+            page = context.new_page()
+            page.clock.install()
+            pair(page, c)
+            expect(page.locator("#actions h2")).to_contain_text("'s turn")
+            posts: list[str] = []
+            page.on("request", lambda r, posts=posts: posts.append(r.url)
+                    if r.method == "POST" else None)
+            wheres = [tuple(w) for w in page.evaluate(BUTTONS)]
+            wheres += [("", "#next"), ("", "#pause")]
+            for where in wheres:
+                for gap in GAPS:
+                    _double_tap(page, c, where, gap, posts, box_clock)
+                    if where[1] != "#next" or len(c.app.journal.events) > len(events):
+                        _back_to(page, c, len(events), box_clock)
+                    else:  # the panel asked instead (a kind whose NEXT needs a choice)
+                        _api(page, c, "/api/press", {"button": "BACK"}, box_clock)
+            for gap in GAPS:  # Undo, with one change to take back (a roll: every kind takes one)
+                _api(page, c, "/api/action", {"event": {"type": "roll", "dice": {"d6": 3}}},
+                     box_clock)
+                _double_tap(page, c, ("", "#undo"), gap, posts, box_clock)
+        finally:
+            context.close()

@@ -154,13 +154,13 @@ def test_pause_on_control_stops_the_clock_and_clock_on_starts_it(page, game):
     time_, button = page.locator("#clock-time"), page.locator("#pause")
     expect(time_).to_have_text("0:20")  # no limit: the time played this turn
     expect(page.locator("#clock-note")).to_have_text("this turn")
-    expect(button).to_have_text("Pause clock")
+    expect(button).to_have_text("Pause the clock")
     page.clock.run_for(3000)
     clock.advance(3)  # the box's time goes on too
     expect(time_).to_have_text("0:23")
     expect(page.locator("td[data-clock=both][data-seat='0'] .t")).to_have_text("0:23")
     button.click()
-    expect(button).to_have_text("Clock on")
+    expect(button).to_have_text("Start the clock")
     expect(page.locator("#clock-state")).to_have_text("Paused")
     assert state(c)["clock"]["paused"] is True
     page.clock.run_for(5000)
@@ -168,7 +168,7 @@ def test_pause_on_control_stops_the_clock_and_clock_on_starts_it(page, game):
     expect(time_).to_have_text("0:23")  # stood still
     page.clock.run_for(1000)  # the button's double-tap hold is over
     button.click()
-    expect(button).to_have_text("Pause clock")
+    expect(button).to_have_text("Pause the clock")
     expect(page.locator("#clock-state")).to_be_hidden()
     page.clock.run_for(2100)  # the snapshot came on a second of its own: past its tick
     expect(time_).to_have_text("0:25")

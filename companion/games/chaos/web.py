@@ -35,13 +35,14 @@ def actions(s: Seen) -> list[Action]:
         Quick((Send("Take the Draw 4 stack" + (f" ({stack})" if stack else ""),
                     {"type": "take_draw_four"}),
                Send("Two Train", {"type": "two_train"}),
-               Send("Take the train" + (f" ({train})" if train else ""), {"type": "take_train"}))),
+               Send("Take the train" + (f" ({train})" if train else ""), {"type": "take_train"})),
+              main=True),
         Form("color", "Color cards",
              (Choice("color", options(*COLORS), label="Color"),),
              buttons=(Send("Pick a Color", {"type": "pick_color"}),
                       Send("Draw 4", {"type": "draw_four"}),
-                      Send("Color Dump", {"type": "color_dump"}))),
-        Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), s.current, key="players.0",
+                      Send("Color Dump", {"type": "color_dump"})), main=True),
+        Form("swap", "Swap Hands", (Row((Choice("a", s.seats(), key="players.0",
                                                 label="Player"),
                                          Choice("b", s.seats(), key="players.1",
                                                 label="Swaps hands with"))),),
@@ -50,7 +51,7 @@ def actions(s: Seen) -> list[Action]:
             Note("Points left in each hand; 0 for who went out."),
             PerSeat("points", "points", 0, 999, need=0,
                     need_message="Round points: enter 0 for the player who went out"),
-        ), submit=Send("Score the round", {"type": "round_points"})),
+        ), submit=Send("Score the round", {"type": "round_points"}), main=True),
     ]
 
 
@@ -67,9 +68,14 @@ def dealer(s: Seen) -> Form:
 
     seats = tuple(Option(k, n, note=f"{s.name(after(k))} goes first", send=after(k))
                   for k, n in enumerate(s.players))
+    # The players choose the dealer: the select starts empty (issue 34, item 9); the seat the
+    # game suggests is said, not chosen for them.
+    suggested = (s.ask or {}).get("suggested")
+    hint = (Note(f"The deal passes on: usually {s.name(suggested)}, who went first last "
+                 f"round"),) \
+        if isinstance(suggested, int) and 0 <= suggested < len(s.players) else ()
     return Form("dealer", "Next round: who deals?",
-                (Choice("dealer", seats, (s.ask or {}).get("suggested"), key="player",
-                        label="Dealer"),),
+                (*hint, Choice("dealer", seats, key="player", label="Dealer")),
                 submit=Send("Deals", {"type": "first"}), ask=True)
 
 

@@ -23,30 +23,32 @@ from companion.web.kinds import (
 
 
 def actions(s: Seen) -> list[Action]:
-    # The faces rolled are the players' input (no default); a target already rolled is kept
-    # filled in, as the dice card re-rolls one die and leaves the other target as it is.
-    # The roll-off decides who goes first: offered before the first turn ends only (the
-    # engine refuses it after, docs/rules.md).
-    t = s.state.get("targets") or {}
+    # The faces rolled are the players' input: every field starts empty (issue 34, item 9:
+    # a target kept filled in recorded a roll nobody made when "Set the targets" was tapped).
+    # The dice card re-rolls one die and leaves the other target as it is: each die is
+    # optional, one at least. The roll-off decides who goes first: offered before the first
+    # turn ends only (the engine refuses it after, docs/rules.md).
     first: list[Action] = [
         Form("roll_off", "Roll-off (8-sided, one per player)",
              (PerSeat("roll", "roll", 1, 8, key="rolls"),),
-             submit=Send("Record the roll-off", {"type": "roll_off"}))] if first_open(s) else []
+             submit=Send("Record the roll-off", {"type": "roll_off"}), main=True,
+             short="Roll-off")] if first_open(s) else []
     return [
         *first,
         Form("targets", "Targets", (Row((
-            Choice("colors", options(*COLORS.faces), t.get("colors"), key="dice.colors",
-                   label="Colors die"),
-            Choice("shapes", options(*SHAPES.faces), t.get("shapes"), key="dice.shapes",
-                   label="Shapes die"))),),
-             submit=Send("Set the targets", {"type": "roll"})),
+            Choice("colors", options(*COLORS.faces), key="dice.colors", label="Colors die",
+                   optional=True),
+            Choice("shapes", options(*SHAPES.faces), key="dice.shapes", label="Shapes die",
+                   optional=True))),),
+             submit=Send("Set the targets", {"type": "roll"}),
+             one_of="Targets: choose the face of the die rolled (one die, or both)", main=True),
         Form("d8", "8-sided die (turn option 3)", (Choice("d8", options(*D8.faces),
                                                           key="dice.d8", label="Rolled"),),
-             submit=Send("Record", {"type": "roll"})),
+             submit=Send("Record", {"type": "roll"}), main=True, short="8-sided die"),
         Form("trade", "Trade hands with", (Choice("player", s.seats(others=True)),),
              submit=Send("Trade", {"type": "trade_hands"})),
         Form("add_card", "Add a card to the hand limit of",
-             (Choice("player", s.seats(), s.current, label="Player"),),
+             (Choice("player", s.seats(), label="Player"),),
              submit=Send("Add a card", {"type": "add_card"})),
         Form("win", "Winner", (Choice("player", s.seats(), label="Player"),),
              submit=Send("Wins", {"type": "win"})),

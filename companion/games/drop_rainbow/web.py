@@ -28,11 +28,12 @@ def actions(s: Seen) -> list[Action]:
     if not st["top"]:
         return [Form("reveal", "Reveal the first card", (Choice("color", options(*colors),
                                                                 label="Color"),),
-                     submit=Send("Reveal", {"type": "reveal"}))]
+                     submit=Send("Reveal", {"type": "reveal"}), main=True)]
     return [
         Quick(tuple(Send(c, {"type": "draw", "color": c}, color=c) for c in [*colors, RAINBOW]),
-              title="Draw: the card turned up"),
-        Quick((Send(f"Bank the side cards ({len(st['side'] or ())})", {"type": "bank"}),)),
+              title="Draw: the card turned up", main=True),
+        Quick((Send(f"Bank the side cards ({len(st['side'] or ())})", {"type": "bank"}),),
+              main=True),
     ]
 
 

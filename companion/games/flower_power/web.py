@@ -23,7 +23,7 @@ def actions(s: Seen) -> list[Action]:
     return [Form("petals", "Petals", (Row((Choice("color", options(*COLORS), label="Color"),
                                            Choice("count", options(*range(1, PETALS + 1)),
                                                   label="Petals"))),),
-                 submit=Send("Place the petals", {"type": "petals"}))]
+                 submit=Send("Place the petals", {"type": "petals"}), main=True)]
 
 
 def view(s: Seen) -> View:

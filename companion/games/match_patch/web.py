@@ -23,11 +23,12 @@ def actions(s: Seen) -> list[Action]:
     # engine refuses them after, docs/rules.md).
     first: list[Action] = [
         Form("pips", "Mini-pip totals", (PerSeat("pips", "mini-pip total", 0, MAX_PIPS),),
-             submit=Send("Record the pips", {"type": "pips"}))] if first_open(s) else []
+             submit=Send("Record the pips", {"type": "pips"}), main=True,
+             short="Mini-pips")] if first_open(s) else []
     return [
         *first,
-        Form("pair", "A pair for", (Choice("player", s.seats(), s.current, label="Player"),),
-             submit=Send("Pair", {"type": "pair"})),
+        Form("pair", "A pair for", (Choice("player", s.seats(), label="Player"),),
+             submit=Send("Pair", {"type": "pair"}), main=True),
     ]
 
 

@@ -56,7 +56,7 @@ def actions(s: Seen) -> list[Action]:
     cards = tuple(Option(n, LABELS.get(n, str(n)), note=stake(s, n))
                   for n in range(1, MAX_CARDS + 1))
     return [
-        Quick((Send("Pass (1 penny to the bank)", {"type": "pass"}),)),
+        Quick((Send("Pass (1 penny to the bank)", {"type": "pass"}),), main=True),
         Form("claim", "Claim", (
             Choice("cards", cards, label="Cards claimed"),
             Many("challenger", "Challenged by", s.seats(others=True, active=True),
@@ -64,7 +64,7 @@ def actions(s: Seen) -> list[Action]:
             Radio("truthful", "The revealed cards (only when challenged)",
                   (Option(True, "true"), Option(False, "a bluff")), only_if="challenger",
                   required="Challenged: say whether the revealed cards were true or a bluff"),
-        ), submit=Send("Settle the claim", {"type": "claim"})),
+        ), submit=Send("Settle the claim", {"type": "claim"}), main=True),
     ]
 
 

@@ -56,15 +56,15 @@ def actions(s: Seen) -> list[Action]:
                                  f"{seller} sold the farm (it is {seller}'s turn), so {seller}'s "
                                  f"sets need at least {MIN_SELL_SETS} sets, e.g. 3 3 2. If "
                                  f"someone else sold, give them the turn first (Skip to)")),
-        ), submit=Send("Score the round", {"type": "sell"})),
+        ), submit=Send("Score the round", {"type": "sell"}), main=True, short="Sell the farm"),
         Form("butcher", "Butcher", (
             Row((Choice("die", (Option("colors", "Colors die"), Option("shapes", "Shapes die")),
-                        "colors", label="Die"),
-                 Choice("face", FACES["colors"], follows="die", options_by=FACES,
+                        label="Die"),
+                 Choice("face", (), follows="die", options_by=FACES,
                         label="Face"))),
             Tick("deal", "dealt at the start of the round"),
-            Choice("player", s.seats(), cur, only_if="deal", label="Dealt to"),
-        ), submit=Send("Record the butcher", {"type": "butcher"})),
+            Choice("player", s.seats(), only_if="deal", label="Dealt to"),
+        ), submit=Send("Record the butcher", {"type": "butcher"}), main=True),
     ]
 
 

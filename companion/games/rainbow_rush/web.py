@@ -8,7 +8,7 @@ from companion.web.kinds import Action, Choice, Form, KindWeb, Quick, Seen, Send
 
 def actions(s: Seen) -> list[Action]:
     return [
-        Quick((Send("Wild replaced a card", {"type": "wild_replace"}),)),
+        Quick((Send("Wild replaced a card", {"type": "wild_replace"}),), main=True),
         Form("win", "Winner", (Choice("player", s.seats(), label="Player"),),
              submit=Send("Wins", {"type": "win"})),
     ]

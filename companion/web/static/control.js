@@ -15,6 +15,12 @@
   let roster = [];
   let actionsKey = "";
 
+  // /control: the turn's controls (NEXT, Undo, Pause, the game's main actions) go under
+  // whose turn it is, above the scoreboard: at 360x640 they show without scrolling (issue
+  // 34, item 7). On / (watching first) they stay with the other controls, below the game.
+  const drive = document.getElementById("drive");
+  if (onControlPage) document.getElementById("turn").after(drive);
+
   // The dice of "Record a roll", a common action of every kind.
   const COLOR_FACES = ["red", "orange", "yellow", "green", "blue", "logo"];
   const SHAPE_FACES = ["square", "circle", "star", "cross", "pentagon", "logo"];
@@ -88,6 +94,19 @@
   const DOUBLE_TAP_MS = 700;
   const REPEATS = new Set(["UP", "DOWN", "HOLD UP", "HOLD DOWN"]);
   const holds = new Map();  // a request being answered or held -> its controls (disabled)
+  // One tap, one action (shared/DESIGN.md "Table invariants"): a tap that sends a change
+  // holds every tap on the board and the controls (body[data-hold], table.css: no pointer
+  // events) until DOUBLE_TAP_MS after its answer. The redraw the change brings (a form
+  // emptied, a note gone, a question's form added) moves what is under the finger; a double
+  // tap's second tap then lands on nothing instead of on another button (issue 34, item 1).
+  // Taps while nothing is being sent (filling a form in) are never held.
+  let tapHolds = 0;
+  function holdTaps() { tapHolds++; document.body.dataset.hold = "tap"; }
+  function releaseTaps() {
+    tapHolds = Math.max(0, tapHolds - 1);
+    if (!tapHolds) delete document.body.dataset.hold;
+  }
+  function holdTapsFor(ms) { holdTaps(); setTimeout(releaseTaps, ms); }
   function holdKey(path, body) { return path + " " + JSON.stringify(body || {}); }
   function said(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   async function post(path, body, control, quiet) {
@@ -104,16 +123,20 @@
     const key = holdKey(path, body);
     const held = new Set(els);
     holds.set(key, held);
+    const repeats = !!(body && REPEATS.has(body.button));
+    if (!repeats) holdTaps();
     let hold = 0;
     try {
       const r = await call("POST", path, {...(body || {}), seq: shownSeq()});
       const answered = Date.now();
       if (r && typeof r.seq === "number") await rendered(r.seq);
       if (r && r.did && !quiet) showNote(said(r.did));
-      if (r && !(body && REPEATS.has(body.button))) hold = DOUBLE_TAP_MS - (Date.now() - answered);
+      // Refused too: a double tap's second tap would only send the refused change again.
+      if (!repeats) hold = DOUBLE_TAP_MS - (Date.now() - answered);
       return r;
     } finally {
       const release = () => {
+        if (!repeats) releaseTaps();
         if (holds.get(key) === held) holds.delete(key);
         for (const e of held) { e.disabled = false; busy.delete(e); }
         if (Table.snapshot) onSnapshot(Table.snapshot);  // undo/redo: as the game allows
@@ -139,10 +162,11 @@
     // `empty`: the select starts on an empty "choose" line (the players' input).
     const opts = options.map((o) => {
       const [v, label] = Array.isArray(o) ? o : [o, o];
-      return h("option", {value: String(v), text: String(label), selected: !empty && String(v) === String(value)});
+      const drawn = !empty && String(v) === String(value);  // defaultSelected: as drawn (typedIn)
+      return h("option", {value: String(v), text: String(label), defaultSelected: drawn, selected: drawn});
     });
     return h("select", {name, id: newId(name)},
-             empty ? [h("option", {value: "", text: CHOOSE, selected: true}), opts] : opts);
+             empty ? [h("option", {value: "", text: CHOOSE, defaultSelected: true, selected: true}), opts] : opts);
   }
   function labelled(el, text, hidden) {
     // A <label> for `el`: shown before it, or (`hidden`) for screen readers only, where the
@@ -196,19 +220,18 @@
       try { event = onsubmit(f); } catch (e) { fieldFailed(e); return; }
       if (event) {
         const ok = await send(event, f);
-        if (ok) committed();
+        if (ok) committed(f);
       }
     });
     return f;
   }
-  function committed() {
-    // A form's change is in: every form shows again as it first did (the players' inputs
-    // empty), so a second tap cannot send the same change again.
+  function committed(f) {
+    // A form's change is in: it shows again as it first did (the players' inputs empty), so
+    // a second tap cannot send the same change again; what is typed in the others stays.
     actionsKey = "";
-    if (Table.snapshot) renderActions(Table.snapshot);
+    if (Table.snapshot) renderActions(Table.snapshot, f.dataset.form);
   }
   function field(f, name) { return f.elements[name]; }
-  function int(f, name) { return parseInt(field(f, name).value, 10); }
   function chosen(f, name, message) {
     // A select the players must choose: its seat, or a FieldError saying so.
     const sel = field(f, name);
@@ -351,6 +374,7 @@
       case "choice": {
         const sel = field(f, d.name);
         if (sel.value === "" && isInput(d)) {
+          if (d.optional) return undefined;  // left out while nobody chose (the form's one_of)
           throw new FieldError(sel, say(d.missing, {label: d.label || formTitle(f)}));
         }
         return sent(optionOf(choiceOptions(f, d), sel.value), sel.value);
@@ -407,6 +431,9 @@
       values[x.name || x.key] = v;
       if (v !== undefined) setPath(event, x.key || x.name, v);
     }
+    if (d.one_of && !Object.values(values).some((v) => filled(v) || v === false)) {
+      throw new FieldError(f.querySelector("select, input"), d.one_of);
+    }
     return event;
   }
   function fieldFailed(e) {
@@ -441,7 +468,7 @@
           for (const x of f.querySelectorAll("[aria-invalid]")) x.removeAttribute("aria-invalid");
           let event;
           try { event = formEvent(s, f, d, b.event); } catch (e) { fieldFailed(e); return; }
-          if (await send(event, el)) committed();
+          if (await send(event, el)) committed(f);
         }));
         el.dataset.move = b.event.type;
         return el;
@@ -469,9 +496,11 @@
         "Skip to", (f) => ({type: "skip_to", player: chosen(f, "player", "Skip to: choose one")}), "skip_to") : null,
       // Who goes first is the start's question (the panel asks it when a game starts): only
       // before the first turn ends; the box refuses it after (kinds.first_open).
+      // Nobody is chosen for the players (issue 34, item 9: after Play again an untouched
+      // form recorded, and spoke, a first player nobody picked).
       !st.turns ? form("Who goes first",
-        labelled(select("player", seatOptions(s, live), st.current), "Goes first", true), "Goes first",
-        (f) => ({type: "first", player: int(f, "player")}), "first") : null,
+        labelled(select("player", seatOptions(s, live), "", true), "Goes first", true), "Goes first",
+        (f) => ({type: "first", player: chosen(f, "player", "Who goes first: choose one")}), "first") : null,
       form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", "Colors", COLOR_FACES),
         die("shapes", "Shapes", SHAPE_FACES), die("d8", "8-sided", [1, 2, 3, 4, 5, 6, 7, 8]),
         die("d6", "6-sided", [1, 2, 3, 4, 5, 6]))],
@@ -509,18 +538,18 @@
     showNote(needs.words);
     if (!answers.length) return;
     // The page moves to the answers: nothing under the finger may take a double tap's
-    // second tap meanwhile (one tap, one action), so the controls are inert for the
-    // double-tap window, and the first answer has the focus after it.
-    box.inert = true;
+    // second tap meanwhile (one tap, one action), so taps are held for the double-tap
+    // window (as a jump to a form holds them), and the first answer has the focus after it.
+    holdTapsFor(DOUBLE_TAP_MS);
     answers[0].scrollIntoView({block: "center"});
     setTimeout(() => {
-      box.inert = false;
       const first = answers[0].matches("form") ? answers[0].querySelector("select, input, button") : answers[0];
       if (first && first.isConnected) first.focus({preventScroll: true, focusVisible: true});
     }, DOUBLE_TAP_MS);
   }
 
-  function renderActions(s) {
+  function renderActions(s, sent) {
+    // `sent`: the form whose change just went in (drawn empty again).
     const box = document.getElementById("actions");
     const st = s.state || {};
     // Drawn again only when what it shows changes (a form being filled in stays as it is):
@@ -531,18 +560,139 @@
                                (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
+    const kept = typedIn(box, sent);
     if (!s.game) {
       box.replaceChildren(...startView(s).filter(Boolean));
-      return;
-    }
-    if (st.over) {
+    } else if (st.over) {
       box.replaceChildren(h("h2", {text: "Game over"}), playAgainButton(s),
                           h("p", {class: "note", text: "Or undo, or start another game below."}));
-      return;
+    } else {
+      const own = (s.actions || []).map((d) => kindAction(s, d));
+      box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
+                              own, common(s)].flat(Infinity).filter(Boolean));
     }
-    const own = (s.actions || []).map((d) => kindAction(s, d));
-    box.replaceChildren(...[h("h2", {text: (s.title || s.game) + ": " + s.players[st.current] + "'s turn"}),
-                            own, common(s)].flat(Infinity).filter(Boolean));
+    putBack(box, kept, kept.game === s.game_id);
+    renderMain(s);
+  }
+
+  // --- the game's main actions, at hand under NEXT (issue 34, item 7) -----------------------
+  // The kind's actions it declares main (kinds.py Form.main, Quick.main) and a question's
+  // form, as the snapshot has them: a quick button as itself, a form as a button that brings
+  // it on screen (its fields may be a row per player: too tall to sit up here). The whole
+  // forms stay in the actions panel below.
+  function renderMain(s) {
+    const st = s.state || {};
+    const main = document.getElementById("main-actions");
+    if (!s.game || st.over) { main.replaceChildren(); return; }
+    main.replaceChildren(...(s.actions || []).filter((d) => d.main || d.ask).map((d) => {
+      if (d.kind === "quick") {
+        return h("div", {class: "main-quick" + (d.buttons.some((b) => b.color) ? " chips-row" : "")},
+                 d.buttons.map((b) => chipButton(b, quick(b.label, b.event))));
+      }
+      return button(d.short || d.title, () => toForm(d.name), "jump" + (d.ask ? " ask" : ""));
+    }));
+  }
+  function toForm(name) {
+    const f = document.querySelector("#actions form[data-form=\"" + CSS.escape(name) + "\"]");
+    if (!f) return;
+    holdTapsFor(DOUBLE_TAP_MS);  // the page scrolls under the finger: no second tap lands
+    f.scrollIntoView({block: "start"});
+    const title = f.querySelector("h3");
+    title.tabIndex = -1;  // a screen reader goes on from the form's title
+    title.focus({preventScroll: true});
+  }
+
+  // On /control whose turn it is is smaller than on the live page (table.js fits it to the
+  // width, up to 16% of the height): NEXT and the main actions come high on the screen.
+  const WHO_MAX_PX = 56;
+  function fitWho() {
+    const who = document.getElementById("who");
+    const size = parseFloat(who.style.fontSize) || WHO_MAX_PX;
+    if (size > WHO_MAX_PX) who.style.fontSize = WHO_MAX_PX + "px";  // smaller still fits
+  }
+  if (onControlPage) {
+    Table.onRender(fitWho);
+    let fitTimer = 0;  // after table.js's own refit on a resize (100 ms)
+    window.addEventListener("resize", () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitWho, 150); });
+  }
+
+  // --- what a player typed, kept across snapshots (issue 34, item 8) ------------------------
+  // Another phone's move, or the box's NEXT, redraws the forms: what was typed (Chaos round
+  // points for two players of five) is put back into the same fields of the same form. Where
+  // the move made it meaningless, the form says so in words: a form the game no longer
+  // offers, a choice no longer offered, a form whose title changed (it is another's turn).
+  function typedIn(box, sent) {
+    const forms = [];
+    const focus = document.activeElement && box.contains(document.activeElement) &&
+      document.activeElement.form ? document.activeElement : null;
+    for (const f of box.querySelectorAll("form[data-form]")) {
+      if (f.dataset.form === sent) continue;
+      const fields = [];
+      // What the player changed: a field as it was drawn (a kind's default) is drawn anew.
+      for (const el of f.elements) {
+        if (!el.name || el.tagName === "BUTTON") continue;
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (el.checked && !el.defaultChecked) fields.push({name: el.name, value: el.value, tick: true});
+        } else if (el.value !== (el.tagName === "SELECT" ? drawnValue(el) : el.defaultValue)) {
+          const text = el.tagName === "SELECT" ? el.selectedOptions[0].text : el.value;
+          fields.push({name: el.name, value: el.value, text, label: labelOf(el)});
+        }
+      }
+      if (fields.length) forms.push({name: f.dataset.form, title: formTitle(f), fields});
+    }
+    const at = focus ? {form: focus.form.dataset.form, name: focus.name} : null;
+    return {game: shownGame, forms, focus: at};
+  }
+  let shownGame = null;  // the game the forms on the page were drawn for
+  function drawnValue(sel) {
+    const o = [...sel.options].find((x) => x.defaultSelected) || sel.options[0];
+    return o ? o.value : "";
+  }
+  function labelOf(el) {
+    const l = el.labels && el.labels[0];
+    return l ? l.textContent.trim() : "";
+  }
+  function putBack(box, kept, sameGame) {
+    shownGame = Table.snapshot ? Table.snapshot.game_id : null;
+    if (!kept.forms.length) return;
+    const gone = [];
+    for (const t of kept.forms) {
+      const f = sameGame ? box.querySelector("form[data-form=\"" + CSS.escape(t.name) + "\"]") : null;
+      if (!f) { gone.push(t.title); continue; }
+      const said = [];
+      if (formTitle(f) !== t.title) said.push("the form now reads \u201c" + formTitle(f) + "\u201d; check what you typed");
+      for (const x of t.fields) {  // in the form's order: a select another one follows comes first
+        if (x.tick) {
+          const tick = [...f.querySelectorAll("input[name=\"" + CSS.escape(x.name) + "\"]")]
+            .find((i) => i.value === x.value);
+          if (tick) { tick.checked = true; tick.dispatchEvent(new Event("change", {bubbles: true})); }
+          continue;
+        }
+        const el = f.elements[x.name];
+        if (!el || el instanceof RadioNodeList) continue;
+        if (el.tagName === "SELECT" && ![...el.options].some((o) => o.value === x.value)) {
+          said.push((x.label || t.title) + ": " + x.text + " is no longer a choice; choose again");
+          continue;
+        }
+        el.value = x.value;
+        if (el.tagName === "SELECT") el.dispatchEvent(new Event("change", {bubbles: true}));
+      }
+      if (said.length) {
+        f.querySelector("h3").after(h("p", {class: "note moved-on", role: "status",
+          text: "The game moved on: " + said.join("; ") + "."}));
+      }
+      if (kept.focus && kept.focus.form === t.name && f.elements[kept.focus.name] &&
+          !(f.elements[kept.focus.name] instanceof RadioNodeList)) {
+        f.elements[kept.focus.name].focus({preventScroll: true});
+      }
+    }
+    if (gone.length) {
+      const where = box.querySelector("h2");
+      const note = h("p", {class: "note moved-on", role: "status",
+        text: "What you typed in " + gone.join(", ") + " was cleared: " +
+              (sameGame ? "the game moved on and no longer asks for it." : "another game is on the table.")});
+      if (where) where.after(note); else box.prepend(note);
+    }
   }
 
   // --- the start view: no game on the table -------------------------------------------------
@@ -886,14 +1036,26 @@
     const c = s.clock;
     pauseButton.hidden = !s.game || !c || !!(s.state || {}).over;
     if (pauseButton.hidden) return;
-    pauseButton.textContent = c.paused ? "Clock on" : "Pause clock";
+    pauseButton.textContent = c.paused ? "Start the clock" : "Pause the clock";  // what a tap does
     pauseButton.classList.toggle("go", c.paused);
     pauseButton.disabled = busy.has(pauseButton);
   }
 
+  // A code that is not 6 digits is said as that, here (the box's answer would be about the
+  // code on its screen: "no valid code"). pair.js says the same on the pairing landing.
+  function codeProblem(code) {
+    if (!code) return "Type the 6 digits the box shows under Pair a phone";
+    if (!/^[0-9]+$/.test(code)) return "The code is 6 digits (0-9), not " + code;
+    if (code.length !== 6) return "The code is 6 digits; this one has " + code.length;
+    return "";
+  }
   document.getElementById("pair-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const code = document.getElementById("pair-code").value.trim();
+    const input = document.getElementById("pair-code");
+    const code = input.value.trim();
+    const wrong = codeProblem(code);
+    input.removeAttribute("aria-invalid");
+    if (wrong) { showError(wrong); input.setAttribute("aria-invalid", "true"); input.focus(); return; }
     const r = await call("POST", "/api/pair", {code});
     if (r) {
       document.getElementById("pair-code").value = "";
@@ -908,6 +1070,7 @@
     paired = yes;
     document.body.dataset.paired = yes ? "yes" : "no";
     document.getElementById("control-box").hidden = !yes;
+    drive.hidden = !yes;
     document.getElementById("pair-box").hidden = yes || !onControlPage;
     if (yes !== was) Table.redraw();  // the start view's words: "or below" once paired
     if (yes && !was) {
@@ -954,6 +1117,7 @@
       showError(bye.text || "This phone was forgotten on the box: pair again");
     } else if (bye.why === "web-off") {
       document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
+      drive.hidden = true;
     }
   });
   Table.onRender(renderedNow);

@@ -8,6 +8,15 @@
   // The code must not stay in the address bar or the history, whatever happens next.
   history.replaceState(null, "", "/control");
 
+  // The same words as /control's pairing form (control.js codeProblem).
+  function codeProblem(code) {
+    const v = String(code).trim();
+    if (!v) return "Type the 6 digits the box shows under Pair a phone";
+    if (!/^[0-9]+$/.test(v)) return "The code is 6 digits (0-9), not " + v;
+    if (v.length !== 6) return "The code is 6 digits; this one has " + v.length;
+    return "";
+  }
+
   function fail(text) {
     status.textContent = text;
     status.dataset.state = "error";
@@ -16,6 +25,9 @@
   }
 
   async function pair(value) {
+    // A code that is not 6 digits is said as that (the box would answer "no valid code").
+    const wrong = codeProblem(value);
+    if (wrong) { fail(wrong); return; }
     status.textContent = "Checking the code…";
     status.dataset.state = "working";
     let res;
