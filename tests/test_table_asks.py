@@ -244,3 +244,32 @@ def test_a_dice_factor_roll_off_won_by_the_first_listed_player_is_not_her_turn()
     ledger.update(j.times, j.seats, j.turn_numbers)
     r = ledger.read(40.0)
     assert r.turns == (1, 0, 0, 0) and r.totals == (10.0, 0.0, 0.0, 0.0)
+
+
+def test_a_pause_asked_for_while_the_table_is_asked_holds_after_the_question(tmp_path):
+    """A phone's Pause while the panel's rule vote holds the clock (its Pause button reads
+    "Pause": nobody's clock runs, none is paused) is answered "paused"; the clock must still
+    stand when the vote is left, not run on as if nobody had asked for the pause."""
+    from companion.testing import choose
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        app.render()
+        clock.advance(3)
+        drain(app)
+        press(app, Button.OK, hold=True)
+        choose(app, "Rule vote")
+        drain(app)
+        app.render()
+        assert app.turn_clock.reading().asking
+        assert app.perform(A.PauseClock(True))  # what bridge.pause does for a phone
+        assert app.turn_clock.paused
+        while app.top is not app.stack[0]:
+            press(app, Button.BACK)
+        clock.advance(5)
+        drain(app)
+        app.render()
+        r = app.turn_clock.reading()
+        assert r.paused and r.elapsed == 3
+    finally:
+        close(app)
