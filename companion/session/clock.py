@@ -258,9 +258,10 @@ class Ledger:
 
     def _to_table(self, k: int) -> None:
         """Event `k` is the table's pick of who goes first, or its question (before any turn
-        ended, the turn handed to another seat, or to the table: `first`, a roll-off, a tied
-        one): every stretch before it was the table choosing, not a turn of the seat that
-        stood first. Its seconds stay the game's playing time."""
+        ended, the turn handed to a seat, even the one that stood first, as PICKED says, or
+        to the table: `first`, a roll-off, a tied one): every stretch before it was the table
+        choosing, not a turn of the seat that stood first. Its seconds stay the game's
+        playing time."""
         for t in self.turns:  # all of turn number 0: no turn has ended
             t.seat = ASKED
         self._total = [0.0] * self.seats
