@@ -121,8 +121,17 @@ class TurnClock:
     def committed(self, what: str) -> None:
         """After an append, undo or redo: a move made while paused goes on with the clock
         (the group is playing); an undo leaves a pause as it is. An undo that reopens an
-        ended game gives the time since the end to nobody: it was the end screen's."""
+        ended game gives the time since the end to nobody: it was the end screen's. A new
+        move (not a redo) that starts a turn starts a new one, even of the seat and number
+        of a turn an undo took back: its "Time!" is its own (a redo brings the same turn back,
+        with its own times, and its "Time!" once called is not called again)."""
         j = self.app.journal
+        if what == "append" and j is not None and self._journal is j and len(j.seats):
+            after = (j.seats[-1], j.turn_numbers[-1])
+            before = (j.seats[-2], j.turn_numbers[-2]) if len(j.seats) > 1 \
+                else (j.first_seat, 0)
+            if after != before:
+                self._timed.discard((self.game_id, *after))
         if what == "undo" and j is not None and self.ledger is not None \
                 and self._journal is j and self.game_id is not None \
                 and self.ledger.reading_key()[0] == OVER and not j.state.over and j.redo_times:
