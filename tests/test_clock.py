@@ -458,3 +458,39 @@ def test_time_is_called_once_a_turn_across_undo_and_redo(tmp_path):
         assert times_called() == (2, 2, 2)
     finally:
         close(app)
+
+
+def test_a_turn_made_again_after_an_undo_calls_time_when_its_own_time_is_up(tmp_path):
+    """Once a turn means once for the turn played: an undone NEXT takes Ben's turn away;
+    a NEXT pressed again gives him a new one (its clock starts at 0, unlike a redo, which
+    brings the same turn back with its own times), and when that turn's time is up, "Time!"
+    is called for it, as the clock on every screen shows it."""
+    from companion.testing import RecordingSpeaker
+    clock, speaker = FakeClock(), RecordingSpeaker()
+    app = make_app(tmp_path, kind="table", setup=False, rules={"turn_limit": 30}, clock=clock,
+                   speaker=speaker)
+
+    def run(seconds: int) -> None:
+        for _ in range(seconds):
+            app.render()
+            clock.advance(1)
+            drain(app)
+
+    try:
+        app.render()
+        run(1)
+        press(app, Button.NEXT)  # Ben's turn
+        run(31)
+        assert speaker.texts.count("Time!") == 1  # Ben's
+        press(app, Button.BACK, hold=True)  # undo: Ann's turn again, her 32 s past the limit
+        run(2)
+        assert speaker.texts.count("Time!") == 2  # Ann's, her first
+        press(app, Button.NEXT)  # Ben's turn, a new one: 0 s on his clock
+        run(2)
+        r = app.turn_clock.reading()
+        assert r.seat == 1 and r.elapsed < 5 and r.alarm == ""
+        run(30)
+        assert app.turn_clock.reading().alarm == "time"
+        assert speaker.texts.count("Time!") == 3
+    finally:
+        close(app)

@@ -207,3 +207,69 @@ def test_a_rule_vote_on_the_panel_is_nobody_s_turn(tmp_path, kind):
         assert r.seat == seat and r.elapsed == 5 and not r.paused
     finally:
         close(app)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_table_picking_the_seat_that_stood_first_gives_it_no_turn_for_the_choosing(kind):
+    """The pick is the table's even when it lands on the seat that stood first (Ann, seat
+    0): her first turn starts at the pick, not at the game's start. (Before, only a pick that
+    handed the turn to another seat was the table's: one roll-off in N, the winner being the
+    first-listed, charged her the whole roll-off.)"""
+    j = Journal(Header(kind, ("Ann", "Ben", "Cy", "Dee")))
+    if j.state.asks_table:
+        pytest.skip("this kind's game starts by asking the table")
+    try:
+        j.append({"type": "first", "player": 0})
+    except IllegalEvent as e:
+        pytest.skip(f"{kind} takes no first here: {e}")
+    j.times[-1] = 40.0
+    j.append({"type": "next"})
+    j.times[-1] = 52.0
+    ledger = Ledger(0.0, j.first_seat, 4)
+    ledger.update(j.times, j.seats, j.turn_numbers)
+    r = ledger.read(52.0)
+    assert r.turns[0] == 1 and r.totals[0] == 12
+    assert ledger.playing_seconds() == 52
+
+
+def test_a_dice_factor_roll_off_won_by_the_first_listed_player_is_not_her_turn():
+    """8, 5, 3, 2: Ann, first-listed, wins the roll-off (a phone's roll-off form: no panel
+    screen holds the clock). Its 30 s are the table's; her first turn is the 10 s after."""
+    j = Journal(Header("dice-factor", ("Ann", "Ben", "Cy", "Dee")))
+    j.append({"type": "roll_off", "rolls": [8, 5, 3, 2]})
+    j.times[-1] = 30.0
+    j.append({"type": "next"})
+    j.times[-1] = 40.0
+    ledger = Ledger(0.0, j.first_seat, 4)
+    ledger.update(j.times, j.seats, j.turn_numbers)
+    r = ledger.read(40.0)
+    assert r.turns == (1, 0, 0, 0) and r.totals == (10.0, 0.0, 0.0, 0.0)
+
+
+def test_a_pause_asked_for_while_the_table_is_asked_holds_after_the_question(tmp_path):
+    """A phone's Pause while the panel's rule vote holds the clock (its Pause button reads
+    "Pause": nobody's clock runs, none is paused) is answered "paused"; the clock must still
+    stand when the vote is left, not run on as if nobody had asked for the pause."""
+    from companion.testing import choose
+    clock = FakeClock()
+    app = make_app(tmp_path, kind="table", setup=False, clock=clock)
+    try:
+        app.render()
+        clock.advance(3)
+        drain(app)
+        press(app, Button.OK, hold=True)
+        choose(app, "Rule vote")
+        drain(app)
+        app.render()
+        assert app.turn_clock.reading().asking
+        assert app.perform(A.PauseClock(True))  # what bridge.pause does for a phone
+        assert app.turn_clock.paused
+        while app.top is not app.stack[0]:
+            press(app, Button.BACK)
+        clock.advance(5)
+        drain(app)
+        app.render()
+        r = app.turn_clock.reading()
+        assert r.paused and r.elapsed == 3
+    finally:
+        close(app)

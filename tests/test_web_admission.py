@@ -708,3 +708,18 @@ def test_the_gate_keeps_its_counts_and_never_closes_a_young_request_for_room(per
         assert set(gate.idle) <= set(gate.open) and set(gate.unfinished) <= set(gate.open)
         assert not set(gate.held) & set(gate.open) and len(gate.held) <= gate.max_held
         assert sum(len(v) for v in gate.held_by.values()) == len(gate.held)
+
+
+def test_forget_all_phones_while_the_web_is_off_forgets_their_addresses_too(served):
+    """docs/web.md: a paired phone's address is "forgotten by Forget all phones; kept across
+    Web off/on". The panel offers Forget all phones while the web is off too: the addresses
+    must not come back, with their paired room, when the web is switched on again."""
+    code = served.web.pairing.open()
+    assert served.request("POST", "/api/pair", {"code": code})[0] == 200
+    assert "127.0.0.1" in served.web.gate.paired
+    served.web.stop()
+    assert served.web.loop is None  # Web off
+    served.web.pairing.forget_all()
+    served.web.phones_forgotten()  # what the panel's Forget all phones does
+    assert served.web.start() == ""  # Web on
+    assert "127.0.0.1" not in served.web.gate.paired

@@ -64,6 +64,8 @@ class TurnClock:
         # `asks_table`: a rule vote, a roll-off, who deals): nobody's turn, read as asking.
         self._question = False
         self._refused: list[Any] = []  # the question screens a hold failed for (not saved)
+        # A pause asked for (a phone's Pause) while a hold stood: kept when its screens go.
+        self._pause_asked = False
 
     # --- keeping in step ----------------------------------------------------------------------
 
@@ -109,7 +111,8 @@ class TurnClock:
         if ledger is None:
             return None
         r = self.reading_of(ledger)
-        if self._question and self._setup is not None and self.paused and r.seat is not None:
+        if self._question and self._setup is not None and self.paused and r.seat is not None \
+                and not self._pause_asked:
             # Held for a question to the table: nobody's turn, as when the rules state asks.
             return replace(r, seat=None, asking=True, paused=False, elapsed=0.0, left=None,
                            alarm="")
@@ -118,8 +121,17 @@ class TurnClock:
     def committed(self, what: str) -> None:
         """After an append, undo or redo: a move made while paused goes on with the clock
         (the group is playing); an undo leaves a pause as it is. An undo that reopens an
-        ended game gives the time since the end to nobody: it was the end screen's."""
+        ended game gives the time since the end to nobody: it was the end screen's. A new
+        move (not a redo) that starts a turn starts a new one, even of the seat and number
+        of a turn an undo took back: its "Time!" is its own (a redo brings the same turn back,
+        with its own times, and its "Time!" once called is not called again)."""
         j = self.app.journal
+        if what == "append" and j is not None and self._journal is j and len(j.seats):
+            after = (j.seats[-1], j.turn_numbers[-1])
+            before = (j.seats[-2], j.turn_numbers[-2]) if len(j.seats) > 1 \
+                else (j.first_seat, 0)
+            if after != before:
+                self._timed.discard((self.game_id, *after))
         if what == "undo" and j is not None and self.ledger is not None \
                 and self._journal is j and self.game_id is not None \
                 and self.ledger.reading_key()[0] == OVER and not j.state.over and j.redo_times:
@@ -147,6 +159,11 @@ class TurnClock:
                 or self.game_id is None:
             return False
         if on == self.paused:
+            if on and self._setup is not None and not self._pause_asked:
+                # Paused already by a hold (a question to the table, a new game's setup):
+                # the group's pause from now on, which the hold's end does not take back.
+                self._pause_asked = True
+                self.app.snapshot_due = True
             return True
         try:
             (asides.set_aside if on else asides.taken_back)(
@@ -223,11 +240,12 @@ class TurnClock:
             return  # still up
         self._setup = None
         question, self._question = self._question, False
+        asked, self._pause_asked = self._pause_asked, False
         if question:
             self.app.snapshot_due = True
         elif gid == self.game_id:
             self.app.caller.started()  # "Ann's turn", unless "Ann goes first" said it
-        if gid == self.game_id and self.paused:
+        if gid == self.game_id and self.paused and not asked:
             self.pause(False, force=True)
         elif gid != self.game_id:
             asides.taken_back(self.app.store, gid, table="pauses")

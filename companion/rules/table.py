@@ -20,6 +20,7 @@ class Table:
     pending_skips: int = 0
     eliminated: frozenset[int] = frozenset()
     turns: int = 0  # turns ended so far (by next, skip_to, or a game move that ends the turn)
+    picked: bool = False  # the table has picked who goes first (set_first)
 
     @property
     def active(self) -> list[int]:
@@ -105,7 +106,7 @@ def skip_to(t: Table, seat: int) -> Table:
 def set_first(t: Table, seat: int) -> Table:
     """The group's pick of who goes first: sets the current player without ending a turn."""
     check_seat(t, seat)
-    return replace(t, current=seat, pending_skips=0)
+    return replace(t, current=seat, pending_skips=0, picked=True)
 
 
 def eliminate(t: Table, seat: int) -> Table:

@@ -13,9 +13,10 @@ stretch up to the next event belongs to that seat, less
   seconds or more counts for nobody, whole (say a game left on the table over dinner).
 
 Consecutive stretches of one seat in one turn (the same count of ended turns) are one turn.
-Before any turn has ended, the table's pick of who goes first or its question (the turn
-handed to another seat or to the table: a `first`, a roll-off, a tied one) makes every
-stretch before it the table's: it was choosing, and nobody's turn.
+Before any turn has ended, the table's pick of who goes first or its question (a `first`, a
+roll-off's winner, even the seat that stood first: the journal numbers the first turn after
+a pick `PICKED`; or the turn handed to the table, a tied roll-off) makes every stretch
+before it the table's: it was choosing, and nobody's turn.
 An undone event is not on the line (only active rows are), so an undone NEXT gives its
 seconds back to the seat that was playing; a redone one keeps the time it was first recorded
 at. A time earlier than the point before it (a wall clock set back) makes that stretch 0 s.
@@ -35,6 +36,7 @@ BREAK_AFTER = 15 * 60  # seconds with no press: a break, not play
 WARN_BEFORE = 10  # seconds left when the clock warns
 OVER = -1  # the seat noted after an event that ended the game: nothing runs
 ASKED = -2  # the seat noted while the table is being asked (State.asks_table): nobody's turn
+PICKED = -1  # the turn number noted for the first turn once the table picked who plays it
 
 Span = tuple[float, "float | None"]  # (from, to); to None: still running
 
@@ -250,14 +252,16 @@ class Ledger:
             self._count[seat] += 1  # a turn from its first second on
         self._total[seat] += seconds
         self._longest[seat] = max(self._longest[seat], t.seconds)
-        if numbers[k] == 0 and seats[k] != seat and seats[k] != OVER:
+        if numbers[k] in (0, PICKED) and (seats[k], numbers[k]) != (seat, number) \
+                and seats[k] != OVER:
             self._to_table(k)
 
     def _to_table(self, k: int) -> None:
         """Event `k` is the table's pick of who goes first, or its question (before any turn
-        ended, the turn handed to another seat, or to the table: `first`, a roll-off, a tied
-        one): every stretch before it was the table choosing, not a turn of the seat that
-        stood first. Its seconds stay the game's playing time."""
+        ended, the turn handed to a seat, even the one that stood first, as PICKED says, or
+        to the table: `first`, a roll-off, a tied one): every stretch before it was the table
+        choosing, not a turn of the seat that stood first. Its seconds stay the game's
+        playing time."""
         for t in self.turns:  # all of turn number 0: no turn has ended
             t.seat = ASKED
         self._total = [0.0] * self.seats

@@ -11,8 +11,9 @@ last two such blocks are kept, so a walk over the whole game folds each event on
 
 Beside each event it keeps what the turn clock needs (companion/session/clock.py): when the
 event was recorded (`times`, NaN when not known: a log without times) and whose turn it was
-after it (`seats`, -1 once the game is over, -2 while the table is being asked; `turn_numbers`, the turns ended so far), in flat
-arrays of numbers, 16 bytes an event.
+after it (`seats`, -1 once the game is over, -2 while the table is being asked;
+`turn_numbers`, the turns ended so far, PICKED for the first turn once the table has picked
+who plays it), in flat arrays of numbers, 16 bytes an event.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 from companion import games
 from companion.errors import IllegalEvent
 from companion.rules.game import Event, Game, Header, State
-from companion.session.clock import ASKED, OVER
+from companion.session.clock import ASKED, OVER, PICKED
 
 CHECKPOINT_EVERY = 64
 NO_TIME = math.nan  # an event whose time is not known (a log without times)
@@ -61,7 +62,10 @@ def turn_mark(state: State) -> tuple[int, int]:
     over; ASKED while the table is being asked, State.asks_table: nobody's turn) and how many
     turns have ended (companion/session/clock.py)."""
     seat = OVER if state.over else ASKED if state.asks_table else state.table.current
-    return seat, state.table.turns
+    t = state.table
+    # The first turn once the table has picked who plays it is numbered apart (PICKED), so
+    # that a pick of the seat that stood first still ends the table's stretch (clock.py).
+    return seat, PICKED if t.turns == 0 and t.picked else t.turns
 
 
 def game_for(header: Header) -> Game[Any]:

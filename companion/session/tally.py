@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 # Of the saved records: a change in what a record holds bumps it (2: `seconds` is the playing
 # time, without the spans set aside; 3: `clock`, each seat's turns, and `seconds` without the
 # pauses and breaks too; 4: a question to the whole table, who deals or who goes first, is
-# nobody's turn).
-SUMMARY_VERSION = 4
+# nobody's turn; 5: so is the table's pick of the seat that stood first).
+SUMMARY_VERSION = 5
 
 
 def summary_key(row) -> str:

@@ -209,7 +209,10 @@ class Web:
         """Forget all phones (the app thread, after Pairing.forget_all): the streams of the
         phones forgotten are told so and end."""
         self._on_loop(self.hub.forget, self.pairing.valid)
-        self._on_loop(self.gate.forget_paired, None)
+        if self.loop is None:  # the web is off: its next start must not carry them over
+            self.gate.forget_paired()
+        else:  # the gate's own loop, which alone changes it while the web runs
+            self._on_loop(self.gate.forget_paired, None)
 
     def frame_changed(self, n: int) -> None:
         """The app drew a changed frame `n` (App.render): push it to the event streams."""
