@@ -358,7 +358,7 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
         if not 0 <= li[key] <= 1:
             raise ConfigError(f"lights.{key}", f"{li[key]} is outside 0-1 (a fraction of full)")
     if li["night"] and hours(li["night"]) is None:
-        raise ConfigError("lights.night", f"{li['night']!r} is not hours like \"22:00-07:00\" "
+        raise ConfigError("lights.night", f"{_clip(li['night'])} is not hours like \"22:00-07:00\" "
                           "(\"\" = never)")
     first = li["first"]
     if not 0 <= first <= MAX_FIRST:
@@ -393,6 +393,12 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
                                   "the other bus)")
 
 
+def _clip(text: str, most: int = 40) -> str:
+    """A value as a message quotes it: its repr, cut to about `most` characters."""
+    shown = repr(text)
+    return shown if len(shown) <= most else f"{shown[:most - 5]}...{shown[-1]} ({len(text)} characters)"
+
+
 def hours(text: str) -> tuple[int, int] | None:
     """"22:00-07:00" -> (1320, 420), minutes of the day from and until; None: not hours."""
     parts = text.replace(" ", "").split("-")
@@ -401,7 +407,10 @@ def hours(text: str) -> tuple[int, int] | None:
     out = []
     for part in parts:
         hh, _, mm = part.partition(":")
-        if not (hh.isascii() and mm.isascii() and hh.isdigit() and mm.isdigit() and len(mm) == 2 and 0 <= int(hh) <= 23
+        # One or two digits of hour, two of minute: thousands of leading zeros were a
+        # traceback (int() refuses over 4,300 digits; issue 35.7).
+        if not (hh.isascii() and mm.isascii() and hh.isdigit() and mm.isdigit()
+                and len(hh) in (1, 2) and len(mm) == 2 and 0 <= int(hh) <= 23
                 and 0 <= int(mm) <= 59):
             return None
         out.append(int(hh) * 60 + int(mm))

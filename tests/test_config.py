@@ -55,6 +55,7 @@ def test_a_valid_file(tmp_path):
     ("[lights]\nnight = \"22:00-25:00\"\n", "lights.night", "not hours"),
     ("[lights]\nnight = \"\u00b22:00-07:00\"\n", "lights.night", "not hours"),  # not 0-9
     ("[lights]\nnight = \"0\u0667:00-07:00\"\n", "lights.night", "not hours"),
+    ("[lights]\nnight = \"007:00-08:00\"\n", "lights.night", "not hours"),  # 1-2 digits
     ("[lights]\nseats = [0, 16]\n", "lights.seats[1]", "not an LED of the ring (0-15)"),
     ("[lights]\nseats = [3, 3]\n", "lights.seats", "two seats face the same LED"),
     ("[lights]\nfirst = 9\n", "lights.first", "outside 0-8"),
@@ -88,6 +89,16 @@ def test_run_with_a_bad_config_exits_2_with_one_line(tmp_path, capsys):
     assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "buttons.next" in err and "GPIO 99" in err
+
+
+def test_a_night_of_thousands_of_leading_zeros_exits_2_with_one_short_line(tmp_path, capsys):
+    """Issue 35.7: int() refuses strings of over 4,300 digits: it was a traceback."""
+    p = tmp_path / "c.toml"
+    p.write_text(f'[lights]\nnight = "{"0" * 5000}22:00-07:00"\n')
+    assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lights.night" in err and "not hours" in err
+    assert len(err) < 200 and "5011 characters" in err
 
 
 def test_run_with_a_missing_config_file_given_explicitly(tmp_path, capsys):
