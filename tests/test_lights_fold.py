@@ -49,7 +49,7 @@ def test_sixteen_players_on_eight_leds_sit_at_a_led_or_between_two():
     layout = R.Layout.of(8, 16)
     assert [layout.arc(s) for s in range(4)] == [(0,), (0, 1), (1,), (1, 2)]
     assert layout.arc(15) == (7, 0)  # between the last LED and the first
-    assert R.fold_words(layout) == "Lights: 16 seats, 8 LEDs: two lit = the seat between"
+    assert R.fold_words(layout) == "16 seats, 8 lights: 2 lit = between"
     assert R.fold_words(R.Layout.of(8, 8)) == ""  # a LED each: nothing to say
 
 
@@ -91,7 +91,7 @@ def test_a_game_of_sixteen_points_at_each_player_in_turn_and_the_panel_says_how(
         tmp_path, lights, between):
     app, ring = _app(tmp_path, 16, lights)
     try:
-        assert app.toast is not None and "two lit = the seat between" in app.toast[0]
+        assert app.toast is not None and "2 lit = between" in app.toast[0]
         seen = []
         for seat in range(16):
             assert app.journal.state.table.current == seat

@@ -275,7 +275,7 @@ def fold_words(layout: Layout) -> str:
     if not layout.distinct:
         return f"Lights off: {seats} seats, {layout.count} LEDs"
     if layout.folded:
-        return f"Lights: {seats} seats, {layout.count} LEDs: two lit = the seat between"
+        return f"{seats} seats, {layout.count} lights: 2 lit = between"
     return ""
 
 
