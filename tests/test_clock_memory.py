@@ -90,3 +90,15 @@ def test_a_ledger_keeps_a_few_bytes_an_event_not_hundreds():
     finally:
         tracemalloc.stop()
     assert grown / (events - 1000) < 16, f"{grown / (events - 1000):.0f} bytes an event"
+
+
+def test_a_game_folded_at_once_keeps_only_the_last_events_to_compare():
+    """A resumed game is folded in one update: it kept every event's copy (12 bytes each)."""
+    times, seats, numbers = _timeline([2.0] * 10_000)
+    ledger = Ledger(0, 0, 3)
+    ledger.update(times, seats, numbers)
+    assert len(ledger._recent_times) <= 2 * RECENT
+    ledger.update(times[:-3], seats[:-3], numbers[:-3])  # an undo of three still compares
+    fresh = Ledger(0, 0, 3)
+    fresh.update(times[:-3], seats[:-3], numbers[:-3])
+    _same(ledger, fresh, times[-4] + 1)

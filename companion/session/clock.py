@@ -175,9 +175,9 @@ class Ledger:
             self._recent_numbers.append(numbers[k])
         self._n = n
         if len(self._recent_times) > 2 * RECENT:  # keep the last RECENT to 2 * RECENT
-            del self._recent_times[:RECENT], self._recent_seats[:RECENT]
-            del self._recent_numbers[:RECENT]
-            self._recent_start += RECENT
+            cut = len(self._recent_times) - RECENT  # (a whole game folded at once: all)
+            del self._recent_times[:cut], self._recent_seats[:cut], self._recent_numbers[:cut]
+            self._recent_start += cut
 
     def per_seat(self) -> tuple[tuple[float, ...], tuple[int, ...], tuple[float, ...]]:
         """Each seat's seconds, turns and longest turn in the events folded (a turn still
