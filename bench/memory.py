@@ -75,6 +75,8 @@ def play(directory: Path, at: list[int], *, trace: bool = False) -> dict[str, ob
             return {"traced_bytes_per_1k_events": per_1k, "top": top}
         return {"rss_kb": rss}
     finally:
+        if trace:
+            tracemalloc.stop()  # (a test that traced must not slow every test after it)
         close(app)
 
 
