@@ -20,6 +20,8 @@ Figures (docs/performance.md, issue 9):
   from SQLite (`Store.resume`); undo_10k_ms: one undo at its end, committed to disk.
 - rss_<N>k_events_mb: `companion run` (no web) that resumed an N-event game and took 200 more
   presses; rss_growth_kb_per_1k_events: how that grows with N (issue 20: flat).
+  rss_live_*: a game pressed live, NEXT after NEXT with the clock ticking, in a process of
+  its own (bench/memory.py); rss_live_growth_kb_per_1k_events from 5,000 to 20,000 presses.
 - the turn clock's (issue 28, `--only clock`, bench/clock.py): press to frame with the clock
   stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
 - the seat lights' (issue 27, `--only ring`, bench/ring.py): press to frame with the ring off
@@ -622,8 +624,10 @@ def rss_after(tmp: Path, events: int, *, presses: int) -> float:
         p.wait(60)
 
 
-def bench_memory(tmp: Path, *, counts: tuple[int, ...], presses: int) -> None:
-    """Issue 20: memory must not grow with the length of the game."""
+def bench_memory(tmp: Path, *, counts: tuple[int, ...], presses: int,
+                 live: tuple[int, ...]) -> None:
+    """Issue 20: memory must not grow with the length of the game, resumed (`counts` events,
+    then `presses`) or played live (issue 35.4: VmRSS after each of `live` presses)."""
     rss = {n: rss_after(tmp, n, presses=presses) for n in counts}
     for n, mb in rss.items():
         figure(f"rss_{n // 1000}k_events_mb", mb, "MB", 60.0 if n >= 40_000 else None,
@@ -631,6 +635,16 @@ def bench_memory(tmp: Path, *, counts: tuple[int, ...], presses: int) -> None:
     lo, hi = min(counts), max(counts)
     figure("rss_growth_kb_per_1k_events", (rss[hi] - rss[lo]) * 1024 / ((hi - lo) / 1000),
            "kB", 50.0, f"from {lo} to {hi} events (756 kB before the checkpoints)")
+    # Issue 35.4: a game played live, press by press, with the clock ticking (bench/memory.py).
+    from bench.memory import live_rss
+    kb: dict[int, int] = {int(n): v for n, v in live_rss(tmp / "live", live)["rss_kb"].items()}
+    for n, v in kb.items():
+        figure(f"rss_live_{n / 1000:g}k_presses_mb", v / 1024, "MB", None,
+               f"a table game pressed live: {n} NEXTs, the clock ticking")
+    lo, hi = min(kb), max(kb)
+    figure("rss_live_growth_kb_per_1k_events", (kb[hi] - kb[lo]) / ((hi - lo) / 1000), "kB",
+           50.0, f"from {lo} to {hi} presses (582 kB before 35.4: the clock's ledger, SQLite's "
+           "page cache)")
 
 
 # --- main --------------------------------------------------------------------------------------
@@ -693,7 +707,8 @@ def main(argv: list[str] | None = None) -> int:
         "idle": lambda t: bench_idle(t, seconds=1.0 if q else 10.0),
         "journal": lambda t: bench_journal(t, events=1000 if q else 10_000, runs=1 if q else 5),
         "memory": lambda t: bench_memory(t, counts=(1000, 4000) if q else
-                                         (10_000, 40_000, 100_000), presses=20 if q else 200),
+                                         (10_000, 40_000, 100_000), presses=20 if q else 200,
+                                         live=(500, 1000, 2000) if q else (5000, 10_000, 20_000)),
         "web": lambda t: bench_web(t, figure, quick=q),
         "stats": lambda t: bench_stats(t, figure, quick=q),
         "clock": lambda t: bench_clock(t, figure, quick=q),

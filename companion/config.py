@@ -358,7 +358,7 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
         if not 0 <= li[key] <= 1:
             raise ConfigError(f"lights.{key}", f"{li[key]} is outside 0-1 (a fraction of full)")
     if li["night"] and hours(li["night"]) is None:
-        raise ConfigError("lights.night", f"{li['night']!r} is not hours like \"22:00-07:00\" "
+        raise ConfigError("lights.night", f"{_clip(li['night'])} is not hours like \"22:00-07:00\" "
                           "(\"\" = never)")
     first = li["first"]
     if not 0 <= first <= MAX_FIRST:
@@ -393,6 +393,12 @@ def _check_lights(li: dict[str, Any], pins: dict[int, str]) -> None:
                                   "the other bus)")
 
 
+def _clip(text: str, most: int = 40) -> str:
+    """A value as a message quotes it: its repr, cut to about `most` characters."""
+    shown = repr(text)
+    return shown if len(shown) <= most else f"{shown[:most - 5]}...{shown[-1]} ({len(text)} characters)"
+
+
 def hours(text: str) -> tuple[int, int] | None:
     """"22:00-07:00" -> (1320, 420), minutes of the day from and until; None: not hours."""
     parts = text.replace(" ", "").split("-")
@@ -401,7 +407,10 @@ def hours(text: str) -> tuple[int, int] | None:
     out = []
     for part in parts:
         hh, _, mm = part.partition(":")
-        if not (hh.isascii() and mm.isascii() and hh.isdigit() and mm.isdigit() and len(mm) == 2 and 0 <= int(hh) <= 23
+        # One or two digits of hour, two of minute: thousands of leading zeros were a
+        # traceback (int() refuses over 4,300 digits; issue 35.7).
+        if not (hh.isascii() and mm.isascii() and hh.isdigit() and mm.isdigit()
+                and len(hh) in (1, 2) and len(mm) == 2 and 0 <= int(hh) <= 23
                 and 0 <= int(mm) <= 59):
             return None
         out.append(int(hh) * 60 + int(mm))
@@ -415,13 +424,52 @@ def _check_speech(sp: dict[str, Any]) -> None:
         raise ConfigError("speech.rate", f"{sp['rate']} words a minute is outside 80-450")
     if not 0 <= sp["volume"] <= 200:
         raise ConfigError("speech.volume", f"{sp['volume']} is outside 0-200")
-    if any(c.isspace() for c in sp["device"]):
-        raise ConfigError("speech.device", f"{sp['device']!r} is not an ALSA device name "
-                          "(e.g. \"plughw:1,0\")")
+    if sp["device"] and (why := alsa_device_problem(sp["device"])):
+        raise ConfigError("speech.device", f"{_clip(sp['device'])} is not an ALSA sound device "
+                          f"as `aplay -L` lists them (e.g. \"plughw:1,0\", \"hw:CARD=Device,"
+                          f"DEV=0\", \"default\"): {why}")
     for i, call in enumerate(sp["calls"]):
         if call not in CALLS:
             raise ConfigError(f"speech.calls[{i}]", f"{call!r} is not a call (known: "
                               f"{', '.join(CALLS)})")
+
+
+# The ALSA devices `aplay -L` lists for a sound card take arguments (hw:CARD=Device,DEV=0,
+# plughw:1,0, sysdefault:CARD=Device, dmix:..., hdmi:...); any other name is one word (default,
+# null, pulse, a name of the system's own ALSA config). ALSA's `file` and `tee` devices write
+# the sound to a file or, given "|command", into a shell: no speaker is one (issue 35.5).
+ALSA_CARD_DEVICES = frozenset((
+    "hw", "plughw", "default", "sysdefault", "front", "rear", "center_lfe", "side",
+    "surround21", "surround40", "surround41", "surround50", "surround51", "surround71",
+    "iec958", "spdif", "hdmi", "dmix", "dsnoop", "usbstream"))
+ALSA_FILE_DEVICES = frozenset(("file", "tee"))
+
+
+def _alsa_word(text: str, more: str = "") -> bool:
+    return bool(text) and text.isascii() and all(c.isalnum() or c in "_" + more for c in text)
+
+
+def alsa_device_problem(name: str) -> str:
+    """Why `name` is no ALSA sound device as `aplay -L` and `aplay -l` name them ("": it is
+    one): a word (`default`, `pulse`), or a card's device with plain arguments
+    (`plughw:1,0`, `hw:CARD=Device,DEV=0`). No quotes, pipes, paths or `file:`."""
+    if len(name) > 80:
+        return "longer than any device name"
+    device, colon, args = name.partition(":")
+    if device.lower() in ALSA_FILE_DEVICES:
+        return f"ALSA's {device.lower()} device writes to a file or a command, not a speaker"
+    if not _alsa_word(device, "-.") or not device[0].isalnum():
+        return "a device's name is letters, digits, _, - and ."
+    if not colon:
+        return ""
+    if device not in ALSA_CARD_DEVICES:
+        return f"{device} takes no arguments (a card's devices do: hw, plughw, sysdefault, ...)"
+    for arg in args.split(","):
+        key, eq, value = arg.rpartition("=")
+        if (eq and not (key.isascii() and key.isalpha() and key.isupper())) \
+                or not _alsa_word(value):
+            return f"{_clip(arg)} is not an argument like CARD=Device, DEV=0 or 1"
+    return ""
 
 
 def _is_hex4(s: str) -> bool:

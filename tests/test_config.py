@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
 
 from companion.cli import main
@@ -55,6 +58,7 @@ def test_a_valid_file(tmp_path):
     ("[lights]\nnight = \"22:00-25:00\"\n", "lights.night", "not hours"),
     ("[lights]\nnight = \"\u00b22:00-07:00\"\n", "lights.night", "not hours"),  # not 0-9
     ("[lights]\nnight = \"0\u0667:00-07:00\"\n", "lights.night", "not hours"),
+    ("[lights]\nnight = \"007:00-08:00\"\n", "lights.night", "not hours"),  # 1-2 digits
     ("[lights]\nseats = [0, 16]\n", "lights.seats[1]", "not an LED of the ring (0-15)"),
     ("[lights]\nseats = [3, 3]\n", "lights.seats", "two seats face the same LED"),
     ("[lights]\nfirst = 9\n", "lights.first", "outside 0-8"),
@@ -88,6 +92,54 @@ def test_run_with_a_bad_config_exits_2_with_one_line(tmp_path, capsys):
     assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "buttons.next" in err and "GPIO 99" in err
+
+
+def test_a_night_of_thousands_of_leading_zeros_exits_2_with_one_short_line(tmp_path, capsys):
+    """Issue 35.7: int() refuses strings of over 4,300 digits: it was a traceback."""
+    p = tmp_path / "c.toml"
+    p.write_text(f'[lights]\nnight = "{"0" * 5000}22:00-07:00"\n')
+    assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lights.night" in err and "not hours" in err
+    assert len(err) < 200 and "5011 characters" in err
+
+
+@pytest.mark.parametrize("device", [
+    'file:"|touch${IFS}x",raw',  # issue 35.5: ALSA's file plugin hands "|..." to a shell
+    "file:/tmp/out.wav", "FILE:x", "file", "tee:hw,/tmp/x", "plug:file", "hw:1,0|touch x",
+    "hw:'0',0", "/dev/snd/pcmC0D0p", "-D", "hw:", "hw:1,,0", "hw:CARD=a b", "plughw:1,0;x",
+    "default:CARD=$(x)", "x" * 81,
+])
+def test_a_speech_device_that_is_no_sound_card_is_refused_at_load(tmp_path, device):
+    p = tmp_path / "c.toml"
+    p.write_text(f"[speech]\ndevice = {json.dumps(device)}\n")
+    with pytest.raises(ConfigError) as e:
+        load(p)
+    assert e.value.key == "speech.device" and "not an ALSA sound device" in str(e.value)
+
+
+@pytest.mark.parametrize("device", [
+    "plughw:1,0", "hw:0", "hw:CARD=Device,DEV=0", "plughw:CARD=Headphones,DEV=0", "default",
+    "sysdefault", "sysdefault:CARD=vc4hdmi0", "hdmi:CARD=vc4hdmi0,DEV=0",
+    "dmix:CARD=Device,DEV=0", "front:CARD=PCH,DEV=0", "null", "pulse", "pipewire",
+    "default:CARD=Device", "my_speaker",
+])
+def test_the_devices_aplay_lists_are_accepted(tmp_path, device):
+    p = tmp_path / "c.toml"
+    p.write_text(f"[speech]\ndevice = {json.dumps(device)}\n")
+    assert load(p)["speech"]["device"] == device
+
+
+def test_a_shell_in_the_speech_device_exits_2_with_one_line_and_runs_nothing(tmp_path, capsys,
+                                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # (a run that starts ends at once)
+    p = tmp_path / "c.toml"
+    p.write_text('[speech]\nenabled = true\ndevice = \'file:"|touch${IFS}x",raw\'\n')
+    assert main(["run", "--config", str(p), "--display", "dummy", "--input", "stdin"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "speech.device" in err and "file device" in err
+    assert not (tmp_path / "x").exists()
 
 
 def test_run_with_a_missing_config_file_given_explicitly(tmp_path, capsys):

@@ -97,6 +97,7 @@ class Lights:
         # the pages have not seen yet makes one due, one the snapshot already carried does not.
         self._published_alarm: str | None = None
         self._due = False
+        self._told: Any = None  # the journal whose ring the panel last spoke of (`_tell`)
 
     def _visible(self, ring: Any) -> Any:
         return Visible(ring, self.first) if ring is not None and self.first else ring
@@ -125,11 +126,26 @@ class Lights:
         return R.Look.of(j.state, "" if reading is None or still else reading.alarm)
 
     def _layout(self, look: R.Look | None) -> R.Layout | None:
+        """The ring's layout for `look`'s seats; None (the ring dark) without a game, or when
+        the ring cannot tell every seat's light from the others' (R.Layout.distinct)."""
         if self.ring is None or look is None:
             return None
         if self.layout is None or len(self.layout.centres) != look.seats:
             self.layout = R.Layout.of(self.ring.count, look.seats, self.configured)
-        return self.layout
+        return self.layout if self.layout.distinct else None
+
+    def _tell(self) -> None:
+        """When a game comes on (new, resumed, reopened) with more seats than the ring has
+        LEDs, the panel says how the ring shows them, or that it stays dark (issue 35.6)."""
+        j = self.app.journal
+        if j is self._told or self.ring is None:
+            return
+        self._told = j
+        if j is not None:
+            words = R.fold_words(R.Layout.of(self.ring.count, len(j.header.players),
+                                             self.configured))
+            if words:
+                self.app.show_toast(words, 4.0)
 
     def after(self, item: object) -> None:
         """After the app handled `item`: `sync`, unless it was the ring's own tick (it
@@ -139,6 +155,7 @@ class Lights:
         never waits for the ring's work (its animation worked out, its first frame sent)."""
         if self.ring is None or quiet(item):
             return
+        self._tell()  # before the panel's frame, which shows it
         if self.deferred:
             self._due = True
             return
@@ -164,6 +181,7 @@ class Lights:
         (a move: its animation; an undo, a redo, another game on: at once)."""
         if self.ring is None:
             return
+        self._tell()
         how, self._how = self._how, None
         what, event = how if how is not None else ("", None)
         roll = event.get("dice") if what == "append" and isinstance(event, dict) else None

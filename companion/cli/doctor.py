@@ -243,6 +243,34 @@ def check_lights(cfg: configmod.Config, *,
     yield check_spi_clock()
 
 
+def check_ring_seats(cfg: configmod.Config) -> Check:
+    """Whether the ring gives each seat a light of its own at the largest table of every
+    installed kind (issue 35.6): a LED each, seats folded two to a LED (at a LED or between
+    two), or too many to tell apart (the ring stays dark for such a game)."""
+    import math
+
+    from companion import games
+    from companion.ui import ring as R
+
+    li = cfg["lights"]
+    visible = li["count"] - li["first"]
+    configured = [led - li["first"] for led in li["seats"]]
+    kinds = games.games()
+    most = max(g.max_players for g in kinds.values())
+    dark = sorted((g.max_players, g.title) for g in kinds.values()
+                  if not R.Layout.of(visible, g.max_players, configured).distinct)
+    if dark:
+        n, title = dark[-1]
+        return _fail("lights seats", f"{visible} LEDs cannot tell {n} players apart ({title}): "
+                                     f"the ring stays dark for such a game; a ring of "
+                                     f"{math.ceil(n / 2)} LEDs or more can (docs/lights.md)")
+    if R.Layout.of(visible, most, configured).folded:
+        return _ok("lights seats", f"{visible} LEDs: a game of more than {visible} players (up "
+                                   f"to {most} players) seats them at a LED or between two: "
+                                   f"two lit = the seat between (docs/lights.md)")
+    return _ok("lights seats", f"{visible} LEDs: a LED for each of up to {most} players")
+
+
 def check_spi_clock() -> Check:
     """On a Pi 3, Zero 2 W or Pi 4 the SPI clock is divided from the VideoCore's core clock,
     which the firmware moves with load; the WS2812B's timing then slips and the ring shows
@@ -593,6 +621,8 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
         open_display = oled
     yield check_display(cfg, open_display)
     yield from check_lights(cfg, open_spi=open_spi)
+    if cfg["lights"]["enabled"]:
+        yield check_ring_seats(cfg)
     yield check_roller(cfg, comports=comports, wait=roller_wait)
     yield check_audio(cfg)
     yield check_state_dir(cfg)

@@ -26,6 +26,8 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from companion.config import alsa_device_problem
+
 if TYPE_CHECKING:
     from companion.session.calls import Call
 
@@ -142,6 +144,9 @@ class Speaker:
 
     def __init__(self, *, calls: Iterable[str], voice: str = "en", rate: int = 170,
                  volume: int = 100, device: str = "", runner: Runner | None = None) -> None:
+        if device and (why := alsa_device_problem(device)):
+            # (config.py refuses it at load; this is for a Speaker made some other way.)
+            raise ValueError(f"{device!r} is not an ALSA sound device: {why}")
         self.voice, self.rate, self.volume, self.device = voice, rate, volume, device
         self.kinds = frozenset(calls)
         self.running = Running()  # the processes of the call being said (close stops them)

@@ -70,12 +70,12 @@ class _Shot:
     """The companion on a fake clock with a recording ring: `take()` pictures it now."""
 
     def __init__(self, tmp: Any, config: Any, kind: str, players: Sequence[str],
-                 rules: dict[str, Any] | None = None) -> None:
+                 rules: dict[str, Any] | None = None, count: int = COUNT) -> None:
         from companion.testing import FakeClock, RecordingRing, make_app
         self.clock = FakeClock()
         # COUNT LEDs the players see, after the ones `[lights] first` keeps dark.
         self.first = int(config["lights"]["first"])
-        self.ring = RecordingRing(COUNT + self.first, clock=self.clock)
+        self.ring = RecordingRing(count + self.first, clock=self.clock)
         self.players = tuple(players)
         self.app = make_app(tmp, config=config, kind=kind, players=players, rules=rules,
                             setup=False, clock=self.clock, ring=self.ring)
@@ -137,6 +137,16 @@ def shots(config: Any) -> Iterator[tuple[str, Image.Image]]:
             yield "ring-warn", s.take()
             s.run(WARN_BEFORE)
             yield "ring-time", s.take()
+        finally:
+            s.close()
+        # 16 players on a ring of 8 (issue 35.6): the second player sits between LEDs 0 and
+        # 1, both lit; the panel says so as the game comes on.
+        s = _Shot(f"{tmp}/b", config, Game.kind, default_names(config.names, 16), count=8)
+        try:
+            press(s.app, Button.NEXT)
+            s.run(1.0)
+            s.app.show_toast(R.fold_words(R.Layout.of(8, 16)), 4.0)  # (as at its start)
+            yield "ring-folded", s.take()
         finally:
             s.close()
         over = _found(config, lambda st: st.over and len(st.winners) == 1)

@@ -28,6 +28,7 @@ turn. Its seconds are the game's playing time, but no seat's.
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -37,6 +38,9 @@ WARN_BEFORE = 10  # seconds left when the clock warns
 OVER = -1  # the seat noted after an event that ended the game: nothing runs
 ASKED = -2  # the seat noted while the table is being asked (State.asks_table): nobody's turn
 PICKED = -1  # the turn number noted for the first turn once the table picked who plays it
+NONE = -3  # in a checkpoint: no turn (no event) folded yet
+CHECKPOINT_EVERY = 64  # segments between a ledger's checkpoints (the most an undo refolds)
+RECENT = 64  # the events a ledger keeps as folded (at least), to see what an update changed
 
 Span = tuple[float, "float | None"]  # (from, to); to None: still running
 
@@ -102,25 +106,19 @@ def clock_text(seconds: float, *, left: bool = False) -> str:
     return f"{sign}{h}:{m:02d}:{sec:02d}" if h else f"{sign}{m}:{sec:02d}"
 
 
-class _Turn:
-    __slots__ = ("breaks", "first", "number", "seat", "seconds")
-
-    def __init__(self, seat: int, number: int, first: int) -> None:
-        self.seat = seat
-        self.number = number
-        self.first = first  # the segment it starts with
-        self.seconds = 0.0
-        self.breaks: list[tuple[float, float]] = []  # its stretches of BREAK_AFTER or more
-
-
 class Ledger:
     """One game's turns and each seat's seconds, folded from its time line and kept up to
     date as events are appended, undone and redone (`update`), then read at any moment
-    (`read`): a press folds one segment, a clock tick folds none, a pause refolds only the
-    turn it falls in.
+    (`read`): a press folds one segment, a clock tick folds none, a pause or an undo refolds
+    at most CHECKPOINT_EVERY segments (from the checkpoint before the first one it changes).
 
     A turn counts (in `turns`, the averages, a chess clock's bonus) once it has a second:
     a turn that was all break or pause is no turn.
+
+    Memory stays flat however long the game (issue 35.4): nothing is kept per event or per
+    turn but a checkpoint of the sums every CHECKPOINT_EVERY segments, the last few events
+    folded (to tell what an update changed) and the breaks (a few a game). The times, seats
+    and turn numbers themselves are the journal's.
 
     `start`: the game's start; `first_seat`: whose turn it is before any event; `seats`: how
     many seats."""
@@ -131,17 +129,30 @@ class Ledger:
         self.seats = seats
         self._away: list[tuple[float, float]] = []  # merged, sorted; an open end is +inf
         self._away_key: tuple = ()
-        self._folded: list[tuple[float, int, int]] = []  # (time, seat, number) of each event
-        self._reach: list[float] = []  # the latest time among the events up to each
+        # The last events folded (from event _recent_start on), as they were: an update
+        # compares the events it is given with these to find what changed.
+        self._recent_start = 0
+        self._recent_times = array("d")
+        self._recent_seats = array("i")
+        self._recent_numbers = array("i")
+        # The sums before segment k * CHECKPOINT_EVERY, flat (`_checkpoint`: a few numbers
+        # for each seat and 9 more), and the reach of each (for bisect).
+        self._stride = 3 * seats + 9
+        self._checks = array("d")
+        self._check_reach = array("d")
         self._reset()
 
     def _reset(self) -> None:
-        self.turns: list[_Turn] = []
         self._total = [0.0] * self.seats
         self._count = [0] * self.seats
         self._longest = [0.0] * self.seats
+        self._table = 0.0  # the seconds nobody's: the table asked, or choosing who goes first
+        self._turn: tuple[int, int] | None = None  # (seat, number) of the last turn folded
+        self._turn_seconds = 0.0  # its seconds
+        self._breaks: list[tuple[float, float]] = []  # the stretches of BREAK_AFTER or more
+        self._last: tuple[float, int, int] | None = None  # (time, seat, number) of event _n-1
+        self._reach = -math.inf  # the latest time among the events folded
         self._n = 0  # closed segments folded
-        self._picked = -1  # the event that was the table's pick of who goes first (_to_table)
 
     # --- folding ----------------------------------------------------------------------------
 
@@ -158,18 +169,27 @@ class Ledger:
             since = _first_change(self._away, merged)
             self._away_key, self._away = key, merged
             # The segments that end by the first changed span's start keep their seconds.
-            keep = min(keep, bisect_right(self._reach, since))
+            if self._reach > since:
+                before = bisect_right(self._check_reach, since) - 1  # its checkpoint
+                keep = min(keep, before * CHECKPOINT_EVERY)
         n = len(times)
         if keep < self._n:
-            self._rewind(keep)
-        del self._folded[self._n:]
-        del self._reach[self._n:]
+            self._rewind(max(keep, 0))
         for k in range(self._n, n):  # event k closes segment k (from point k to point k + 1)
+            if k % CHECKPOINT_EVERY == 0 and len(self._check_reach) == k // CHECKPOINT_EVERY:
+                self._checkpoint()
             self._fold(k, times, seats, numbers)
-            self._folded.append((times[k], seats[k], numbers[k]))
             t = times[k] if times[k] == times[k] else -math.inf  # NaN: no time
-            self._reach.append(max(t, self._reach[-1]) if self._reach else t)
+            self._reach = max(t, self._reach)
+            self._last = (times[k], seats[k], numbers[k])
+            self._recent_times.append(times[k])
+            self._recent_seats.append(seats[k])
+            self._recent_numbers.append(numbers[k])
         self._n = n
+        if len(self._recent_times) > 2 * RECENT:  # keep the last RECENT to 2 * RECENT
+            cut = len(self._recent_times) - RECENT  # (a whole game folded at once: all)
+            del self._recent_times[:cut], self._recent_seats[:cut], self._recent_numbers[:cut]
+            self._recent_start += cut
 
     def per_seat(self) -> tuple[tuple[float, ...], tuple[int, ...], tuple[float, ...]]:
         """Each seat's seconds, turns and longest turn in the events folded (a turn still
@@ -179,56 +199,63 @@ class Ledger:
     @property
     def breaks(self) -> list[tuple[float, float]]:
         """The stretches of BREAK_AFTER seconds or more with no press, in the turns folded."""
-        return [b for t in self.turns for b in t.breaks]
+        return list(self._breaks)
 
     def playing_seconds(self) -> float:
         """The game's playing time so far (to its last event): its seconds from start to last
         event less the spans away (set aside, paused), breaks included: a break is nobody's
         turn, but the game was on the table (docs/stats.md)."""
-        return sum(t.seconds + sum(e - f for f, e in t.breaks) for t in self.turns)
+        return sum(self._total) + self._table + sum(e - f for f, e in self._breaks)
 
     def _common(self, times, seats, numbers) -> int:
         """How many of the events folded before are still the first events now (a journal
-        changes only at its end: an append, an undo, a redo)."""
-        k = min(len(self._folded), len(times))
-        while k > 0:
-            t, s, m = self._folded[k - 1]
+        changes only at its end: an append, an undo, a redo). Only the last RECENT or more
+        are kept to compare: when none of those is the same, 0 (all is folded again)."""
+        k = min(self._n, len(times))
+        base = self._recent_start
+        while k > base:
+            i = k - 1 - base
+            t, s, m = self._recent_times[i], self._recent_seats[i], self._recent_numbers[i]
             same_time = t == times[k - 1] or (math.isnan(t) and math.isnan(times[k - 1]))
             if same_time and s == seats[k - 1] and m == numbers[k - 1]:
-                break
+                return k
             k -= 1
-        return k
+        return 0
+
+    def _checkpoint(self) -> None:
+        """Keeps the sums before segment _n (a multiple of CHECKPOINT_EVERY), as numbers."""
+        turn = self._turn or (NONE, 0)
+        last = self._last or (math.nan, NONE, 0)
+        self._checks.extend(self._total)
+        self._checks.extend(self._count)
+        self._checks.extend(self._longest)
+        self._checks.extend((turn[0], turn[1], self._turn_seconds, len(self._breaks), *last,
+                             self._reach, self._table))
+        self._check_reach.append(self._reach)
 
     def _rewind(self, keep: int) -> None:
-        """Forget what was folded from segment `keep` on, back to the start of its turn."""
-        cut = 0
-        for i in range(len(self.turns) - 1, -1, -1):
-            if self.turns[i].first <= keep:
-                cut = i
-                break
-        if self._picked >= keep:
-            cut = 0  # the pick of who goes first is gone: its stretches are seats' again
-        start_segment = self.turns[cut].first if self.turns else 0
-        kept = self.turns[:cut]
-        folded, reach = self._folded[:start_segment], self._reach[:start_segment]
-        picked = self._picked if self._picked < keep else -1
-        self._reset()
-        self._picked = picked
-        for t in kept:
-            self._add_turn(t)
-        self._folded, self._reach = folded, reach
-        self._n = start_segment
+        """Forget what was folded from segment `keep` on, back to the checkpoint before it."""
+        i = keep // CHECKPOINT_EVERY
+        s, n = self._stride, self.seats
+        c = self._checks[i * s:(i + 1) * s]
+        del self._checks[i * s:], self._check_reach[i:]  # made again as the fold passes them
+        self._total, self._longest = list(c[:n]), list(c[2 * n:3 * n])
+        self._count = [int(x) for x in c[n:2 * n]]
+        seat, number, self._turn_seconds, breaks, t, last_seat, last_number, self._reach, \
+            self._table = c[3 * n:]
+        self._turn = None if seat == NONE else (int(seat), int(number))
+        self._last = None if last_seat == NONE else (t, int(last_seat), int(last_number))
+        del self._breaks[int(breaks):]
+        self._n = i * CHECKPOINT_EVERY
+        cut = max(0, self._n - self._recent_start)
+        del self._recent_times[cut:], self._recent_seats[cut:], self._recent_numbers[cut:]
+        if self._n < self._recent_start:
+            self._recent_start = self._n
 
     def _point_at(self, k: int) -> float:
-        return self.start if k == 0 else self._folded[k - 1][0]
-
-    def _add_turn(self, t: _Turn) -> None:
-        self.turns.append(t)
-        if t.seat < 0:
-            return  # the table's (asked): nobody's seconds, no turn
-        self._count[t.seat] += t.seconds > 0
-        self._total[t.seat] += t.seconds
-        self._longest[t.seat] = max(self._longest[t.seat], t.seconds)
+        """Point k (k = 0 or _n): the game's start, or the time of the last event folded."""
+        assert k == 0 or k == self._n
+        return self.start if k == 0 or self._last is None else self._last[0]
 
     def _key(self, k: int, seats, numbers) -> tuple[int, int]:
         """(seat, turn number) of segment k: after event k - 1, or at the start."""
@@ -239,35 +266,33 @@ class Ledger:
         if seat == OVER:
             return  # the game was over: nothing runs (an undone end reopens it)
         a = self.start if k == 0 else times[k - 1]
-        t = self.turns[-1] if self.turns else None
-        if t is None or (t.seat, t.number) != (seat, number):
-            t = _Turn(seat, number, k)
-            self._add_turn(t)
-        seconds = self._count_span(a, times[k], t.breaks)
-        first_second = seconds > 0 and t.seconds == 0
-        t.seconds += seconds  # ASKED: the game's playing time, no seat's (playing_seconds)
-        if seat < 0:
+        if self._turn != (seat, number):  # a new turn
+            self._turn, self._turn_seconds = (seat, number), 0.0
+        seconds = self._count_span(a, times[k], self._breaks)
+        first_second = seconds > 0 and self._turn_seconds == 0
+        self._turn_seconds += seconds
+        if seat < 0:  # ASKED: the game's playing time, no seat's (playing_seconds)
+            self._table += seconds
             return
         if first_second:
             self._count[seat] += 1  # a turn from its first second on
         self._total[seat] += seconds
-        self._longest[seat] = max(self._longest[seat], t.seconds)
+        self._longest[seat] = max(self._longest[seat], self._turn_seconds)
         if numbers[k] in (0, PICKED) and (seats[k], numbers[k]) != (seat, number) \
                 and seats[k] != OVER:
-            self._to_table(k)
+            self._to_table()
 
-    def _to_table(self, k: int) -> None:
-        """Event `k` is the table's pick of who goes first, or its question (before any turn
-        ended, the turn handed to a seat, even the one that stood first, as PICKED says, or
-        to the table: `first`, a roll-off, a tied one): every stretch before it was the table
-        choosing, not a turn of the seat that stood first. Its seconds stay the game's
-        playing time."""
-        for t in self.turns:  # all of turn number 0: no turn has ended
-            t.seat = ASKED
+    def _to_table(self) -> None:
+        """The event just folded is the table's pick of who goes first, or its question
+        (before any turn ended, the turn handed to a seat, even the one that stood first, as
+        PICKED says, or to the table: `first`, a roll-off, a tied one): every stretch before it
+        was the table choosing, not a turn of the seat that stood first. Its seconds stay the
+        game's playing time. An undo of the pick refolds from the checkpoint before it, which
+        holds the seats' sums as they were."""
+        self._table += sum(self._total)
         self._total = [0.0] * self.seats
         self._count = [0] * self.seats
         self._longest = [0.0] * self.seats
-        self._picked = k
 
     def _count_span(self, a: float, b: float,
                     breaks: list[tuple[float, float]] | None = None) -> float:
@@ -309,9 +334,7 @@ class Ledger:
             paused = bool(self._away) and self._away[-1][1] == math.inf
             on_break = not paused and self._open_break(a, now)
         if current is not None:
-            last = self.turns[-1] if self.turns else None
-            before = last.seconds if last is not None and (last.seat, last.number) == (
-                seat, number) else None
+            before = self._turn_seconds if self._turn == (seat, number) else None
             running = self._count_span(a, now) if not math.isnan(a) else 0.0
             elapsed = (before or 0.0) + running
             totals[seat] += running
@@ -353,7 +376,8 @@ class Ledger:
         """(seat, turn number) of the segment running now."""
         if not self._n:
             return self.first_seat, 0
-        _, seat, number = self._folded[self._n - 1]
+        assert self._last is not None
+        _, seat, number = self._last
         return seat, number
 
 

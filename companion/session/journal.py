@@ -11,9 +11,9 @@ last two such blocks are kept, so a walk over the whole game folds each event on
 
 Beside each event it keeps what the turn clock needs (companion/session/clock.py): when the
 event was recorded (`times`, NaN when not known: a log without times) and whose turn it was
-after it (`seats`, -1 once the game is over, -2 while the table is being asked;
+ after it (`seats`, -1 once the game is over, -2 while the table is being asked;
 `turn_numbers`, the turns ended so far, PICKED for the first turn once the table has picked
-who plays it), in flat arrays of numbers, 16 bytes an event.
+who plays it), in flat arrays of numbers, 14 bytes an event (and 4 for the event itself).
 """
 
 from __future__ import annotations
@@ -74,33 +74,39 @@ def game_for(header: Header) -> Game[Any]:
 
 class EventLog:
     """A list of events held as compact JSON text, each distinct text once (a game of 100,000
-    "next"s holds one). Reading an item decodes a fresh dict, so no caller can change what
-    was recorded; it is the event as the journal stores it (tuples read back as lists).
-    Compares equal to a list of the same events."""
+    "next"s holds one) and each event as the number of its text (4 bytes). Reading an item
+    decodes a fresh dict, so no caller can change what was recorded; it is the event as the
+    journal stores it (tuples read back as lists). Compares equal to a list of the same
+    events."""
 
-    __slots__ = ("_items", "_texts")
+    __slots__ = ("_distinct", "_items", "_texts")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
-        self._items: list[bytes] = []
-        self._texts: dict[bytes, bytes] = {}
+        self._items = array("I")  # the number of each event's text in _distinct
+        self._distinct: list[bytes] = []
+        self._texts: dict[bytes, int] = {}
         for e in events:
             self.append(e)
 
     def encode(self, event: Event) -> bytes:
         text = json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode()
-        return self._texts.setdefault(text, text)
+        number = self._texts.setdefault(text, len(self._distinct))
+        if number == len(self._distinct):
+            self._distinct.append(text)
+        return self._distinct[number]
 
     def append(self, event: Event) -> None:
-        self._items.append(self.encode(event))
+        self.append_encoded(self.encode(event))
 
     def append_encoded(self, text: bytes) -> None:
-        self._items.append(text)
+        """Appends a text `encode` returned."""
+        self._items.append(self._texts[text])
 
     def pop(self) -> Event:
-        return json.loads(self._items.pop())
+        return json.loads(self._distinct[self._items.pop()])
 
     def clear(self) -> None:
-        self._items.clear()
+        del self._items[:]
 
     def __len__(self) -> int:
         return len(self._items)
@@ -110,16 +116,19 @@ class EventLog:
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
-            return [json.loads(t) for t in self._items[index]]
-        return json.loads(self._items[index])
+            return [json.loads(self._distinct[i]) for i in self._items[index]]
+        return json.loads(self._distinct[self._items[index]])
 
     def __iter__(self) -> Iterator[Event]:
-        for t in self._items:
-            yield json.loads(t)
+        for i in self._items:
+            yield json.loads(self._distinct[i])
+
+    def _all_texts(self) -> list[bytes]:
+        return [self._distinct[i] for i in self._items]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventLog):
-            return self._items == other._items
+            return self._all_texts() == other._all_texts()
         if isinstance(other, (list, tuple)):
             return list(self) == list(other)
         return NotImplemented
@@ -142,7 +151,7 @@ class Journal:
         self.sink: Sink = sink or NullSink()
         self.events = EventLog()
         self.times = array("d")
-        self.seats = array("i")
+        self.seats = array("h")  # (a short: a game has far fewer than 32,767 seats)
         self.turn_numbers = array("i")
         first = self.game.initial(self.header)
         self.first_seat = turn_mark(first)[0]  # whose time runs before any event

@@ -11,7 +11,9 @@ lost. Only the app thread writes (through the Store), one committed transaction 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
+from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -244,7 +246,10 @@ def load_game(db: sqlite3.Connection, game_id: int) -> Journal:
     undone_rows = db.execute(
         "SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? AND status='undone' "
         "ORDER BY seq DESC", (game_id,)).fetchall()
-    times: list[float] = []  # filled as the events stream in; the Journal reads it after
+    # Filled as the events stream in; the Journal reads it after. An array, not a list of
+    # floats: 8 bytes an event, in one block freed whole (a list's floats, 32 bytes an event,
+    # left holes the allocator kept: issue 35.4).
+    times = array("d")
 
     def active():  # streamed: a 100,000-event game is never a list of rows in memory
         for expect, (seq, body, at) in enumerate(db.execute(
@@ -253,7 +258,7 @@ def load_game(db: sqlite3.Connection, game_id: int) -> Journal:
             if seq != expect:
                 raise JournalError(f"the events of game {game_id} are not numbered 0, 1, "
                                    f"2, ... (event {expect} is numbered {seq})")
-            times.append(at)
+            times.append(math.nan if at is None else float(at))
             yield json.loads(body)
 
     journal = Journal(header, active(), [json.loads(b) for b, _ in undone_rows], times=times)

@@ -51,6 +51,7 @@ __all__ = ["BUSY_TIMEOUT", "SCHEMA", "SCHEMA_VERSION", "AlreadyImported", "Canno
 
 # How long a write waits for a lock held by another program (sqlite3's default is 5 s): a
 # press on a locked journal says "Not saved" after this, not after a five-second freeze.
+CACHE_KIB = 256  # SQLite's page cache, KiB (docs/performance.md)
 BUSY_TIMEOUT = 0.5
 
 class CannotResume(JournalError):
@@ -126,6 +127,10 @@ class Store:
         except sqlite3.Error as e:
             raise JournalError(f"cannot open the journal {self.path}: {e}") from None
         try:
+            # SQLite's page cache (2 MB by default) filled as the journal grew, so RSS grew
+            # with the game up to 15,000 events in (issue 35.4); play touches the last few
+            # pages only, and anything wider reads through the system's file cache.
+            db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             # Read-only checks first: a damaged file is set aside exactly as it was found.
             if not self.read_only and (bad := schema.bad_write_version(self.path)) is not None:
                 raise Damaged(f"its header's write format reads {bad}")

@@ -9,6 +9,7 @@ full brightness; the device scales it by the brightness of the hour.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -38,23 +39,44 @@ PULSE_STEPS = 16
 
 @dataclass(frozen=True)
 class Layout:
-    """The ring's `count` LEDs and the LED facing each seat (`centres`)."""
+    """The ring's `count` LEDs and the LED facing each seat (`centres`). With more seats than
+    LEDs (`folded`) a seat sits either at a LED or between two: `pairs` are the seats between
+    their centre and the next LED clockwise, shown by both (docs/lights.md)."""
 
     count: int
     centres: tuple[int, ...]
+    pairs: frozenset[int] = frozenset()
+    folded: bool = False
 
     @classmethod
     def of(cls, count: int, seats: int, configured: Sequence[int] = ()) -> Layout:
         """`configured`: `[lights] seats`, used when it names a LED for every seat; else the
-        seats spread evenly, the first at LED 0."""
+        seats spread evenly, the first at LED 0. More seats than LEDs (16 players on 8
+        LEDs; issue 35.6): spread evenly over the 2 x `count` places at and between the
+        LEDs, so each seat's light differs from every other's up to twice as many seats as
+        LEDs (`distinct`)."""
         if len(configured) >= seats:
             return cls(count, tuple(configured[:seats]))
-        return cls(count, tuple(round(i * count / seats) % count for i in range(seats)))
+        if seats <= count:
+            return cls(count, tuple(round(i * count / seats) % count for i in range(seats)))
+        places = [math.floor(i * 2 * count / seats + 0.5) % (2 * count) for i in range(seats)]
+        return cls(count, tuple(p // 2 for p in places),
+                   frozenset(i for i, p in enumerate(places) if p % 2), True)
+
+    @property
+    def distinct(self) -> bool:
+        """Whether every seat's light (`arc`) differs from every other's: False when there
+        are over twice as many seats as LEDs, and the ring cannot tell whose turn it is."""
+        return len({frozenset(self.arc(s)) for s in range(len(self.centres))}) \
+            == len(self.centres)
 
     def arc(self, seat: int) -> tuple[int, ...]:
         """The LEDs lit for `seat`: the one facing it and its neighbours either side, those
-        of them nearer to it than to any other seat's (one LED when seats sit close)."""
+        of them nearer to it than to any other seat's (one LED when seats sit close). Folded:
+        its LED alone, or the two it sits between."""
         c = self.centres[seat]
+        if self.folded:
+            return (c, (c + 1) % self.count) if seat in self.pairs else (c,)
         out = []
         for led in ((c - 1) % self.count, c, (c + 1) % self.count):
             mine = self._dist(led, c)
@@ -117,7 +139,8 @@ def steady(layout: Layout, look: Look | None, *, glow: float = 1.0) -> Frame:
         return tuple(px)
     for seat, led in enumerate(layout.centres):
         if seat not in look.eliminated:
-            px[led] = SEAT
+            for lit in layout.arc(seat) if layout.folded else (led,):
+                px[lit] = SEAT
     if look.over:
         for seat in look.winners:
             if seat < len(layout.centres):
@@ -243,6 +266,17 @@ def marks(look: Look) -> list[str]:
         else:
             out.append("")
     return out
+
+
+def fold_words(layout: Layout) -> str:
+    """What the panel says when a game starts on a ring with more seats than LEDs ("" when
+    each seat has a LED of its own)."""
+    seats = len(layout.centres)
+    if not layout.distinct:
+        return f"Lights off: {seats} seats, {layout.count} LEDs"
+    if layout.folded:
+        return f"{seats} seats, {layout.count} lights: 2 lit = between"
+    return ""
 
 
 def hex_pixels(frame: Frame) -> list[str]:
