@@ -224,6 +224,9 @@ def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path
             page.wait_for_selector("#conn[data-state=live]")
             for kind, gid in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                # The page counts the clock on from the snapshot it has: it must have this
+                # game's before its clock moves (make test-flaky: else, now and then, no alarm).
+                page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq)
                 left = state(c)["clock"]["left"]
                 moved = 0  # ms the page's clock has moved on since this game's snapshot
                 for alarm, at in (("warn", int((left - 5) * 1000)), ("time", int((left + 3) * 1000))):
