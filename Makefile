@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast test-313 test-slow pi-smoke lint bench soak screens clean browser web-shots speech axe
+.PHONY: run test test-fast test-313 test-slow test-flaky pi-smoke lint bench soak screens clean browser web-shots speech axe
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,15 @@ test-313:
 # has done it" fails here as on a Pi. E.g. make test-slow ARGS="tests/test_crash.py -k sigkill"
 test-slow: $(STAMP)
 	$(BIN)/python -m bench.slow $(ARGS)
+
+# The browser tests N times over on a slowed CPU (PERCENT of one core, 50 by default; root, as
+# test-slow): a test that waits on a duration or a count where it should wait on an event
+# fails in some runs. It ends with each failed test and the runs it failed in. ARGS narrows
+# it, e.g. make test-flaky N=5 ARGS="tests/web/test_speech.py"
+N ?= 5
+PERCENT ?= 50
+test-flaky: $(STAMP) $(AXE_JS) browser
+	$(BIN)/python -m bench.slow --percent $(PERCENT) --runs $(N) $(or $(ARGS),-m browser tests/web) $(PYTEST_ARGS)
 
 # The companion installed into an arm64 trixie chroot under qemu-user-static, driven for a few
 # presses and a roll (.ci/pi-smoke; root, debootstrap, qemu-user-static). Not in CI: slow.

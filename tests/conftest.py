@@ -19,6 +19,26 @@ from companion.testing import FakeClock  # noqa: E402
 App.strict = True
 
 
+# The places a companion finds a user's config file and journal (companion/config.py:
+# platformdirs' XDG folders, and systemd's $STATE_DIRECTORY for the service).
+USER_DIRS = ("XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME")
+
+
+@pytest.fixture(autouse=True)
+def own_folders(tmp_path_factory, monkeypatch):
+    """Every test gets its own empty config and state folders (a fresh XDG home, which the
+    companions a test starts inherit), so that nothing a user has saved or running (a config
+    file, a journal, `make run` on 127.0.0.1:8080 publishing its web beside that journal)
+    changes a result, and no test can touch a user's journal. Not inside tmp_path: tests
+    that list tmp_path see only their own files."""
+    home = tmp_path_factory.mktemp("home")
+    for name in USER_DIRS:
+        monkeypatch.setenv(name, str(home / name.removeprefix("XDG_").removesuffix("_HOME")
+                                     .lower()))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return home
+
+
 @pytest.fixture
 def config():
     from companion.config import load

@@ -141,7 +141,10 @@ def test_idle_app_blocks_on_its_queue(make_app):
     app = make_app()
     t = threading.Thread(target=app.run)
     t.start()
-    time.sleep(0.1)  # the first frame is drawn
+    deadline = time.monotonic() + 30  # a bound on the wait, not a speed requirement
+    while app.display.frames_sent < 1:  # the first frame is drawn: then it waits
+        assert time.monotonic() < deadline and t.is_alive()
+        time.sleep(0.01)
     cpu0 = time.process_time()
     time.sleep(0.5)
     used = time.process_time() - cpu0

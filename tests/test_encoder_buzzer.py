@@ -31,12 +31,12 @@ def test_turns_are_up_and_down_and_the_push_is_ok():
         turn(a, b, clockwise=True)
         turn(a, b, clockwise=True)
         turn(a, b, clockwise=False)
-        assert [q.get(timeout=1) for _ in range(3)] == [
+        assert [q.get(timeout=30) for _ in range(3)] == [
             ButtonInput(Button.DOWN), ButtonInput(Button.DOWN), ButtonInput(Button.UP)]
         push.drive_low()
         clock[0] = 0.1
         push.drive_high()
-        assert q.get(timeout=1) == ButtonInput(Button.OK, Gesture.PRESS)
+        assert q.get(timeout=30) == ButtonInput(Button.OK, Gesture.PRESS)
     # Closed: the pins are free again.
     Encoder(a=5, b=6, push=13, post=q.put, pin_factory=factory).close()
 

@@ -19,15 +19,17 @@ pytestmark = pytest.mark.slow
 NAMES = ("Ann", "Ben", "Cy", "Dee")
 
 
-def test_page_updates_within_a_second_of_a_button_press_without_reload(page, companion):
+def test_page_updates_on_a_button_press_without_reload(page, companion):
+    """How soon is bench/web.py's figure (web_snapshot_latency_p99_ms, goal 50 ms, on an
+    unloaded machine); here a loaded machine may take seconds, so the test waits for it."""
     c = companion("table", NAMES)
     page.goto(c.url + "/")
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     expect(page.locator("#who")).to_have_text("Ann")
     page.evaluate("window.notReloaded = true")
     press(c.app, Button.NEXT, threaded=True)  # the box's own button, for the app's thread
-    expect(page.locator("#who")).to_have_text("Ben", timeout=1000)
-    expect(page.locator("#history li").first).to_contain_text("Ann's turn ended", timeout=1000)
+    expect(page.locator("#who")).to_have_text("Ben")
+    expect(page.locator("#history li").first).to_contain_text("Ann's turn ended")
     assert page.evaluate("window.notReloaded") is True
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from companion.gallery.web_shots import pair
 from companion.inputs import Button, ButtonInput, Gesture
-from tests.web.helpers import expect
+from tests.web.helpers import WAIT_S, expect
 
 pytestmark = pytest.mark.slow
 
@@ -19,8 +19,9 @@ def frame_n(page, selector: str) -> int:
     return int(src.split("n=")[1]) if "n=" in src else 0
 
 
-def wait_frame_above(page, selector: str, n: int, timeout: float = 1.0) -> int:
-    """Wait (polling from here: the pages' policy forbids eval) for a frame newer than n."""
+def wait_frame_above(page, selector: str, n: int, timeout: float = WAIT_S) -> int:
+    """Wait (polling from here: the pages' policy forbids eval) for a frame newer than n.
+    `timeout` bounds the wait for the event; a loaded machine takes seconds, not one."""
     import time
     deadline = time.monotonic() + timeout
     while True:
@@ -36,7 +37,7 @@ def test_the_live_picture_follows_a_menu_that_saves_nothing(page, companion):
     page.goto(c.url + "/")
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     seq = page.evaluate("document.body.dataset.seq")
-    before = wait_frame_above(page, "#frame-img", 0, 5.0)
+    before = wait_frame_above(page, "#frame-img", 0)
     c.app.post(ButtonInput(Button.OK, Gesture.HOLD))  # the game's menu: nothing is saved
     wait_frame_above(page, "#frame-img", before)
     assert page.evaluate("document.body.dataset.seq") == seq  # no new snapshot
@@ -50,7 +51,7 @@ def test_control_shows_the_box_above_the_buttons_and_each_press_changes_it(page,
     img = page.locator("#control-frame")
     expect(img).to_be_visible()
     assert img.bounding_box()["y"] < page.locator(".pad").bounding_box()["y"]
-    n0 = wait_frame_above(page, "#control-frame", 0, 5.0)
+    n0 = wait_frame_above(page, "#control-frame", 0)
     page.click("button.press[data-button='HOLD OK']")  # the menu opens
     n1 = wait_frame_above(page, "#control-frame", n0)
     page.click("button.press[data-button=DOWN]")  # the cursor moves: only the picture changes

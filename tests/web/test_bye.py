@@ -5,25 +5,27 @@ themselves when it is on again."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion.gallery.web_shots import pair
 from companion.inputs import Button, ButtonInput, Gesture
-from tests.web.helpers import expect
+from tests.web.helpers import expect, settle
 
 pytestmark = pytest.mark.slow
 
 NAMES = ("Ann", "Ben", "Cy", "Dee")
-
-
-def settle(c) -> None:
-    """Wait until the app thread has taken everything posted to it (and drawn it)."""
-    deadline = time.monotonic() + 5
-    while not c.app.queue.empty() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.1)
+# Counts the page's failed connections (window.failedLooks): the quiet look whether the web is
+# back, every 5 s while it is off, is one.
+COUNT_LOOKS = """(() => {
+  window.failedLooks = 0;
+  const Source = window.EventSource;
+  window.EventSource = class extends Source {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('error', () => { window.failedLooks += 1; });
+    }
+  };
+})();"""
 
 
 def press(c, button: Button, gesture: Gesture = Gesture.PRESS) -> None:
@@ -64,8 +66,10 @@ def test_an_open_control_page_is_told_its_phone_was_forgotten(page, companion):
 def test_open_pages_say_the_web_was_switched_off_and_come_back_with_it(browser, page,
                                                                       companion):
     c = companion("table", NAMES)
+    page.add_init_script(COUNT_LOOKS)
     page.goto(c.url + "/")
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.add_init_script(COUNT_LOOKS)
     try:
         tv.goto(c.url + "/tv")
         for pg in (page, tv):
@@ -77,8 +81,9 @@ def test_open_pages_say_the_web_was_switched_off_and_come_back_with_it(browser, 
             expect(pg.locator("#box-note")).to_contain_text("The web was switched off on the box")
             expect(pg.locator("#box-note")).to_be_visible()
             expect(pg.locator("#conn")).to_have_text("web off")
-        time.sleep(6)  # past a quiet look whether the web is back: still saying so
-        for pg in (page, tv):
+        for pg in (page, tv):  # past a quiet look whether the web is back: still saying so
+            looked = pg.evaluate("window.failedLooks")
+            pg.wait_for_function("(n) => window.failedLooks > n", arg=looked)
             expect(pg.locator("#conn")).to_have_text("web off")
             expect(pg.locator("#box-note")).to_be_visible()
         web_menu(c)

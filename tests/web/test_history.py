@@ -14,7 +14,7 @@ from companion import cli
 from companion.rules.game import Header
 from companion.session import log as logmod
 from companion.session.store import Store
-from tests.web.helpers import expect
+from tests.web.helpers import expect, settle
 
 pytestmark = pytest.mark.slow
 
@@ -138,23 +138,15 @@ def test_stats_page_after_a_move_on_the_box(served):
     html = get(served, "/stats")[2].decode()
     assert "2 finished games, 1 unfinished" in html
     served.app.post(ButtonInput(Button.OK, Gesture.HOLD))  # menu of the open table game
-    for _ in range(30):  # down to "End game", then yes
-        served.app.post(ButtonInput(Button.UP, Gesture.PRESS))
-    import time
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if served.app.top.title == "Menu":
-            break
-        time.sleep(0.05)
+    settle(served)  # the menu is open on the app thread; its cursor is read from here
     menu = served.app.top
+    assert menu.title == "Menu"
     labels = [i.text(served.app.ctx()) for i in menu.items]
     for _ in range((labels.index("End game") - menu.cursor) % len(labels)):
         served.app.post(ButtonInput(Button.DOWN, Gesture.PRESS))
     served.app.post(ButtonInput(Button.OK, Gesture.PRESS))
     served.app.post(ButtonInput(Button.OK, Gesture.PRESS))  # "End this game?" yes
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not served.app.journal.state.over:
-        time.sleep(0.05)
+    settle(served)
     assert served.app.journal.state.over
     assert "3 finished games" in get(served, "/stats")[2].decode()
 

@@ -51,6 +51,7 @@ STUB = """(() => {
 })();"""
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+WAIT_MS = 30_000  # how long a page may take to show an event: a bound, never a pause
 
 
 @pytest.fixture
@@ -74,12 +75,29 @@ def act(c: Companion, event: dict) -> None:
     """Do `event` as a paired phone's action does (the app thread, the same route)."""
     reply: Future = Future()
     c.app.post(WebRequest("action", {"event": event, "seq": None}, reply))
-    assert reply.result(timeout=10).get("ok"), event
+    assert reply.result(timeout=WAIT_MS / 1000).get("ok"), event
 
 
 def said(page, count: int) -> list[str]:
-    page.wait_for_function("(n) => window.said.length >= n", arg=count, timeout=10_000)
+    page.wait_for_function("(n) => window.said.length >= n", arg=count, timeout=WAIT_MS)
     return page.evaluate("window.said")
+
+
+def call_number(c: Companion) -> int:
+    """The number of the box's newest call (0: none yet)."""
+    calls = c.app.caller.snapshot()
+    return calls[-1]["n"] if calls else 0
+
+
+def act_heard(c: Companion, page, event: dict) -> None:
+    """`act(c, event)`, then wait until the page has rendered the snapshot that carries its
+    calls. A page that is sent several moves in one snapshot drops the turn calls a later
+    one made stale (docs/speech.md): one move at a time, each snapshot seen before the
+    next, the page is sent, and says, every call, on a fast machine or a loaded one."""
+    act(c, event)
+    page.wait_for_function("(n) => Table.snapshot && Table.snapshot.calls.length"
+                           " && Table.snapshot.calls.at(-1).n >= n", arg=call_number(c),
+                           timeout=WAIT_MS)
 
 
 def test_a_scripted_game_is_said_in_order_once_the_switch_is_on(browser, box):
@@ -155,7 +173,7 @@ def test_the_issues_other_calls_pig_farm_and_penny_badger(browser, box):
         assert said(page, 4)[1:] == ["Ben's turn", "Bluff called: Ben pays 4", "Cy's turn"]
         reply: Future = Future()
         badger.app.post(WebRequest("undo", {"seq": None}, reply))
-        assert reply.result(timeout=10).get("ok")
+        assert reply.result(timeout=WAIT_MS / 1000).get("ok")
         assert said(page, 6)[4:] == [
             "Undone: Ben claimed a pair, challenged by Ann, a bluff: Ben paid bank 2 and Ann 2",
             "Ben's turn"]
@@ -206,7 +224,7 @@ def test_a_page_that_fell_behind_drops_the_turn_that_is_over(browser, box):
         page.wait_for_function("() => window.said.includes('Dee is skipped')")
         undo: Future = Future()
         c.app.post(WebRequest("undo", {"seq": None}, undo))
-        assert undo.result(timeout=10).get("ok")
+        assert undo.result(timeout=WAIT_MS / 1000).get("ok")
         page.wait_for_function("() => window.said.includes(\"Cy's turn\")")
         assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip", "Cy's turn"]
         act(c, {"type": "next"})  # "Cy's turn", not yet heard, is over: "Dee's turn" is said
@@ -233,13 +251,15 @@ def test_the_switch_is_off_for_a_new_browser_and_a_late_page_says_nothing_old(br
         expect(page.locator("#speech-switch")).to_have_attribute("aria-pressed", "false")
         page.click("#speech-switch")
         assert said(page, 1) == ["Calls on"]
-        page.wait_for_timeout(300)  # nothing old follows (the two turns before it opened)
-        assert page.evaluate("window.said") == ["Calls on"]
+        # Nothing old follows (the two turns before it opened): the next thing said is the
+        # next move's call, which the stream delivers after every snapshot before it.
+        act(c, {"type": "next"})
+        assert said(page, 2) == ["Calls on", "Dee's turn"]
         page.click("#speech-switch")  # off again: nothing is said
         expect(page.locator("#speech-switch")).to_have_attribute("aria-pressed", "false")
         act(c, {"type": "next"})
-        expect(page.locator("#call-live")).to_have_text("Dee's turn")
-        assert page.evaluate("window.said") == ["Calls on"]
+        expect(page.locator("#call-live")).to_have_text("Ann's turn")
+        assert page.evaluate("window.said") == ["Calls on", "Dee's turn"]
     finally:
         page.context.close()
 
@@ -255,9 +275,11 @@ def test_a_page_that_missed_a_restart_of_the_box_says_nothing_old(browser, box):
         page.goto(c.url + "/")
         page.wait_for_selector("#conn[data-state=live]")
         page.click("#speech-switch")
+        assert said(page, 1) == ["Calls on"]
         for _ in range(5):
-            act(c, {"type": "next"})
-        assert said(page, 6)[-1] == "Ben's turn"  # calls n=1..5: Ben, Cy, Dee, Ann, Ben
+            act_heard(c, page, {"type": "next"})
+        assert said(page, 6) == ["Calls on", "Ben's turn", "Cy's turn", "Dee's turn",
+                                 "Ann's turn", "Ben's turn"]  # calls n=1..5
         assert page.evaluate("Table.snapshot.calls.at(-1).n") == 5
         old_run = page.evaluate("Table.snapshot.speech.run")
         # The page loses the box; the box restarts on the same address and makes 7 calls.
@@ -276,7 +298,7 @@ def test_a_page_that_missed_a_restart_of_the_box_says_nothing_old(browser, box):
             page.context.set_offline(False)
             page.wait_for_function("(run) => Table.snapshot.speech.run !== run"
                                    " && Table.snapshot.calls.at(-1).n === 7", arg=old_run,
-                                   timeout=10_000)
+                                   timeout=WAIT_MS)
             # Nothing of the new run's 7 calls was said ("Ann's turn", n=7, would be).
             act(again, {"type": "next"})  # n=8: the 13th turn from Ann's: Ben's
             assert said(page, 1) == ["Ben's turn"]
