@@ -61,7 +61,7 @@ def test_over_twice_as_many_seats_as_leds_is_refused():
 
 @pytest.mark.parametrize("kind", games.names())
 def test_every_kind_at_its_most_players_has_a_distinct_light_for_each_seat(kind):
-    """Across every registered kind (shared/DESIGN.md: a table rule lives in one place): on
+    """Across every registered kind (a table rule lives in one place): on
     the smallest ring the config allows (8 LEDs), and on 11 (16 with the first-pixel trick
     and a few more kept dark), each seat's turn is its own light."""
     g = games.game(kind)

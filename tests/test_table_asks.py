@@ -1,4 +1,4 @@
-"""A question to the whole table is nobody's turn (shared/DESIGN.md "Table invariants"; issue
+"""A question to the whole table is nobody's turn (docs/clock.md, a table rule; issue
 34 items 4 and 5): who deals the next round, who goes first, a roll-off. The rules state
 says the table is being asked (`State.asks_table`, declared by each kind from its own
 state); the journal notes it for the turn clock (ASKED), so the clock's seconds, the turn

@@ -268,6 +268,9 @@ def _double_tap(page, c, where, gap: int, posts: list[str], box_clock) -> None:
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     before = list(c.app.journal.events)
     paused = state(c)["clock"]["paused"]
+    # Where the rules need a choice before the turn ends (the snapshot's `next`), the phone's
+    # Next player sends nothing: it says so and offers the answers (docs/web.md).
+    needs = page.evaluate("Table.snapshot.next") if text == "Next player" else None
     sent = len(posts)
     page.clock.pause_at(datetime.datetime.fromtimestamp(page.evaluate("Date.now()") / 1000 + 1))
     page.mouse.click(x, y)
@@ -277,6 +280,11 @@ def _double_tap(page, c, where, gap: int, posts: list[str], box_clock) -> None:
     page.clock.resume()
     box_clock.advance(0.75)
     time.sleep(0.3)  # a second request, had one been sent, is answered by now
+    if needs:
+        assert len(posts) == sent, (where, gap, posts[sent:])
+        assert list(c.app.journal.events) == before, (where, gap)
+        expect(page.locator("#error")).to_have_text(needs["words"])
+        return
     assert len(posts) == sent + 1, (where, gap, posts[sent:])
     after = list(c.app.journal.events)
     wrong = page.locator("#error:not(.info)")
