@@ -598,8 +598,6 @@ class PennyEnd(ScrollList):
 
 class PennyMode(Mode):
     kind = "penny-badger"
-    # docs/rules.md: of the action cards only skip and reverse change the companion's state.
-    turn_actions = ("skip", "reverse")
     first_player_text = "Who gave the most pennies goes first:"
     house_rules_text = (
         "The companion is the bank. NEXT: pass (OK) or claim (UP to pick 1-8 cards).",

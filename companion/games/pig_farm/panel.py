@@ -548,7 +548,6 @@ class PigEndScreen(EndScreen):
 
 class PigFarmMode(Mode):
     kind = "pig-farm"
-    turn_actions = ("skip_to",)
     first_player_text = "The best hog call or pig sound goes first:"
     house_rules_text = (
         "A set is 2 or more pigs of one color and shape; 4 alike is one set of 4.",
