@@ -267,3 +267,18 @@ def clock_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
 
 def test_every_home_screen_keeps_room_for_the_turn_clock():
     check_all(clock_shots(long_config()))
+
+
+def test_every_end_screens_hint_says_what_ok_opens():
+    """Pig Farm's end screen said "OK: done", but OK opens "Play again / Start menu" (like
+    every kind's end screen): the hint says what OK does, and fits the panel whole."""
+    from companion.ui.again import end_menu
+    from companion.ui.table import EndScreen
+    assert [i.label for i in end_menu(None).items] == ["Play again", "Start menu"]  # type: ignore[arg-type]
+    for kind in games.kinds():
+        screen = games.mode_for(kind).end_screen(None)  # type: ignore[arg-type]
+        if not isinstance(screen, EndScreen):
+            continue  # Penny Badger's settles the bank first (its own hints)
+        assert "OK: again / leave" in screen.hint or "OK: play again / leave" in screen.hint, \
+            (kind, screen.hint)
+        assert draw.text_size(screen.hint, draw.SMALL)[0] <= draw.WIDTH, (kind, screen.hint)

@@ -527,7 +527,7 @@ class RoundsTable(ScrollList):
 class PigEndScreen(EndScreen):
     """The winners and their total, big; DOWN opens the per-round table; OK leaves."""
 
-    hint = "▼ each round  OK: done"
+    hint = "OK: again / leave  ▼ table"  # OK: the end menu (play again / start menu)
     more_buttons = (Button.DOWN, Button.UP, Button.NEXT)
 
     def heading(self, ctx: Context) -> str:
