@@ -16,7 +16,7 @@ import pytest
 from companion import games
 from companion.errors import IllegalEvent
 from companion.inputs import WebRequest
-from companion.rules.game import Header
+from companion.rules.game import COMMON_TURN_MOVES, TURN_MOVE_NAMES, Header
 from companion.session.journal import Journal
 from companion.testing import close, drain, make_app, press
 from companion.ui import actions as A
@@ -173,3 +173,50 @@ def test_the_docs_list_what_next_means_in_every_built_in_kind():
     for kind, k in games.kinds().items():
         if games.builtin(k):
             assert f"**{k.title}**" in m.group(1), kind
+
+
+@pytest.mark.parametrize("kind", sorted(games.kinds()))
+def test_a_turn_move_the_kind_does_not_offer_is_refused_from_every_input(tmp_path, kind):
+    """A script's {"type": "skip_to", "player": k} to /api/action ended a badger's turn with
+    no penny paid, though no Penny Badger menu offers it: a common turn move the kind does not
+    offer (Game.turn_moves, what its panel menu and the snapshot's `turns` offer) is refused
+    from every live input in the same place as a bare NEXT, in words; a log's still folds."""
+    g = games.game(kind)
+    assert set(g.turn_moves) <= set(COMMON_TURN_MOVES)
+    assert games.mode_for(kind).turn_actions == g.turn_moves  # the panel offers the rules'
+    names = players(kind)
+    k = games.kinds()[kind]
+    rules = dict(k.demo.rules) if k.demo is not None else {}
+    app = make_app(tmp_path, kind=kind, players=names, setup=False)
+    try:
+        j = app.journal
+        assert snapshot.build(j, seq=1)["turns"] == list(g.turn_moves)
+        for move in COMMON_TURN_MOVES:
+            event = {"type": move, **({"player": 1} if move == "skip_to" else {})}
+            why = g.next_refusal(j.state, event)
+            if move in g.turn_moves:
+                assert why is None and snapshot.refusal(j, event) is None, (kind, move)
+                continue
+            assert why == f"{g.title} has no {TURN_MOVE_NAMES[move]}", why
+            assert phone(app, event) == {"ok": False, "status": 422, "error": why}
+            assert app.perform(A.Emit(event)) is False
+            assert app.toast is not None and app.toast[0] == why
+            assert j.events == [] and j.state.table.current == 0
+            # An imported or replayed log's still folds (docs/log-format.md: common events).
+            log = Journal(Header(kind, names, 0, rules))
+            log.append(event)
+            assert log.events == [event]
+    finally:
+        close(app)
+
+
+def test_penny_badger_a_scripts_skip_to_pays_no_penny_and_ends_no_turn(tmp_path):
+    app = make_app(tmp_path, kind="penny-badger", players=NAMES, setup=False)
+    try:
+        answer = phone(app, {"type": "skip_to", "player": 2})
+        assert answer == {"ok": False, "status": 422,
+                          "error": "Penny Badger has no Skip to player"}
+        assert app.journal.events == [] and app.journal.state.table.current == 0
+        assert phone(app, {"type": "skip"})["ok"]  # what its menu offers still goes through
+    finally:
+        close(app)

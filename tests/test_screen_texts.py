@@ -267,3 +267,72 @@ def clock_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
 
 def test_every_home_screen_keeps_room_for_the_turn_clock():
     check_all(clock_shots(long_config()))
+
+
+def test_every_end_screens_hint_says_what_ok_opens():
+    """Pig Farm's end screen said "OK: done", but OK opens "Play again / Start menu" (like
+    every kind's end screen): the hint says what OK does, and fits the panel whole."""
+    from companion.ui.again import end_menu
+    from companion.ui.table import EndScreen
+    assert [i.label for i in end_menu(None).items] == ["Play again", "Start menu"]  # type: ignore[arg-type]
+    for kind in games.kinds():
+        screen = games.mode_for(kind).end_screen(None)  # type: ignore[arg-type]
+        if not isinstance(screen, EndScreen):
+            continue  # Penny Badger's settles the bank first (its own hints)
+        assert "OK: again / leave" in screen.hint or "OK: play again / leave" in screen.hint, \
+            (kind, screen.hint)
+        assert draw.text_size(screen.hint, draw.SMALL)[0] <= draw.WIDTH, (kind, screen.hint)
+
+
+def settled_claims(config: Config) -> Iterator[tuple[str, Journal]]:
+    """Penny Badger's settlement after a claim with sixteen long names, every other badger an
+    accuser: a bluff and a true claim of 8 (all of a payer's savings: the widest amounts,
+    "-999 out") and of a wild."""
+    for cards in (8, 1):
+        for truthful in (False, True):
+            j = Journal(Header("penny-badger", LONG, 0, config.house_rules("penny-badger")))
+            j.append({"type": "claim", "cards": cards, "challengers": list(range(1, 16)),
+                      "truthful": truthful})
+            yield f"claim {cards} {'true' if truthful else 'bluff'}", j
+
+
+def settlement_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
+    from companion.games.penny_badger.panel import SettlementScreen
+    for name, j in settled_claims(config):
+        ctx = Context(config=config, journal=j)
+        screen = SettlementScreen()
+        for first in range(len(screen.lines(ctx))):
+            screen.first = first
+            yield f"{name}, row {first} on top", screen.render(ctx)
+
+
+def test_penny_badgers_settlement_with_sixteen_long_names():
+    check_all(settlement_shots(long_config()))
+
+
+def test_penny_badgers_settlement_shows_who_accused_at_the_longest_names():
+    """After a claim the settlement's ": accuser" word cut the accuser's name to "MW…"
+    (or was cut itself), and no tick box is drawn any more: only the amount showed who
+    accused. An accuser's name is shortened no more than the name alone in its row, its
+    row is marked (the pointer, not a box), and the word is there where the name fits."""
+    from companion.games.penny_badger.panel import ROW_SIZE, settlement_rows
+    config = long_config()
+    for name, j in settled_claims(config):
+        _title, _right, rows = settlement_rows(j.state, LONG)
+        accusers = [(label, right) for label, box, right in rows if box]
+        assert len(accusers) == 15 and not any(box for _l, box, _r in rows
+                                               if _l.startswith(("TRUE", "BLUFF")))
+        for seat, (label, right) in zip(range(1, 16), accusers):
+            room = draw.WIDTH - 8 - 14 - ((draw.text_size(right, ROW_SIZE)[0] + 4)
+                                          if right else 0)
+            size = draw.fit(label, room, draw.HEIGHT, largest=ROW_SIZE,
+                            smallest=ROW_SIZE - 1)
+            shown = draw.clip(label, room, size, LONG)
+            alone = draw.clip(LONG[seat], room, ROW_SIZE, LONG).removesuffix("…")
+            assert shown.startswith(alone), (name, label, right, shown, alone)
+    # With short names the word says it.
+    j = Journal(Header("penny-badger", ("Ann", "Ben", "Cy", "Dee"), 2, {}))
+    j.append({"type": "claim", "cards": 3, "challengers": [3, 0], "truthful": False})
+    _t, _r, rows = settlement_rows(j.state, ("Ann", "Ben", "Cy", "Dee"))
+    assert [(label, box) for label, box, _ in rows[1:4]] == \
+        [("Dee: accuser", True), ("Ann: accuser", True), ("Ben", False)]

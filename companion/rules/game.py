@@ -75,6 +75,11 @@ TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the 
 # The common moves said in their history line's words (a roll: by `roll_calls`, which reads
 # the line itself).
 SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first"})
+# The common turn moves a kind may offer its players (Game.turn_moves), in the menu's order,
+# and their names in a refusal's words.
+COMMON_TURN_MOVES = ("skip", "double_skip", "reverse", "reverse_skip", "skip_to")
+TURN_MOVE_NAMES = {"skip": "Skip", "double_skip": "Double skip", "reverse": "Reverse",
+                   "reverse_skip": "Reverse + skip", "skip_to": "Skip to player"}
 Call = tuple[str, str]  # (kind of call, words): session/calls.py numbers them
 
 
@@ -176,6 +181,10 @@ class Game(Generic[S]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 16
     default_rules: ClassVar[dict[str, Any]] = {}
+    # The common turn moves the players make live (some of COMMON_TURN_MOVES, in the panel
+    # menu's order: Mode.turn_actions reads it, the snapshot's `turns` too). A live input of
+    # one the kind does not offer is refused (`next_refusal`); a log's still folds.
+    turn_moves: ClassVar[tuple[str, ...]] = COMMON_TURN_MOVES
 
     def __init__(self) -> None:
         self.moves: dict[str, Move[S]] = {}
@@ -372,10 +381,17 @@ class Game(Generic[S]):
 
     def next_refusal(self, state: S, event: Event) -> str | None:
         """Why a live input's `event` (the panel, a phone, a script) is refused before the
-        engine sees it: a bare NEXT where the rules need a choice, in that choice's words.
-        The engine itself still folds a bare `next` (an imported or replayed log's:
-        docs/log-format.md), so only what is pressed now is refused."""
-        if not isinstance(event, dict) or event.get("type") != "next" or state.over:
+        engine sees it: a bare NEXT where the rules need a choice, in that choice's words;
+        a common turn move the kind does not offer (`turn_moves`: Penny Badger has no Skip
+        to player, which would end a badger's turn with no penny paid). The engine itself
+        still folds both (an imported or replayed log's: docs/log-format.md), so only what
+        is pressed now is refused."""
+        if not isinstance(event, dict):
+            return None
+        kind = event.get("type")
+        if kind in TURN_MOVE_NAMES and kind not in self.turn_moves:
+            return f"{self.title} has no {TURN_MOVE_NAMES[str(kind)]}"
+        if kind != "next" or state.over:
             return None
         needs = self.next_needs(state)
         return needs.words if needs is not None else None

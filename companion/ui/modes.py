@@ -29,8 +29,14 @@ from companion.ui.screen import (
 
 class Mode:
     kind = Game.kind  # the base kind's screens: a kind's panel names its own
-    # Actions offered in the menu for this game, by event type, in this order.
-    turn_actions: tuple[str, ...] = ("skip", "double_skip", "reverse", "reverse_skip", "skip_to")
+
+    @property
+    def turn_actions(self) -> tuple[str, ...]:
+        """The turn moves offered in the menu, by event type, in this order: the kind's
+        rules declare them (Game.turn_moves), so what the panel offers is what every live
+        input may record (Game.next_refusal refuses the others)."""
+        from companion import games
+        return games.game(self.kind).turn_moves
     first_player_text = "Agree at the table, then pick:"
     house_rules_text: tuple[str, ...] = (
         "Turns go to the next player in the direction of the arrow.",

@@ -329,7 +329,6 @@ def color_picker(title: str, kind: str, *, cursor: str | None = None) -> ColorPi
 
 class ChaosMode(Mode):
     kind = "chaos"
-    turn_actions = ("skip", "double_skip", "reverse", "reverse_skip")
     first_player_text = "Next after the dealer, in the direction of play."
     house_rules_text = (
         "NEXT ends the turn. ROLL: the Chaos! call. OK: the cards menu. UP/DOWN: points.",

@@ -86,6 +86,7 @@ def owed_words(cards: int) -> str:
 class Chaos(Game[ChaosState]):
     kind = "chaos"
     title = "Chaos"
+    turn_moves = ("skip", "double_skip", "reverse", "reverse_skip")
     min_players = 3
     max_players = 16
     default_rules = {}

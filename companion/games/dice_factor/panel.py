@@ -243,7 +243,6 @@ def draw_rolls(d, ctx: Context, rolls: tuple[int, ...], winner: int | None,
 
 class DiceFactorMode(Mode):
     kind = "dice-factor"
-    turn_actions = ("skip", "reverse", "skip_to")
     first_player_text = "Everyone rolls the 8-sided die."
     house_rules_text = (
         "Who goes first: everyone rolls the 8-sided die; the highest roll nobody else "

@@ -66,6 +66,7 @@ def roll_off_words(header: Header, rolls: Any) -> str:
 class DiceFactor(Game[DiceFactorState]):
     kind = "dice-factor"
     title = "Dice Factor"
+    turn_moves = ("skip", "reverse", "skip_to")
     min_players = 2
     max_players = 16
 

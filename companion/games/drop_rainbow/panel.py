@@ -146,7 +146,6 @@ class DropEnd(EndScreen):
 
 class DropRainbowMode(Mode):
     kind = "drop-rainbow"
-    turn_actions = ()
     house_rules_text = (
         "OK: say the color you turned up. NEXT: bank the side cards (your turn ends). "
         "UP/DOWN: everyone's colors.",

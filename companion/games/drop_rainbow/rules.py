@@ -46,6 +46,7 @@ class DropRainbowState(State):
 class DropRainbow(Game[DropRainbowState]):
     kind = "drop-rainbow"
     title = "Drop Rainbow"
+    turn_moves = ()
     min_players = 2
     max_players = 5
     default_rules = {"colors": list(DEFAULT_COLORS)}

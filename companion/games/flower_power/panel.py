@@ -124,7 +124,6 @@ def scores_screen(ctx: Context) -> Screen:
 
 class FlowerPowerMode(Mode):
     kind = "flower-power"
-    turn_actions = ("skip_to",)
     first_player_text = "Who most recently gave flowers to someone?"
     house_rules_text = (
         "Play 1 to 5 cards a turn as petals; shapes do not matter.",

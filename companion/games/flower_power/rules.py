@@ -31,6 +31,7 @@ class FlowerState(State):
 class FlowerPower(Game[FlowerState]):
     kind = "flower-power"
     title = "Flower Power"
+    turn_moves = ("skip_to",)
     min_players = 2
     max_players = 16
 

@@ -160,7 +160,6 @@ def scores_screen(ctx: Context) -> Screen:
 
 class MatchPatchMode(Mode):
     kind = "match-patch"
-    turn_actions = ("skip_to",)
     first_player_text = "Highest mini-pips on the 3 dealt cards."
     house_rules_text = (
         "Who goes first: enter each player's mini-pips on the 3 dealt cards; the highest "

@@ -34,6 +34,7 @@ class MatchPatchState(State):
 class MatchPatch(Game[MatchPatchState]):
     kind = "match-patch"
     title = "Match Patch"
+    turn_moves = ("skip_to",)
     min_players = 2
     max_players = 16
 

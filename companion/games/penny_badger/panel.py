@@ -271,27 +271,36 @@ def claim_title(who: str, cards: int) -> str:
     return f"{who}: {claim_words(cards)}"
 
 
+def label_room(right: str, box: bool | None) -> int:
+    """The width a row's label has (`draw_row`): after the box column when there is one,
+    before the amount on the right."""
+    x = 3 if box is None else 14
+    room = draw.WIDTH - 8 - x
+    if right:
+        room = min(room, draw.WIDTH - 7 - draw.text_size(right, ROW_SIZE)[0] - 4 - x)
+    return room
+
+
 def draw_row(d, y: int, row: tuple[str, bool | None, str], sel: bool, *,
              boxes: bool = True) -> None:
     """A line of the accusers' list, also of the settlement's: (label, box, right) in 12 px,
     in a bar when `sel`; `box` True/False draws a ticked/empty box before the label (None:
     no box); `right` is right-aligned text (an amount). Without `boxes` (the settlement: the
-    question is over) the label keeps its place but no box is drawn."""
+    question is over) no box is drawn: a ticked one becomes the accuser's mark, a pointer
+    (▶, not a box: nobody is asked any more), and the label keeps its place."""
     label, box, right = row
     fill = 0 if sel else 1
     if sel:
         d.rectangle((0, y, draw.WIDTH - 5, y + ROW_H - 1), fill=1)
-    x = 3
-    if box is not None:
-        if boxes:
-            d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
-        x = 14
-    room = draw.WIDTH - 8 - x
+    x = 3 if box is None else 14
+    if box and not boxes:
+        d.polygon(((4, y + 2), (4, y + 9), (9, y + 5), (9, y + 6)), fill=fill)
+    elif box is not None and boxes:
+        d.rectangle((3, y + 2, 10, y + 9), outline=fill, fill=fill if box else 1 - fill)
+    room = label_room(right, box)
     if right:
-        rw = draw.text_size(right, ROW_SIZE)[0]
         d.text((draw.WIDTH - 7, y + ROW_H // 2), right, font=draw.font(ROW_SIZE),
                fill=fill, anchor="rm")
-        room = min(room, draw.WIDTH - 7 - rw - 4 - x)
     size = draw.fit(label, room, draw.HEIGHT, largest=ROW_SIZE, smallest=ROW_SIZE - 1)
     d.text((x, y + ROW_H // 2), draw.clip(label, room, size),  # "No challenge: +103" whole
            font=draw.font(size), fill=fill, anchor="lm")
@@ -411,7 +420,7 @@ def settlement_rows(state: PennyState, names: Sequence[str],
 
     After a claim the title bar is the claim and the badgers stay in the accusers' rows and
     order, their box as ticked (True: challenged) but not drawn (nobody is asked any more:
-    an accuser's row says "accuser"), with what each one paid (-) or got (+) on the right; the top row (the accusers' "No
+    an accuser's row has a pointer and says "accuser" where the name leaves room), with what each one paid (-) or got (+) on the right; the top row (the accusers' "No
     challenge" bar) says what the claimant got. Then the bank and who is next, a scroll away with 4 badgers.
     """
     r = state.history[-1]
@@ -446,14 +455,28 @@ def settlement_rows(state: PennyState, names: Sequence[str],
             head = f"{'TRUE' if r.truthful else 'BLUFF'}: {who} {mine:+d}"
         rows = [(head, None, "out" if r.seat in out else "")]
         # Settled: no tick boxes (they would look as if the panel still asked who
-        # challenges); an accuser is named so in words ("Cy: accuser").
-        rows += [(f"{names[s]}: accuser" if s in r.challengers else names[s],
+        # challenges): an accuser's row has the pointer (draw_row) and says so in words
+        # ("Cy: accuser") where the name fits whole beside them; else the name has the
+        # row, shortened no more than anyone's (who accused stays readable).
+        rows += [(accuser_label(names[s], amount(s)) if s in r.challengers else names[s],
                   s in r.challengers, amount(s)) for s in opp]
     bank = net.get(BANK, 0)
-    rows.append((f"Bank {bank:+d}, now {state.bank}" if bank else f"Bank: {state.bank}",
+    # The bank's line whole, in fewer words where its figures are long (a bank of 14985).
+    rows.append((next((w for w in (f"Bank {bank:+d}, now {state.bank}",
+                                   f"Bank {bank:+d}: {state.bank}")
+                       if draw.text_size(w, ROW_SIZE - 1)[0] <= label_room("", None)),
+                      f"Bank now {state.bank}") if bank else f"Bank: {state.bank}",
                  None, ""))
     rows.append(("Game over!" if state.over else f"Next: {names[t.current]}", None, ""))
     return title, right, rows
+
+
+def accuser_label(name: str, right: str) -> str:
+    """An accuser's row in the settlement: "Cy: accuser" when it fits with the whole name
+    beside `right` (its amount), else the name alone (its pointer marks it)."""
+    words = f"{name}: accuser"
+    fits = draw.text_size(words, ROW_SIZE - 1)[0] <= label_room(right, True)
+    return words if fits else name
 
 
 class SettlementScreen(ScrollList):
@@ -598,8 +621,6 @@ class PennyEnd(ScrollList):
 
 class PennyMode(Mode):
     kind = "penny-badger"
-    # docs/rules.md: of the action cards only skip and reverse change the companion's state.
-    turn_actions = ("skip", "reverse")
     first_player_text = "Who gave the most pennies goes first:"
     house_rules_text = (
         "The companion is the bank. NEXT: pass (OK) or claim (UP to pick 1-8 cards).",

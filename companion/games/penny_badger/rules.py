@@ -304,6 +304,9 @@ PASS_OR_CLAIM = NextNeeds(("pass", "claim"), "Pass or claim first")
 class PennyBadger(Game[PennyState]):
     kind = "penny-badger"
     title = "Penny Badger"
+    # docs/rules.md: of the action cards only skip and reverse change the companion's state
+    # (Skip to player would end a badger's turn with no penny paid).
+    turn_moves = ("skip", "reverse")
     min_players = 2  # the rulebook: "Number of Players: 2+"
     max_players = 16  # what the companion's screens lay out
     default_rules = {"bank": 100, "savings": 20}

@@ -527,7 +527,7 @@ class RoundsTable(ScrollList):
 class PigEndScreen(EndScreen):
     """The winners and their total, big; DOWN opens the per-round table; OK leaves."""
 
-    hint = "▼ each round  OK: done"
+    hint = "OK: again / leave  ▼ table"  # OK: the end menu (play again / start menu)
     more_buttons = (Button.DOWN, Button.UP, Button.NEXT)
 
     def heading(self, ctx: Context) -> str:
@@ -548,7 +548,6 @@ class PigEndScreen(EndScreen):
 
 class PigFarmMode(Mode):
     kind = "pig-farm"
-    turn_actions = ("skip_to",)
     first_player_text = "The best hog call or pig sound goes first:"
     house_rules_text = (
         "A set is 2 or more pigs of one color and shape; 4 alike is one set of 4.",

@@ -188,6 +188,7 @@ class PigFarmState(State):
 class PigFarm(Game[PigFarmState]):
     kind: ClassVar[str] = "pig-farm"
     title: ClassVar[str] = "Pig Farm"
+    turn_moves: ClassVar[tuple[str, ...]] = ("skip_to",)
     # The rulebook says "2+" and adds decks for more than 4; 12 keeps the scoreboard usable.
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 12

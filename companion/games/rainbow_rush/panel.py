@@ -56,7 +56,6 @@ def win_menu(ctx: Context) -> Menu:
 
 class RainbowRushMode(Mode):
     kind = "rainbow-rush"
-    turn_actions = ("skip_to",)
     first_player_text = "Who most recently saw a rainbow?"
     house_rules_text = (
         "When a wild replaces a card in a rainbow, the replaced card goes on the discard "

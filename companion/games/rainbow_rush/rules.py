@@ -26,6 +26,7 @@ class RainbowState(State):
 class RainbowRush(Game[RainbowState]):
     kind = "rainbow-rush"
     title = "Rainbow Rush"
+    turn_moves = ("skip_to",)
     min_players = 2
     max_players = 16
 

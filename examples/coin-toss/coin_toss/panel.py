@@ -38,7 +38,6 @@ class CoinScreen(TableScreen):
 
 class CoinTossMode(Mode):
     kind = "coin-toss"
-    turn_actions = ("skip_to",)
     first_player_text = "Whoever last flipped a coin:"
     house_rules_text = (
         "Call heads or tails, then toss a real coin.",

@@ -24,6 +24,7 @@ class CoinState(State):
 class CoinToss(Game[CoinState]):
     kind = "coin-toss"
     title = "Coin Toss"
+    turn_moves = ("skip_to",)  # the panel menu offers it (Mode.turn_actions reads it)
     min_players = 2
     max_players = 4  # the panel shows every player's points on one line
     default_rules = {"target": 3}
