@@ -185,6 +185,9 @@ class Game(Generic[S]):
     # menu's order: Mode.turn_actions reads it, the snapshot's `turns` too). A live input of
     # one the kind does not offer is refused (`next_refusal`); a log's still folds.
     turn_moves: ClassVar[tuple[str, ...]] = COMMON_TURN_MOVES
+    # Common turn moves the kind's own screens make, beside the menu's (Chaos's "Skip to
+    # most" is a skip_to): live inputs may record them too.
+    own_turn_moves: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.moves: dict[str, Move[S]] = {}
@@ -389,7 +392,7 @@ class Game(Generic[S]):
         if not isinstance(event, dict):
             return None
         kind = event.get("type")
-        if kind in TURN_MOVE_NAMES and kind not in self.turn_moves:
+        if kind in TURN_MOVE_NAMES and kind not in self.turn_moves + self.own_turn_moves:
             return f"{self.title} has no {TURN_MOVE_NAMES[str(kind)]}"
         if kind != "next" or state.over:
             return None

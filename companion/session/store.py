@@ -127,13 +127,17 @@ class Store:
         except sqlite3.Error as e:
             raise JournalError(f"cannot open the journal {self.path}: {e}") from None
         try:
+            # Read-only checks first: a damaged file is set aside exactly as it was found.
+            # (Before the connection's first statement: that takes SQLite's lock on the file,
+            # which this check's own open and close of the file would drop on Linux, and a
+            # second program's close would then checkpoint and delete the -wal still in use:
+            # tests/test_one_writer.py.)
+            if not self.read_only and (bad := schema.bad_write_version(self.path)) is not None:
+                raise Damaged(f"its header's write format reads {bad}")
             # SQLite's page cache (2 MB by default) filled as the journal grew, so RSS grew
             # with the game up to 15,000 events in (issue 35.4); play touches the last few
             # pages only, and anything wider reads through the system's file cache.
             db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
-            # Read-only checks first: a damaged file is set aside exactly as it was found.
-            if not self.read_only and (bad := schema.bad_write_version(self.path)) is not None:
-                raise Damaged(f"its header's write format reads {bad}")
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]
             if ok != "ok":
                 raise Damaged(f"integrity check: {ok}")

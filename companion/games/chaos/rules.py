@@ -87,6 +87,7 @@ class Chaos(Game[ChaosState]):
     kind = "chaos"
     title = "Chaos"
     turn_moves = ("skip", "double_skip", "reverse", "reverse_skip")
+    own_turn_moves = ("skip_to",)  # Skip to most (RULES.md: the first tied in the direction)
     min_players = 3
     max_players = 16
     default_rules = {}
