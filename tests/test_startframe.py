@@ -279,8 +279,9 @@ def run_on_mock_pins(tmp_path: Path, monkeypatch, journal: Path):
     """`companion run` in this process on gpiozero's mock pins (the journal named by its
     config, no roller), with App.run returning once its queue is empty. Returns `start`, which
     runs it once (with `press`: NEXT pressed after the kept frame shows, before the app is
-    made), and the list of the items the app handled."""
-    import time
+    made), and the list of the items the app handled. The buttons run on a fake clock: the
+    press lasts 60 ms however long the machine takes to make it."""
+    import threading
 
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
@@ -288,6 +289,8 @@ def run_on_mock_pins(tmp_path: Path, monkeypatch, journal: Path):
     from companion import cli
     from companion.app import core
     from companion.cli import run as runmod
+    from companion.drivers import buttons
+    from companion.testing import FakeClock
 
     config = tmp_path / "config.toml"
     config.write_text(f'[storage]\npath = "{journal}"\n[roller]\nport = "none"\n')
@@ -304,14 +307,25 @@ def run_on_mock_pins(tmp_path: Path, monkeypatch, journal: Path):
         self.render()
 
     monkeypatch.setattr(core.App, "run", run_until_idle)
+    clock = FakeClock(100.0)
+    posted = threading.Event()  # the panel has posted a gesture
+
+    class Panel(buttons.ButtonPanel):
+        def __init__(self, *args, post, **kwargs) -> None:
+            def posting(item: object) -> None:
+                post(item)
+                posted.set()
+            super().__init__(*args, post=posting, clock=clock, **kwargs)
+
+    monkeypatch.setattr(buttons, "ButtonPanel", Panel)
     real_open = runmod.open_store
 
     def press_then_open(*args, **kwargs):  # the kept frame is up; the app is not made yet
         pin = factory.pin(17)  # NEXT
         pin.drive_low()
-        time.sleep(0.06)
+        clock.advance(0.06)
         pin.drive_high()
-        time.sleep(0.1)
+        assert posted.wait(30), "the press was never posted"
         return real_open(*args, **kwargs)
 
     def start(*, press: bool = False) -> None:

@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 from test_web_api import Events, Served
 
 from companion.testing import FakeClock
-from companion.web.gate import Gate
+from companion.web.gate import Admission, Gate
 from companion.web.lograte import RateLimit
 from companion.web.server import PAGE_MODULES
 
@@ -82,7 +82,7 @@ def enough_files(n: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
 
 
-def until(check, seconds: float = 10.0) -> bool:
+def until(check, seconds: float = 30.0) -> bool:
     """Whether `check()` came true within `seconds`: the box's loop runs on its own thread,
     and a slow machine may take a while to accept, answer or give a slot back."""
     deadline = time.monotonic() + seconds
@@ -111,7 +111,8 @@ def test_80_unfinished_bodies_leave_viewers_streams_and_pairing_their_answers(ma
     enough_files(1024)
     slow = [slow_body(s.web.port, GUESTS[i % 3]) for i in range(80)]  # 3 addresses
     try:
-        time.sleep(0.3)  # each is being read by the box
+        # Each is being read by the box: it has accepted all 80 (the body's wait follows).
+        assert until(lambda: sum(s.web.gate.by_address[g] for g in GUESTS[:3]) == 80)
         viewer = "127.0.0.9"
         for path in ("/", "/tv", "/api/state"):
             assert s.request("GET", path, source=viewer)[0] == 200, path
@@ -148,10 +149,11 @@ def test_a_phones_connection_that_has_not_sent_its_request_is_never_evicted(make
     phone = socket.create_connection(("127.0.0.1", s.web.port), timeout=5)
     guests = []
     try:
-        time.sleep(0.1)
+        assert until(lambda: phone.getsockname() in s.web.gate.clients)  # admitted first
         for _ in range(20):  # past max_sockets: no connection is idle after an answer
             guests.append(connect(s.web.port, "127.0.0.2"))
-        time.sleep(0.2)
+        gate = s.web.gate  # each of the 20 admitted, refused or (never, below) evicted
+        assert until(lambda: gate.by_address["127.0.0.2"] + gate.refused + gate.evicted >= 20)
         body = json.dumps({"button": "NEXT", "seq": None}).encode()
         phone.sendall(f"POST /api/press HTTP/1.1\r\nHost: 127.0.0.1:{s.web.port}\r\n"
                       f"Origin: {s.origin}\r\nCookie: {s.cookie}\r\nContent-Type: "
@@ -215,11 +217,13 @@ def test_a_paired_phones_presses_all_pass_under_idle_sockets_slow_bodies_and_str
     port = s.web.port
     held: list[socket.socket] = []
     stop = threading.Event()
+    flooding = threading.Event()  # the 600 are open
 
     def idle_flood() -> None:
         sel = selectors.DefaultSelector()  # epoll: descriptors past 1024
         for i in range(600):
             sel.register(connect(port, GUESTS[i % 19]), selectors.EVENT_READ, i)
+        flooding.set()
         while not stop.is_set():
             for key, _ in sel.select(0.05):  # closed by the box: open another, as a flood does
                 sel.unregister(key.fileobj)
@@ -241,7 +245,7 @@ def test_a_paired_phones_presses_all_pass_under_idle_sockets_slow_bodies_and_str
         flood = threading.Thread(target=idle_flood, daemon=True)
         with Lines() as lines:
             flood.start()
-            time.sleep(0.5)
+            assert flooding.wait(60), "the flood never opened its 600 sockets"
             answers = [s.post("/api/press", {"button": "NEXT"}) for _ in range(30)]
         assert [a[0] for a in answers] == [200] * 30, [a for a in answers if a[0] != 200]
     finally:
@@ -292,17 +296,30 @@ class Lines(logging.Handler):
             logging.getLogger(name).removeHandler(self)
 
 
-def test_a_guest_hanging_up_mid_body_logs_nothing(served):
+def test_a_guest_hanging_up_mid_body_logs_nothing(served, monkeypatch):
     served.pair()
+    # The box's reading of each body, seen begun and ended (a hang-up: -1), instead of
+    # pauses hoping it got there.
+    begun: list[int] = []
+    ended: list[int] = []
+    body = Admission._body
+
+    async def watched(self, receive):
+        begun.append(1)
+        result = await body(self, receive)
+        ended.append(result[0])
+        return result
+    monkeypatch.setattr(Admission, "_body", watched)
     with Lines() as lines:
-        for _ in range(5):
+        for i in range(5):
             sock = connect(served.web.port, "127.0.0.2")
             sock.sendall(f"POST /api/press HTTP/1.1\r\nHost: 127.0.0.1:{served.web.port}\r\n"
                          f"Origin: {served.origin}\r\nCookie: {served.cookie}\r\n"
                          "Content-Length: 100\r\n\r\n{\"but".encode())
-            time.sleep(0.1)
+            assert until(lambda i=i: len(begun) == i + 1)  # mid-body: it waits for the rest
             sock.close()
-        time.sleep(0.3)
+        assert until(lambda: len(ended) == 5) and ended == [-1] * 5  # each hang-up seen
+        # Answered on the same loop after those requests' ends (and anything logged there).
         assert served.request("GET", "/api/me")[0] == 200
     assert [r.getMessage() for r in lines.records] == []
 

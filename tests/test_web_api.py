@@ -669,7 +669,7 @@ def test_closed_streams_leave_no_mailbox_behind(served):
     for ev in streams:
         ev.close()
     served.pair()
-    deadline = time.monotonic() + 10  # a wait, not a speed check: the disconnects are noticed
+    deadline = time.monotonic() + 30  # a wait, not a speed check: the disconnects are noticed
     while served.web.hub.slots and time.monotonic() < deadline:
         served.post("/api/press", {"button": "DOWN"})
         time.sleep(0.05)

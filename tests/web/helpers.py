@@ -35,3 +35,35 @@ def settle(c) -> None:
     reply: Future = Future()
     c.app.post(WebRequest("roster", {}, reply))
     assert reply.result(timeout=WAIT_S).get("ok")
+
+
+# The page's own count of the POSTs it sent and of those answered (its fetch wrapped where it
+# runs). A tap's request starts in the tap's click handler, so once the tap has landed the
+# count holds it: nothing is still on its way to the test, as a Playwright "request" event
+# can be.
+COUNT_POSTS = """() => {
+  if (window.__posts) return;
+  const count = window.__posts = {sent: 0, answered: 0};
+  const fetch = window.fetch;
+  window.fetch = function (resource, options) {
+    if (!options || String(options.method || 'GET').toUpperCase() !== 'POST') {
+      return fetch.apply(this, arguments);
+    }
+    count.sent++;
+    return fetch.apply(this, arguments).finally(() => { count.answered++; });
+  };
+}"""
+
+
+def count_posts(page) -> None:
+    """Count the POSTs `page` sends from now on (see `posts_answered`)."""
+    page.evaluate(COUNT_POSTS)
+
+
+def posts_answered(page) -> int:
+    """How many POSTs `page` sent since `count_posts`, once the box has answered every one:
+    the event that proves a second request, had a tap sent one, was seen through (not a
+    pause that a loaded machine can outlast)."""
+    page.wait_for_function("() => window.__posts.sent === window.__posts.answered",
+                           timeout=WAIT_S * 1000)
+    return page.evaluate("window.__posts.sent")

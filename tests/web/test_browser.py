@@ -185,7 +185,7 @@ def test_page_reconnects_after_a_restart_and_shows_what_changed(page, companion)
     expect(page.locator("#conn")).to_have_attribute("data-state", "down")
     again = companion(port=port)  # the same journal: the game comes back
     press(again.app, Button.NEXT, Button.NEXT, threaded=True)
-    expect(page.locator("#who")).to_have_text("Cy", timeout=15000)
+    expect(page.locator("#who")).to_have_text("Cy")
     expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     assert page.evaluate("window.notReloaded") is True
 

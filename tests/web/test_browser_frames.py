@@ -73,7 +73,7 @@ def test_a_page_says_at_the_top_when_it_is_not_paired_after_a_restart(page, comp
     expect(page.locator("#pair-banner")).to_be_hidden()
     c.close()
     again = companion(port=port)  # the same journal: the phone is still paired
-    expect(page.locator("#conn")).to_have_attribute("data-state", "live", timeout=15000)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
     expect(page.locator("#control-box")).to_be_visible()
     expect(page.locator("#pair-banner")).to_be_hidden()
     again.close()

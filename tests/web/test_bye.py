@@ -89,7 +89,7 @@ def test_open_pages_say_the_web_was_switched_off_and_come_back_with_it(browser, 
         web_menu(c)
         choose(c, "Web on")
         for pg in (page, tv):
-            expect(pg.locator("#conn")).to_have_text("live", timeout=15000)
+            expect(pg.locator("#conn")).to_have_text("live")
             expect(pg.locator("#box-note")).to_be_hidden()
     finally:
         tv.context.close()

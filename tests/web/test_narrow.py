@@ -52,10 +52,19 @@ OVERFLOW = """(exempt) => {
 }"""
 
 
+def settled(page) -> None:
+    """Wait until the page is laid out as it stands: loaded (the frame's picture too), its
+    fonts in, and a frame painted after that (the names are fitted as a snapshot renders, in
+    the same task): events, not a pause a loaded machine can outlast."""
+    page.wait_for_load_state("load")
+    page.evaluate("""async () => { await document.fonts.ready;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); }""")
+
+
 def fits(page, *, exempt: str | None = None) -> str:
     """"" when nothing is wider than the screen, else each thing that is, one a line (the
     page itself always counts; what is inside `exempt`, a selector, does not)."""
-    page.wait_for_timeout(100)  # the fitted name and the frame settle
+    settled(page)
     return "\n".join(page.evaluate(OVERFLOW, exempt))
 
 
@@ -191,7 +200,7 @@ def test_control_shows_the_turn_and_its_controls_without_scrolling(browser, comp
                 page.goto(c.url + "/control")
                 expect(page.locator("#actions h2")).to_contain_text("'s turn")
                 expect(page.locator("#pause")).to_be_visible()
-                page.wait_for_timeout(150)  # the name is fitted
+                settled(page)  # the name is fitted
                 at = page.evaluate(AT_HAND)
                 where = (kind, len(players), len(events), width, height)
                 w, h, scrolled = at.pop("view")

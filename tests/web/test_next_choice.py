@@ -55,7 +55,7 @@ def test_chaos_next_player_with_a_draw_4_stack_owed_takes_the_player_to_take_it(
     assert len(c.app.journal.events) == 1
     # Taken, NEXT ends the turn again.
     phone.click("#actions [data-move=take_draw_four]")
-    expect(phone.locator("#error")).to_be_hidden(timeout=4000)
+    expect(phone.locator("#error")).to_be_hidden()
     phone.wait_for_timeout(750)  # past the double-tap window: a new tap
     phone.click(NEXT)
     expect(phone.locator("#who")).to_have_text("Cy")

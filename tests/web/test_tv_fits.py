@@ -14,6 +14,7 @@ over), and the screen is resized rather than the page reloaded. table.js marks t
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -23,7 +24,7 @@ from companion.gallery.web_shots import Companion, pair
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.session.store import Store
-from tests.web.helpers import state
+from tests.web.helpers import WAIT_S, state
 
 pytestmark = pytest.mark.slow
 
@@ -237,17 +238,17 @@ def _refitted(page, seq: int) -> None:
     """_fitted on a page whose clock is Playwright's, paused: the TV refits on a timer that
     the resize sets, and the resize reaches the page when the browser gets to it (in a long
     run, after a first `run_for` had nothing to run yet), so the clock is moved on a
-    millisecond at a time until the page has refitted."""
+    millisecond at a time until the page has refitted, for as long as a loaded machine takes
+    (up to WAIT_S)."""
     size = page.viewport_size
     assert size is not None
     want = [f"{size['width']}x{size['height']}", seq]
-    for _ in range(100):
+    deadline = time.monotonic() + WAIT_S  # a bound on the wait, not a count of tries
+    while not page.evaluate("(want) => { const f = (document.body.dataset.fitted || ':')"
+                            ".split(':'); return f[0] === want[0] && +f[1] >= want[1]; }", want):
+        assert time.monotonic() < deadline, f"the TV never refitted to {want}"
+        page.wait_for_timeout(20)  # real time: the browser's own turn
         page.clock.run_for(1)
-        if page.evaluate("(want) => { const f = (document.body.dataset.fitted || ':')"
-                         ".split(':'); return f[0] === want[0] && +f[1] >= want[1]; }", want):
-            return
-        page.wait_for_timeout(50)  # real time: the browser's own turn
-    _fitted(page, seq)
 
 
 @pytest.mark.parametrize("kind", list(games.kinds()))
