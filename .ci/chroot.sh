@@ -3,7 +3,21 @@
 # on exit (unless KEEP=1). Nothing is cached: each run builds its chroot anew.
 # The caller sets NAME (for messages) and KEEP, and calls need_root_and_debootstrap first.
 
-MIRROR="${TRIXIE_MIRROR:-http://deb.debian.org/debian}"
+# The Debian archive this machine's apt already uses (no mirror host is written here): the
+# first archive (not -security, -updates or a backports one) in apt's own sources, deb822
+# (*.sources: URIs:) or one-line (sources.list: deb URI suite ...). TRIXIE_MIRROR overrides.
+apt_mirror() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        awk '$1 == "deb" { u = ($2 ~ /^\[/) ? $3 : $2; if (u !~ /security/) { print u; exit } }' "$f"
+    done
+}
+MIRROR="${TRIXIE_MIRROR:-$(apt_mirror | head -n 1)}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CHROOT=""
 MOUNTS=()
@@ -46,6 +60,7 @@ cleanup() {
 make_chroot() {
     local arch=()
     [ -z "$1" ] || arch=(--arch="$1")
+    [ -n "$MIRROR" ] || fail "no Debian archive in apt's sources (/etc/apt/sources.list*): set TRIXIE_MIRROR"
     CHROOT="$(mktemp -d "/tmp/chroma-$NAME.XXXXXX")"
     trap cleanup EXIT
     trap 'exit 130' INT
