@@ -87,7 +87,7 @@ class Chaos(Game[ChaosState]):
     kind = "chaos"
     title = "Chaos"
     turn_moves = ("skip", "double_skip", "reverse", "reverse_skip")
-    own_turn_moves = ("skip_to",)  # Skip to most (RULES.md: the first tied in the direction)
+    own_turn_moves = ("skip_to",)  # Skip to most: its own screen (MarkMost) emits a skip_to
     min_players = 3
     max_players = 16
     default_rules = {}
