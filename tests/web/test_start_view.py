@@ -103,3 +103,20 @@ def test_games_resumes_another_game_over_the_one_left_for_the_start_menu(page, c
     expect(page.locator("#who")).to_have_text("Ben")
     assert state(c)["game_id"] == 1
     assert statuses(page, c) == {"Chaos #2": "set aside", "Table #1": "playing"}
+
+
+def test_games_resume_waits_for_the_boxs_snapshot(page, companion):
+    """A Resume asks on the box's snapshot (which game is left for the start menu): tapped
+    before /games had its first one, it sent no "replaces" and the box refused it (make test
+    saw it on a loaded machine). The buttons wait, disabled, until the snapshot is in."""
+    c = companion("table", NAMES, events=[{"type": "next"}])
+    pair(page, c)
+    two_games_then_leave(page, c)
+    page.route("**/api/events", lambda route: route.abort())  # no snapshot comes
+    page.goto(c.url + "/games")
+    expect(page.locator("button.resume[data-game='1']")).to_be_disabled()
+    page.unroute("**/api/events")
+    page.reload()  # the snapshot comes: the button is enabled, and the resume is taken
+    page.locator("button.resume[data-game='1']").click()
+    page.wait_for_url(c.url + "/")
+    assert state(c)["game_id"] == 1

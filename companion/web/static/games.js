@@ -78,10 +78,16 @@
   }
 
   for (const b of buttons) b.addEventListener("click", () => resume(b));
+  // A Resume asks on the box's snapshot (the game being played, the one left for the start
+  // menu): until the first is in, a tap would ask on nothing and be refused, so the buttons
+  // wait for it (a fast tap, or a slow box, no longer gets "the game moved on").
+  for (const b of buttons) b.disabled = true;
   const source = new EventSource("/api/events");
   source.onmessage = (ev) => {
+    const first = snap === null;
     try { snap = JSON.parse(ev.data); } catch (e) { return; }
     document.body.dataset.seq = String(snap.seq);
+    if (first) for (const b of buttons) b.disabled = false;
     render();
   };
 })();
