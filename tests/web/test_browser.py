@@ -343,6 +343,8 @@ def test_roster_and_a_new_game_with_house_rules_from_the_phone(page, companion):
     expect(page.locator("#who")).to_have_text("No game on the table")
     pair(page, c)
     page.click("#roster summary")
+    # The box's list in the text box first (loaded late, it would join the typing).
+    expect(page.locator("#roster-text")).to_have_value(re.compile(r"\S"))
     page.fill("#roster-text", "Zoe\nYan\nzoe")
     page.click("#roster-form button[type=submit]")
     expect(page.locator("#error")).to_contain_text("has zoe twice")

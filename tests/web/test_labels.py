@@ -3,6 +3,8 @@ Accessibility): "Pennies in the bank at the start", not "bank"; "Points to win",
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.gallery.web_shots import pair
@@ -40,6 +42,9 @@ def test_the_players_list_buttons_are_named_in_words(page, companion):
     pair(page, c)
     page.goto(c.url + "/control")
     page.locator("#roster > summary").click()
+    # The box's list fills the text box when it loads: filled in before, it could land in
+    # the middle of Playwright's fill (select all, then type) and join it ("HalZoe").
+    expect(page.locator("#roster-text")).to_have_value(re.compile(r"\S"))
     page.fill("#roster-text", "Zoe\nYan")
     page.click("#roster-form button[type=submit]")
     page.locator("#new-game > summary").click()

@@ -15,7 +15,7 @@ import pytest
 from companion.gallery.web_shots import Companion, pair
 from companion.inputs import Button, ButtonInput
 from companion.testing import FakeClock
-from tests.web.helpers import expect, state
+from tests.web.helpers import count_posts, expect, posts_answered, state
 
 pytestmark = pytest.mark.slow
 
@@ -159,14 +159,19 @@ def test_pause_on_control_stops_the_clock_and_clock_on_starts_it(page, game):
     clock.advance(3)  # the box's time goes on too
     expect(time_).to_have_text("0:23")
     expect(page.locator("td[data-clock=both][data-seat='0'] .t")).to_have_text("0:23")
+    count_posts(page)
     button.click()
     expect(button).to_have_text("Start the clock")
     expect(page.locator("#clock-state")).to_have_text("Paused")
     assert state(c)["clock"]["paused"] is True
+    # The page has the answer (its double-tap hold starts from it, on the page's clock):
+    # only then is the clock moved on, or the hold would outlast it (a loaded machine).
+    assert posts_answered(page) == 1
     page.clock.run_for(5000)
     clock.advance(5)
     expect(time_).to_have_text("0:23")  # stood still
     page.clock.run_for(1000)  # the button's double-tap hold is over
+    expect(button).to_be_enabled()
     button.click()
     expect(button).to_have_text("Pause the clock")
     expect(page.locator("#clock-state")).to_be_hidden()
