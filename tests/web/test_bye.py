@@ -54,6 +54,9 @@ def test_an_open_control_page_is_told_its_phone_was_forgotten(page, companion):
     pair(page, c)
     page.goto(c.url + "/control")
     expect(page.locator("#control-box")).to_be_visible()
+    # The page's stream is open (live: the box's state came through it), so the box tells
+    # it with a "bye"; a page whose stream was away is told as it reconnects (the next test).
+    expect(page.locator("#conn")).to_have_text("live")
     web_menu(c)
     choose(c, "Forget all phones")
     press(c, Button.OK)  # "Forget all phones?" yes
@@ -61,6 +64,26 @@ def test_an_open_control_page_is_told_its_phone_was_forgotten(page, companion):
     expect(page.locator("#control-box")).to_be_hidden()
     expect(page.locator("#pair-box")).to_be_visible()  # the way back: pair again
     expect(page.locator("#conn")).to_have_text("live")  # still watching, as a guest
+
+
+def test_a_control_page_whose_stream_was_away_is_told_as_it_reconnects(page, companion):
+    """Forgotten while the page had no stream (a phone asleep, wifi gone): no "bye" reached
+    it, so the page says so when its stream is back and the box no longer knows it."""
+    c = companion("table", NAMES)
+    pair(page, c)
+    page.route("**/api/events", lambda route: route.abort())
+    page.goto(c.url + "/control")
+    expect(page.locator("#control-box")).to_be_visible()  # paired as it loaded (/api/me)
+    expect(page.locator("#conn")).not_to_have_text("live")
+    web_menu(c)
+    choose(c, "Forget all phones")
+    press(c, Button.OK)
+    expect(page.locator("#control-box")).to_be_visible()  # nothing told it yet
+    page.unroute("**/api/events")
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#error")).to_have_text("This phone was forgotten on the box: pair again")
+    expect(page.locator("#control-box")).to_be_hidden()
+    expect(page.locator("#pair-box")).to_be_visible()
 
 
 def test_open_pages_say_the_web_was_switched_off_and_come_back_with_it(browser, page,

@@ -162,8 +162,12 @@ def test_pig_farm_round_heads_turn_upright_only_when_they_would_not_fit(browser,
         pg.goto(c.url + "/")
         table = pg.locator("#game table.rounds")
         expect(table).to_be_visible()
-        modes = table.locator("th.pcol > span").evaluate_all(
-            "els => els.map(e => getComputedStyle(e).writingMode)")
+        # Read in one go in the page (handles taken first could be of a table drawn again
+        # since: a detached element's style is ''), once the stream's snapshot is drawn.
+        expect(pg.locator("#conn")).to_have_text("live")
+        modes = pg.evaluate("() => [...document.querySelectorAll("
+                            "'#game table.rounds th.pcol > span')]"
+                            ".map(e => getComputedStyle(e).writingMode)")
         assert len(modes) == len(players)
         assert set(modes) == ({"vertical-rl"} if upright else {"horizontal-tb"}), modes
         # Either way the table fits the phone's width: nothing to scroll sideways.

@@ -11,6 +11,7 @@
   const onControlPage = document.body.classList.contains("mode-control");
   const errorLine = document.getElementById("error");
   let paired = false;
+  const FORGOTTEN = "This phone was forgotten on the box: pair again";
   let kinds = null;
   let roster = [];
   let actionsKey = "";
@@ -1084,6 +1085,9 @@
     try {
       const res = await fetch("/api/me", {credentials: "same-origin"});
       const me = await res.json();
+      // Paired a moment ago and not now (the phones were forgotten while this page's stream
+      // was away, so no "bye" told it): the page says so, as the bye would have.
+      if (paired && !me.paired) showError(FORGOTTEN);
       setPaired(!!me.paired);
     } catch (e) {
       setPaired(false);
@@ -1114,7 +1118,7 @@
     // The box ended the stream saying why: the controls go (the page says why).
     if (bye.why === "forgotten" && paired) {
       setPaired(false);
-      showError(bye.text || "This phone was forgotten on the box: pair again");
+      showError(bye.text || FORGOTTEN);
     } else if (bye.why === "web-off") {
       document.getElementById("control-box").hidden = true;  // back with the web (checkPaired)
       drive.hidden = true;

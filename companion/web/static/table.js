@@ -762,9 +762,10 @@ const Table = (function () {
     if (source) source.close();
     source = new EventSource("/api/events");
     source.onopen = () => {
+      // "live" only once the box's state has come through this stream (its first message,
+      // sent on connect): until then the page shows what it had, which may be older.
       retry = 500;
       if (off) { off = false; boxNote(""); }
-      setConn("live", "live");
       for (const fn of connectListeners) fn();
     };
     source.addEventListener("bye", (ev) => {
