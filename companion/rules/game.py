@@ -115,6 +115,22 @@ class State:
         a kind whose own flow asks the table declares it from its own state."""
         return False
 
+    @property
+    def money(self) -> int | None:
+        """All the money in the game (every purse, the bank, a pot), for a kind that keeps
+        money; None for one that keeps none. `Game.apply` refuses any move that changes it:
+        money is neither created nor destroyed, in every kind (docs/architecture.md, "Table
+        invariants"); a kind declares where its money is, never whether it is kept."""
+        return None
+
+
+def money_words(kind: str, before: int, after: int) -> str:
+    """Why a move that would change the money in the game is refused."""
+    change = after - before
+    what = "create" if change > 0 else "destroy"
+    return (f"{kind}: this move would {what} {abs(change)} (money is neither created nor "
+            f"destroyed: {before} before it, {after} after)")
+
 
 def turn_order_call(kind: str, line: str, header: Header, after: State) -> Call:
     """The call of a skip, double skip, reverse or reverse + skip, made from the state after
@@ -276,7 +292,11 @@ class Game(Generic[S]):
             raise IllegalEvent(f"{kind}: missing field {sorted(missing)[0]!r}")
         if state.over:
             raise IllegalEvent(f"{kind}: the game is over")
-        return m.apply(self, state, event)
+        after = m.apply(self, state, event)
+        before_money = state.money
+        if before_money is not None and after.money != before_money:
+            raise IllegalEvent(money_words(kind, before_money, after.money or 0))
+        return after
 
     def fold(self, header: Header, events: Iterable[Event]) -> S:
         state = self.initial(header)

@@ -212,6 +212,11 @@ class PennyState(State):
     savings: tuple[int, ...] = ()
     history: tuple[Record, ...] = ()
 
+    @property
+    def money(self) -> int:
+        """The bank and every badger's savings: all the pennies there are."""
+        return self.bank + sum(self.savings)
+
 
 # --- words for people (screens, undo toast, replay text) ------------------------------------
 
