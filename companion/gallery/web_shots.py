@@ -137,6 +137,40 @@ def pair(page, companion: Companion) -> None:
     page.wait_for_selector("#control-box:not([hidden])")
 
 
+CLOCK_START = 1_700_000_000.0  # the shots' fake wall time at the game's start
+CLOCK_LIMIT = 60  # seconds a turn, in the clock shots
+
+
+def _seeded(journal: Path, kind: str, players: list[str], rules: dict[str, Any],
+            events: list[dict[str, Any]], *, ring=None) -> Companion:
+    """A companion over a game in progress whose clock is fake (companion.testing.FakeClock):
+    its events 9 s apart, the current turn 3 s old, so every run draws the same times."""
+    from companion.testing import FakeClock
+    clock = FakeClock(CLOCK_START)
+    c = Companion(journal, clock=clock, ring=ring)
+    c.seed(kind, players, rules, [])
+    from companion.session.store import Store
+    with Store(c.journal, clock=clock) as store:
+        j = store.resume()
+        assert j is not None
+        for e in events:
+            clock.advance(9)
+            j.append(e)
+    clock.advance(3.4)
+    return c
+
+
+def _still_page(browser, size: dict[str, int]):
+    """A new browser (its own cookies) whose page clock stands still (Playwright's
+    page.clock): the turn clock it counts on from the box's snapshot shows the same second
+    on every run, so the shots are the same picture every time (docs/web.md)."""
+    context = browser.new_context(viewport=size, device_scale_factor=1)
+    page = context.new_page()
+    page.clock.install(time=CLOCK_START * 1000)
+    page.clock.pause_at(CLOCK_START * 1000 + 1000)
+    return page
+
+
 def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
     """Phone and TV screenshots of every game kind, plus pairing and control, into `out`."""
     import tempfile
@@ -155,11 +189,10 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
         control = max(shown, key=lambda k: len(shown[k][0]))
         for kind in kinds or list(shown):
             players, rules, events = shown[kind]
-            c = Companion(Path(tmp) / f"{kind}.db")
-            c.seed(kind, players, rules, events)
+            c = _seeded(Path(tmp) / f"{kind}.db", kind, players, rules, events)
             with c:
                 for label, size, path in (("phone", PHONE, "/"), ("tv", TV, "/tv")):
-                    page = browser.new_page(viewport=size, device_scale_factor=1)
+                    page = _still_page(browser, size)
                     page.goto(c.url + path)
                     page.wait_for_selector("#conn[data-state=live]")
                     if label == "tv":
@@ -170,7 +203,7 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     target = out / f"{kind}-{label}.png"
                     page.screenshot(path=str(target), full_page=label == "phone")
                     written.append(target)
-                    page.close()
+                    page.context.close()
                 written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
                 if kind == control:
                     written += _control_shots(browser, c, out)
@@ -186,22 +219,21 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
     """The TV at the kind's most players, well into a game (companion/gallery/crowd.py):
     every column, the history's newest events and the box, all on the one screen."""
     n = crowd.counts(kind)[-1]
-    c = Companion(tmp / f"{kind}-{n}.db")
-    c.seed(kind, *crowd.game(kind, n))
+    c = _seeded(tmp / f"{kind}-{n}.db", kind, *crowd.game(kind, n))
     return _tv_shot(browser, c, out / f"{kind}-tv-{n}-players.png")
 
 
 def _tv_shot(browser, c: Companion, target: Path) -> Path:
     """`c`'s /tv once fitted to the screen and its box's picture loaded, to `target`."""
     with c:
-        page = browser.new_page(viewport=TV, device_scale_factor=1)
+        page = _still_page(browser, TV)
         page.goto(c.url + "/tv")
         page.wait_for_selector("#conn[data-state=live]")
         page.wait_for_selector("body[data-fitted]")
         page.locator("#frame-img").evaluate(
             "img => img.complete || new Promise(r => { img.onload = r; })")
         page.screenshot(path=str(target))
-        page.close()
+        page.context.close()
     return target
 
 
@@ -210,13 +242,8 @@ def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
     each seat's dot marked and the ring in words under it."""
     from companion.testing import RecordingRing
     players, rules, events = demos()[kind]
-    c = Companion(tmp / f"{kind}-ring.db", ring=RecordingRing(16))
-    c.seed(kind, players, rules, events)
+    c = _seeded(tmp / f"{kind}-ring.db", kind, players, rules, events, ring=RecordingRing(16))
     return _tv_shot(browser, c, out / "tv-ring.png")
-
-
-CLOCK_START = 1_700_000_000.0  # the clock shots' fake wall time at the game's start
-CLOCK_LIMIT = 60  # seconds a turn, in the clock shots
 
 
 def _clock_shots(browser, tmp: Path, kind: str, out: Path) -> list[Path]:
@@ -277,19 +304,18 @@ def _clock_shots(browser, tmp: Path, kind: str, out: Path) -> list[Path]:
 
 def _actions_shot(browser, c: Companion, target: Path) -> Path:
     """The kind's own action forms on a paired phone."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
+    page = _still_page(browser, PHONE)
     pair(page, c)
     page.wait_for_selector("#actions h3")
     page.locator("#actions").screenshot(path=str(target))
-    context.close()
+    page.context.close()
     return target
 
 
 def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     written = []
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-    page = context.new_page()
+    page = _still_page(browser, PHONE)
+    context = page.context
     page.goto(f"{c.url}/J/000000")  # a wrong code: the pairing page says so
     page.wait_for_selector(".pair-status[data-state=error]")
     page.screenshot(path=str(out / "pairing-wrong-code-phone.png"))
@@ -313,12 +339,12 @@ def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
     page.locator("#new-game").screenshot(path=str(out / "new-game-confirm-phone.png"))
     written.append(out / "new-game-confirm-phone.png")
     context.close()
-    unpaired = browser.new_page(viewport=PHONE, device_scale_factor=1)
+    unpaired = _still_page(browser, PHONE)
     unpaired.goto(c.url + "/control")
     unpaired.wait_for_selector("#pair-box:not([hidden])")
     unpaired.screenshot(path=str(out / "control-unpaired-phone.png"))
     written.append(out / "control-unpaired-phone.png")
-    unpaired.close()
+    unpaired.context.close()
     return written
 
 
