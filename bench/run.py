@@ -549,7 +549,7 @@ def bench_journal(tmp: Path, *, events: int, runs: int) -> None:
     path = tmp / "big.db"
     with Store(path) as st:
         game = st.new_game(header)
-        with st._tx() as db:  # one transaction for the set-up, not 10,000 fsyncs
+        with st.transaction() as db:  # one transaction for the set-up, not 10,000 fsyncs
             for i, e in enumerate(evs):
                 game.sink.insert(db, i, e)  # type: ignore[attr-defined]  # the same INSERT (and checksums) as play
     loads, undos, opens, verifies = [], [], [], []
@@ -591,7 +591,7 @@ def long_journal(tmp: Path, events: int) -> Path:
     if not path.exists():
         with Store(path) as st:
             j = st.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
-            with st._tx() as db:
+            with st.transaction() as db:
                 for i, e in enumerate(table_events(events, random.Random(11))):
                     j.sink.insert(db, i, e)  # type: ignore[attr-defined]  # the store's GameSink
     return path

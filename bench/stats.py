@@ -28,7 +28,7 @@ def build(path: Path, *, games: int, events: int) -> None:
     from companion.gallery import sample
     from companion.rules.game import Header
     from companion.session.journal import Journal
-    from companion.session.rows import GameSink
+    from companion.session.rows import GameSink, insert_game
     from companion.session.store import Store
 
     rng = random.Random(13)
@@ -41,13 +41,13 @@ def build(path: Path, *, games: int, events: int) -> None:
         sample.play(j, rng, events=events)
         distinct.append(j)
     with Store(path) as st:
-        with st._tx() as db:  # one transaction for the set-up, not 200,000 fsyncs
+        with st.transaction() as db:  # one transaction for the set-up, not 200,000 fsyncs
             for i in range(games):
                 j = distinct[i % len(distinct)]
                 n = len(j.header.players)
                 header = Header(j.header.game, tuple(rng.sample(sample.NAMES, n)), 0,
                                 dict(j.header.rules))
-                gid = st._insert_game(db, header, "closed")
+                gid = insert_game(db, header, "closed", float(st.clock()))
                 sink = GameSink(st, gid)
                 for seq, e in enumerate(j.events):
                     sink.insert(db, seq, e)

@@ -33,7 +33,7 @@ def test_each_game_says_its_status(tmp_path, capsys):
         s.new_game(Header("table", ("Cy", "Dee")), park=True)               # 3: altered
         s.new_game(Header("table", ("Cy", "Eve")), park=True)               # 4: broken
         s.new_game(Header("table", ("Eve", "Fay")), park=True).append({"type": "skip"})  # 5
-        with s._tx() as db:  # as the start-up check marks a game that no longer replays
+        with s.transaction() as db:  # as the start-up check marks a game that no longer replays
             set_game_status(db, 4, "broken")
     db = sqlite3.connect(path)
     db.execute("UPDATE games SET header=replace(header, 'Dee', 'Dan') WHERE id=3")

@@ -162,7 +162,7 @@ def test_unfinished_import_is_offered_from_the_start_menu(tmp_path, make_app, ca
     with Store(db) as s:  # resumed once: it is the open game; start with none open instead
         assert s.resume().header.game == "penny-badger"
         from companion.session.rows import set_game_status
-        with s._tx() as tx:  # the store's own way (a hand edit is caught by the checksums)
+        with s.transaction() as tx:  # the store's own way (a hand edit is caught by the checksums)
             set_game_status(tx, s.open_id(), "parked")
     app = make_app(path=db)
     assert app.journal is None

@@ -49,7 +49,7 @@ def set_aside(store, game_id: int, *, table: str = "asides", raises: bool = Fals
     already is. False when that could not be saved (logged); with `raises`, the JournalError
     that says why instead (a Pause says it, in the words of every failed save)."""
     try:
-        with store._tx() as db:
+        with store.transaction() as db:
             db.execute(TABLES[table])
             if db.execute(f"SELECT 1 FROM {table} WHERE game_id=? AND back_at IS NULL",
                           (game_id,)).fetchone() is None:
@@ -68,7 +68,7 @@ def taken_back(store, game_id: int, *, table: str = "asides", raises: bool = Fal
     """Game `game_id` is played again from now (its open aside, or pause, ends). False when
     that could not be saved (logged); with `raises`, the JournalError instead."""
     try:
-        with store._tx() as db:
+        with store.transaction() as db:
             db.execute(TABLES[table])
             db.execute(f"UPDATE {table} SET back_at=? WHERE game_id=? AND back_at IS NULL",
                        (float(store.clock()), game_id))
@@ -85,7 +85,7 @@ def add_span(store, game_id: int, left: float, back: float, *, table: str = "pau
     (the end screen's time before an undo reopened the game: docs/clock.md). False when that
     could not be saved (logged)."""
     try:
-        with store._tx() as db:
+        with store.transaction() as db:
             db.execute(TABLES[table])
             db.execute(f"INSERT INTO {table}(game_id, left_at, back_at) VALUES (?, ?, ?)",
                        (game_id, float(left), float(back)))

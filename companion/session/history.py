@@ -2,9 +2,10 @@
 saved records, companion/session/stats.py), the games brought in by `companion import`, and the
 unfinished games the start menu and /games offer to resume.
 
-Functions of the Store (companion/session/store.py), which offers each as a method, and they
-call each other through those methods; the web's read-only Reader (companion/web/history.py)
-borrows the reading ones, so these read nothing else of the store but its `db`.
+The Store (companion/session/store.py) offers each as a method; the web's read-only Reader
+(companion/web/history.py) borrows the reading ones. They are given what they need: the
+reading ones the connection (`db`), the writing ones a `rows.Writer` (a transaction and a
+clock), `unfinished` the rows and the replay to judge them by. None of them knows the Store.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import math
 import sqlite3
 from array import array
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from companion import games
 from companion.errors import CompanionError, JournalError
@@ -23,10 +24,7 @@ from companion.session import asides
 from companion.session.clock import merge
 from companion.session.journal import Journal, turn_mark
 from companion.session.log import LogTimes
-from companion.session.rows import GameSink, header_from_json, insert_game
-
-if TYPE_CHECKING:
-    from companion.session.store import Store
+from companion.session.rows import GameSink, Writer, header_from_json, insert_game
 
 # Logs brought in by `companion import`: the digest of the normalised log, so that importing
 # the same log twice adds nothing. Created on the first import (older journals lack it).
@@ -93,15 +91,21 @@ class Unfinished:
     status: str  # open | parked | closed (closed: by a companion before games were parked)
 
 
-def history_rows(store: Store) -> list[HistoryRow]:
+class Readable(Protocol):
+    """A journal to read from: the Store, or the web's read-only Reader."""
+
+    db: sqlite3.Connection
+
+
+def history_rows(db: sqlite3.Connection) -> list[HistoryRow]:
     """Every game with what identifies its current content (for the statistics cache)."""
-    imported = store._imported_ids()
-    timed = timed_imports(store.db) if imported else set()
+    imported = imported_ids(db)
+    timed = timed_imports(db) if imported else set()
     spans = {gid: (n, last, first_at, last_at) for gid, n, last, first_at, last_at in
-             store.db.execute("SELECT game_id, COUNT(*), MAX(row), MIN(at), MAX(at) "
+             db.execute("SELECT game_id, COUNT(*), MAX(row), MIN(at), MAX(at) "
                               "FROM events WHERE status='active' GROUP BY game_id")}
     out = []
-    for gid, header, created, status in store.db.execute(
+    for gid, header, created, status in db.execute(
             "SELECT id, CAST(header AS BLOB), created, status FROM games ORDER BY id"):
         n, last, first_at, last_at = spans.get(gid, (0, 0, None, None))
         out.append(HistoryRow(gid, header, created, status, n, last, first_at, last_at,
@@ -109,33 +113,34 @@ def history_rows(store: Store) -> list[HistoryRow]:
     return out
 
 
-def active_events(store: Store, game_id: int) -> list[bytes]:
+def active_events(db: sqlite3.Connection, game_id: int) -> list[bytes]:
     """The raw bodies of a game's active events, in order (decoded by the caller)."""
-    return [b for b, in store.db.execute(
+    return [b for b, in db.execute(
         "SELECT CAST(body AS BLOB) FROM events WHERE game_id=? AND status='active' "
         "ORDER BY seq", (game_id,))]
 
 
-def summaries(store: Store) -> dict[int, tuple[str, bytes]]:
+def summaries(db: sqlite3.Connection) -> dict[int, tuple[str, bytes]]:
     """The saved statistics records: game id -> (key, record JSON)."""
-    if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='game_stats'").fetchone():
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name='game_stats'").fetchone():
         return {}
-    return {gid: (key, record) for gid, key, record in store.db.execute(
+    return {gid: (key, record) for gid, key, record in db.execute(
         "SELECT game_id, key, CAST(record AS BLOB) FROM game_stats")}
 
 
-def save_summaries(store: Store, items: list[tuple[int, str, str]]) -> None:
+def save_summaries(store: Writer, items: list[tuple[int, str, str]]) -> None:
     """Save (game id, key, record JSON) statistics records, in one transaction."""
-    with store._tx() as db:
+    with store.transaction() as db:
         db.execute(SUMMARIES_SCHEMA)
         db.executemany("INSERT OR REPLACE INTO game_stats(game_id, key, record) "
                        "VALUES (?, ?, ?)", items)
 
 
-def imported_ids(store: Store) -> dict[int, str]:
-    if not store.db.execute("SELECT 1 FROM sqlite_master WHERE name='imports'").fetchone():
+def imported_ids(db: sqlite3.Connection) -> dict[int, str]:
+    """The games `companion import` brought in: game id -> the digest of its log."""
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name='imports'").fetchone():
         return {}
-    return dict(store.db.execute("SELECT game_id, digest FROM imports"))
+    return dict(db.execute("SELECT game_id, digest FROM imports"))
 
 
 def timed_imports(db: sqlite3.Connection) -> set[int]:
@@ -146,7 +151,7 @@ def timed_imports(db: sqlite3.Connection) -> set[int]:
         return set()
 
 
-def import_game(store: Store, journal: Journal, digest: str,
+def import_game(store: Writer, journal: Journal, digest: str,
                 times: LogTimes | None = None) -> int:
     """Store a replayed log as a new game in one transaction: closed when it is over,
     else `parked` (the start menu offers to resume it; no open game is touched). The
@@ -156,19 +161,19 @@ def import_game(store: Store, journal: Journal, digest: str,
     With `times` (the log carries its times: `log.read_log`), the game keeps them: its
     start, each row's time, and its spans away as `asides` rows; else every time is the
     import's (`imports.timed` says which)."""
-    with store._tx() as db:
+    with store.transaction() as db:
         db.execute(IMPORTS_SCHEMA)
         if "timed" not in {c[1] for c in db.execute("PRAGMA table_info(imports)")}:
             db.execute(TIMED_COLUMN)
         row = db.execute("SELECT game_id FROM imports WHERE digest=?", (digest,)).fetchone()
         if row is not None:
             raise AlreadyImported(row[0])
-        same = same_game(store, db, journal)
+        same = same_game(db, journal)
         if same is not None:
             raise AlreadyImported(same)
         status = "closed" if journal.state.over else "parked"
         if times is None:
-            gid = store._insert_game(db, journal.header, status)
+            gid = insert_game(db, journal.header, status, float(store.clock()))
             ats: Sequence[float | None] = [None] * len(journal.events)
         else:
             started, ats = kept_times(journal, times, float(store.clock()))
@@ -199,24 +204,24 @@ def kept_times(journal: Journal, times: LogTimes, now: float) -> tuple[float, li
     return started, out
 
 
-def log_times(store: Store, game_id: int) -> LogTimes | None:
+def log_times(store: Readable, game_id: int) -> LogTimes | None:
     """What an export of game `game_id` carries of its time (docs/log-format.md): its start
     and its spans away: set aside, paused, or (in a journal from before the asides were
     recorded) while other games were played (`asides.interleaved`), as the statistics count
     them. None for a game imported without times, whose rows' times are the import's: a log
     giving them would give the game a length it never had."""
-    rows = store.history_rows()
+    db = store.db
+    rows = history_rows(db)
     row = next((r for r in rows if r.id == game_id), None)
     if row is None or not row.timed:
         return None
-    db = store.db
     away = [*asides.spans(db, game_id), *asides.spans(db, game_id, "pauses")]
     if row.last_at is not None:
         away += asides.interleaved(db, rows, [row]).get(game_id, [])
     return LogTimes(row.created, tuple(merge(away)))
 
 
-def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | None:
+def same_game(db: sqlite3.Connection, journal: Journal) -> int | None:
     """A game already here with this log's header and active events (one played on this
     box and exported, say), compared as JSON values: key order and spacing aside."""
     header = journal.header.to_json()
@@ -226,7 +231,7 @@ def same_game(store: Store, db: sqlite3.Connection, journal: Journal) -> int | N
         try:
             if json.loads(text) != header:
                 continue
-            bodies = store.active_events(gid)
+            bodies = active_events(db, gid)
             if len(bodies) == n and [json.loads(b) for b in bodies] == journal.events:
                 return gid
         except ValueError:  # a damaged row is not this game
@@ -248,15 +253,15 @@ class Replayed:
     numbers: array
 
 
-def replay(store: Store, row: HistoryRow) -> Replayed | None:
+def replay(db: sqlite3.Connection, row: HistoryRow) -> Replayed | None:
     """A game of `history_rows` folded from its active rows, in one read of their bodies and
     times; None when it no longer replays (export --force still has its rows)."""
     try:
         header = header_from_json(json.loads(row.header))
         game = games.game(header.game)
         header = game.check_header(header)
-        rows = store.db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
-                                "AND status='active' ORDER BY seq", (row.id,)).fetchall()
+        rows = db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
+                          "AND status='active' ORDER BY seq", (row.id,)).fetchall()
         # One JSON document per game: a quarter of the time of one json.loads per event.
         events = json.loads(b"[" + b",".join(b for b, _ in rows) + b"]")
         state = game.initial(header)
@@ -273,17 +278,23 @@ def replay(store: Store, row: HistoryRow) -> Replayed | None:
     return Replayed(header, state, first, times, seats, numbers)
 
 
-def unfinished(store: Store) -> list[Unfinished]:
+# unfinished()'s verdicts: game id -> (summary_key, unfinished?, header), kept by its caller.
+Seen = dict[int, tuple[str, bool, Header | None]]
+
+
+def unfinished(rows: list[HistoryRow], saved: dict[int, tuple[str, bytes]],
+               fold: Callable[[HistoryRow], Replayed | None], seen: Seen) -> list[Unfinished]:
     """Every game that is not over and can be resumed (not `broken`, still replays),
     whatever its status: the open one, parked ones, and unfinished games an older
     companion closed when a new game started. Newest move first.
 
-    A game with a saved statistics record of its current content is finished (records
-    are saved for finished games only), so only the others are replayed."""
+    Of `rows` (`history_rows`): a game with a saved statistics record of its current content
+    (`saved`: `summaries`) is finished (records are saved for finished games only), so only
+    the others are folded, by `fold` (`replay`, or the Store's); `seen` keeps each one's
+    verdict for its content."""
     from companion.session.tally import summary_key
-    saved = store.summaries()
     out = []
-    for row in store.history_rows():
+    for row in rows:
         if row.status == "broken":
             continue
         key = summary_key(row)
@@ -291,12 +302,12 @@ def unfinished(store: Store) -> list[Unfinished]:
             continue
         # A game's verdict is kept for its content (the start menu asks again after each
         # game): each game is replayed once a run, not at every visit.
-        cached = store._unfinished_seen.get(row.id)
+        cached = seen.get(row.id)
         if cached is None or cached[0] != key:
-            replayed = store.replay(row)
+            replayed = fold(row)
             cached = (key, replayed is not None and not replayed.state.over,
                       replayed.header if replayed is not None else None)
-            store._unfinished_seen[row.id] = cached
+            seen[row.id] = cached
         _, waiting, header = cached
         if waiting:
             assert header is not None  # it replayed

@@ -25,7 +25,7 @@ def load(store) -> list[tuple[str, float]]:
 def add(store, digest: str, created: float, *, now: float, ttl: float, keep: int) -> None:
     """Keep one session; drop the expired ones and all but the `keep` newest (JournalError if
     not saved)."""
-    with store._tx() as db:
+    with store.transaction() as db:
         db.execute(TABLE)
         db.execute("INSERT OR REPLACE INTO phones(hash, created) VALUES (?, ?)",
                    (digest, created))
@@ -36,6 +36,6 @@ def add(store, digest: str, created: float, *, now: float, ttl: float, keep: int
 
 def clear(store) -> None:
     """Forget every phone (JournalError if not saved)."""
-    with store._tx() as db:
+    with store.transaction() as db:
         db.execute(TABLE)
         db.execute("DELETE FROM phones")

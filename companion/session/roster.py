@@ -22,7 +22,7 @@ def load(store) -> list[str] | None:
 
 def save(store, names: list[str]) -> None:
     """Replace the roster (one transaction: all or nothing; JournalError if not saved)."""
-    with store._tx() as db:
+    with store.transaction() as db:
         db.execute(TABLE)
         db.execute("DELETE FROM roster")
         db.executemany("INSERT INTO roster(pos, name) VALUES (?, ?)", enumerate(names))

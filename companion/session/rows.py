@@ -1,11 +1,13 @@
-"""A game's rows in the journal database and their checksums: the write transaction (and the
-"Not saved" it raises when a commit fails), the one way a game's or a row's status changes, the
-sink that writes a game's events as it is played, and reading a game back.
+"""A game's rows in the journal database and their checksums: the one way a game's or a row's
+status changes, the sink that writes a game's events as it is played, and reading a game back.
+The write transaction and its "Not saved" are companion/session/tx.py's.
 
 Every row carries a checksum chained to the previous row of its game, and every game's status a
 checksum of its own (companion/session/checksum.py, docs/journal.md). Undo does not delete: the
 row is marked `undone` (and `dropped` when a new event replaces it), so nothing ever recorded is
-lost. Only the app thread writes (through the Store), one committed transaction per change.
+lost. Only the app thread writes (through the Store), one committed transaction per change:
+the sink is handed what it writes through (`Writer`: a transaction and a clock; the Store is
+one) and knows nothing else of the Store.
 """
 
 from __future__ import annotations
@@ -14,101 +16,23 @@ import json
 import math
 import sqlite3
 from array import array
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol
 
 from companion.errors import JournalError
 from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
 from companion.session.journal import Journal
-
-if TYPE_CHECKING:
-    from companion.session.store import Store
+from companion.session.tx import NotSaved, Transaction
 
 
-class DiskFull(JournalError):
-    """SQLite says "database or disk is full" (SQLITE_FULL), or the OS "no space left"."""
+class Writer(Protocol):
+    """What a game's sink needs of the journal (the Store, companion/session/store.py, is
+    one): one write transaction per change, and the clock that times a new row."""
 
+    clock: Callable[[], float]
 
-
-def is_full(e: BaseException, path: Path | None = None) -> bool:
-    """SQLite's "database or disk is full", the OS's "no space left on device", or an I/O
-    error of SQLite's on a file system with no room left (a full disk met while growing the
-    WAL index reads SQLITE_IOERR_..., not SQLITE_FULL)."""
-    import errno
-    name = getattr(e, "sqlite_errorname", "") or ""
-    if name == "SQLITE_FULL" or getattr(e, "errno", None) == errno.ENOSPC or \
-            "disk is full" in str(e):
-        return True
-    return name.startswith("SQLITE_IOERR") and path is not None and _no_room(path)
-
-
-def _no_room(path: Path) -> bool:
-    """Less than a megabyte free where `path` is (for this user: root's reserve aside)."""
-    import os
-    try:
-        st = os.statvfs(path.parent)
-    except OSError:
-        return False
-    return st.f_bavail * st.f_frsize < 1 << 20
-
-
-class NotSaved(JournalError):
-    """A change that could not be committed. `short` is what fits a toast on the panel
-    (two lines of 20 letters), whole: "Not saved: disk full"."""
-
-    def __init__(self, message: str, *, short: str = "") -> None:
-        super().__init__(message)
-        self.short = short or "Not saved"
-
-
-def short_reason(why: object) -> str:
-    """The panel's words for why a change was not saved."""
-    text = str(why).lower()
-    if is_full(why) if isinstance(why, BaseException) else "full" in text:
-        return "Not saved: disk full"
-    if "locked" in text or "busy" in text:
-        return "Not saved: journal busy"
-    if "readonly" in text or "read-only" in text:
-        return "Not saved: read-only"
-    if "checksum" in text:
-        return "Not saved: row altered"
-    if "moved on" in text:
-        return "Not saved: game moved on"
-    return "Not saved: journal error"
-
-
-def _not_saved(e: sqlite3.Error) -> NotSaved:
-    return NotSaved(f"not saved: {e}", short=short_reason(e))
-
-
-class Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> sqlite3.Connection:
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as e:
-            raise _not_saved(e) from None
-        return self.db
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        try:
-            if exc_type is None:
-                self.db.execute("COMMIT")
-            elif self.db.in_transaction:  # SQLite ends it itself on some errors (SQLITE_FULL)
-                self.db.execute("ROLLBACK")
-        except sqlite3.Error as e:
-            if self.db.in_transaction:
-                try:
-                    self.db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            raise _not_saved(e) from None
-        if isinstance(exc, sqlite3.Error):
-            raise _not_saved(exc) from None
+    def transaction(self) -> Transaction: ...
 
 
 def set_game_status(db: sqlite3.Connection, game_id: int, status: str) -> None:
@@ -149,9 +73,10 @@ def resum(db: sqlite3.Connection, game_id: int, rows: list[tuple], status: str, 
 
 
 class GameSink:
-    """Writes one game's journal changes; each call is one committed transaction."""
+    """Writes one game's journal changes; each call is one committed transaction of
+    `store`'s."""
 
-    def __init__(self, store: Store, game_id: int) -> None:
+    def __init__(self, store: Writer, game_id: int) -> None:
         self.store = store
         self.game_id = game_id
 
@@ -168,7 +93,7 @@ class GameSink:
 
     def append(self, seq: int, event: Event) -> float:
         """Record `event` at `seq` now; returns its time (`events.at`)."""
-        with self.store._tx() as db:
+        with self.store.transaction() as db:
             self._expect(db, seq)
             self._set_status(db, db.execute(
                 "SELECT row, seq, CAST(body AS BLOB), at, status, sum FROM events "
@@ -207,13 +132,13 @@ class GameSink:
         return rows
 
     def undo(self, seq: int) -> None:
-        with self.store._tx() as db:
+        with self.store.transaction() as db:
             self._expect(db, seq + 1)
             self._set_status(db, self._the_row(db, seq, "active", "event"), "undone")
 
     def redo(self, seq: int) -> float:
         """Make undone event `seq` active again; returns the time it was recorded at."""
-        with self.store._tx() as db:
+        with self.store.transaction() as db:
             self._expect(db, seq)
             rows = self._the_row(db, seq, "undone", "undone event")
             self._set_status(db, rows, "active")

@@ -1,6 +1,7 @@
 """The journal's tables and their versions: the schema, how a file found at the journal's path
 is recognised (this version's journal, an older one, another program's database, a damaged
-one), and the upgrade of an older journal (companion/session/store.py opens the file with these).
+one), and the upgrade of an older journal (companion/session/store.py opens the file with these,
+and gives the upgrade what it needs: the connection, and the way to make its backup copy).
 
 Schema 2 adds the checksums (companion/session/checksum.py); schema 3 the checksum of each game's
 status (`games.sum`) and one active row per place in a game (`events_active_seq`: two companions
@@ -12,17 +13,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import time
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from companion.errors import JournalError
 from companion.session import checksum
 from companion.session.rows import resum, set_game_status
-
-if TYPE_CHECKING:
-    from companion.session.store import Store
 
 # 2: checksums (games.seed, games.head, events.chain, events.sum); 3: games.sum (the status
 # under a checksum) and one active row per (game_id, seq) (the index events_active_seq).
@@ -182,18 +179,20 @@ def is_damage(e: sqlite3.Error) -> bool:
         str(e).startswith(("Could not decode to UTF-8", "unsupported file format"))
 
 
-def upgrade(store: Store, db: sqlite3.Connection, version: int) -> None:
-    """Schema 1 or 2 -> 3: a backup copy first, then in one transaction (an interrupted
-    upgrade leaves the old schema, and is done again): the columns the journal lacks, the
-    checksums of every game and row (from schema 1) or of every game's status (from 2),
-    rows that break the one-active-row-per-place rule set aside, and the unique index."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(store.clock()))
-    backup = store._free_name(f"pre-v{SCHEMA_VERSION}-{stamp}")
+def upgrade(db: sqlite3.Connection, version: int, *, journal: Path, backup: Path,
+            copy: Callable[[Path], None]) -> str:
+    """Schema 1 or 2 -> 3: a backup copy first (`copy` writes it at `backup`: the Store's
+    online backup of `db`), then in one transaction (an interrupted upgrade leaves the old
+    schema, and is done again): the columns the journal lacks, the checksums of every game
+    and row (from schema 1) or of every game's status (from 2), rows that break the
+    one-active-row-per-place rule set aside, and the unique index. `journal` is the file's
+    path, for the error that says the copy could not be made. Returns what the screen should
+    say about rows set aside ("" when there were none)."""
     try:
-        store.backup_to(backup, db=db)
+        copy(backup)
     except (OSError, sqlite3.Error) as e:
         remove_copy(backup)  # no half-made copy left behind
-        raise JournalError(f"cannot upgrade the journal {store.path}: the backup copy "
+        raise JournalError(f"cannot upgrade the journal {journal}: the backup copy "
                            f"{backup.name} could not be made ({e}); nothing was changed"
                            ) from None
     try:
@@ -220,12 +219,11 @@ def upgrade(store: Store, db: sqlite3.Connection, version: int) -> None:
         # start retried by systemd must not leave one copy per try.
         remove_copy(backup)
         raise
-    store.backup = backup
-    if found:
-        store.notice = " ".join(filter(None, [store.notice, (
-            "Two companions wrote this journal at once: " + "; ".join(found) +
+    if not found:
+        return ""
+    return ("Two companions wrote this journal at once: " + "; ".join(found) +
             f". Every row is kept (the copy {backup.name} is as it was); companion export "
-            "--game N --force writes them all.")]))
+            "--game N --force writes them all.")
 
 
 def set_aside_duplicates(db: sqlite3.Connection) -> list[str]:

@@ -1,8 +1,11 @@
 """SQLite persistence of journals: one row per game, one row per event. The Store opens the
 database and keeps its games; the rest is split by job: the tables, how a found file is
 recognised and the upgrade of an older one (schema.py); the rows, their checksums and the writes
-(rows.py); the games as history: statistics rows, imports, the unfinished list (history.py).
-Paired phones and the roster keep their own tables (phones.py, roster.py).
+(rows.py); the games as history: statistics rows, imports, the unfinished list (history.py);
+the write transaction and its "Not saved" (tx.py). The Store is their top: it imports them and
+hands each what it needs (its connection, itself as the `rows.Writer` that gives a transaction
+and the clock, the way to make a backup copy); none of them imports the Store. Paired phones
+and the roster keep their own tables (phones.py, roster.py).
 
 WAL mode with `synchronous=FULL`: a commit has reached the disk when it returns, so an event
 that was acknowledged survives a power cut.
@@ -31,17 +34,14 @@ from companion.session.history import AlreadyImported, HistoryRow, Unfinished
 from companion.session.journal import Journal
 from companion.session.log import LogTimes
 from companion.session.rows import (
-    DiskFull,
     GameSink,
-    NotSaved,
-    Transaction,
     header_from_json,
     retire_open_games,
     set_game_status,
-    short_reason,
 )
 from companion.session.schema import SCHEMA, SCHEMA_VERSION, Damaged, empty_journal
 from companion.session.startframe import content as _content, open_game
+from companion.session.tx import DiskFull, NotSaved, Transaction, is_full, short_reason
 
 # The names other modules import from here (the Store's own module, before it was split).
 __all__ = ["BUSY_TIMEOUT", "SCHEMA", "SCHEMA_VERSION", "AlreadyImported", "CannotResume",
@@ -88,8 +88,8 @@ class Store:
         # The open game as the start-up check replayed it, with the checksums it had then:
         # resume() takes it instead of replaying the game a second time (_check_games).
         self._checked: dict[int, tuple[tuple, Journal]] = {}
-        # unfinished(): game id -> (summary_key, unfinished?, header), replayed once a run.
-        self._unfinished_seen: dict[int, tuple[str, bool, Header | None]] = {}
+        # unfinished(): its verdict on each game, replayed once a run.
+        self._unfinished_seen: history.Seen = {}
         self.backup: Path | None = None  # the copy made before an upgrade of the schema
         # Why nothing can be saved although the store was asked to write (a full disk at
         # start: cli opens it read-only, the game is shown, every press says so). "" = none.
@@ -171,7 +171,7 @@ class Store:
             if tables and (version < SCHEMA_VERSION or not unique) and not self.read_only:
                 # (A schema 3 journal whose unique index was dropped or replaced by hand is
                 # mended the same way: its duplicate rows set aside, then the index made.)
-                schema.upgrade(self, db, version)
+                self._upgrade(db, version)
                 self.schema = version = SCHEMA_VERSION
             if not self.read_only:
                 db.execute("PRAGMA journal_mode=WAL")
@@ -190,7 +190,7 @@ class Store:
             db.close()
             if schema.is_damage(e):
                 raise Damaged(str(e)) from None
-            error = DiskFull if rows.is_full(e, self.path) else JournalError
+            error = DiskFull if is_full(e, self.path) else JournalError
             raise error(f"cannot use the journal {self.path}: {e}") from None
         except JournalError:
             db.close()
@@ -241,6 +241,16 @@ class Store:
             self.notice = " ".join(filter(None, [self.notice, (
                 "Waiting for a game kind that is not installed: " + ", ".join(missing)
                 + ". Kept as it is: install the game again to go on with it.")]))
+
+    def _upgrade(self, db: sqlite3.Connection, version: int) -> None:
+        """schema.upgrade, after a backup copy at a free name stamped with the time (kept as
+        `backup`); what it found is added to the notice."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.clock()))
+        backup = self._free_name(f"pre-v{SCHEMA_VERSION}-{stamp}")
+        found = schema.upgrade(db, version, journal=self.path, backup=backup,
+                               copy=lambda target: self.backup_to(target, db=db))
+        self.backup = backup
+        self.notice = " ".join(filter(None, [self.notice, found]))
 
     def backup_to(self, target: Path | str, *, db: sqlite3.Connection | None = None) -> None:
         """A consistent copy of the journal at `target`, made with SQLite's online backup
@@ -296,15 +306,11 @@ class Store:
         """Start a game. The open game stays in the database: `park` it when it is unfinished
         (Resume lists it), else it is closed."""
         journal = Journal(header)  # checks the header before anything is written
-        with self._tx() as db:
+        with self.transaction() as db:
             retire_open_games(db, park=park)
-            gid = self._insert_game(db, journal.header, "open")
+            gid = rows.insert_game(db, journal.header, "open", float(self.clock()))
         journal.sink = GameSink(self, gid)
         return journal
-
-    def _insert_game(self, db: sqlite3.Connection, header: Header, status: str) -> int:
-        """The one INSERT of a game row, with its seed checksum (inside a transaction)."""
-        return rows.insert_game(db, header, status, float(self.clock()))
 
     def verify(self, game_id: int) -> list[Mismatch]:
         """Where a game's rows no longer match their checksums ([] when intact, and for a
@@ -357,7 +363,7 @@ class Store:
     def close_game(self, journal: Journal) -> None:
         sink = journal.sink
         if isinstance(sink, GameSink):
-            with self._tx() as db:
+            with self.transaction() as db:
                 set_game_status(db, sink.game_id, "closed")
 
     def games(self) -> list[GameInfo]:
@@ -413,7 +419,7 @@ class Store:
         if journal.state.over:
             raise CannotResume(f"game {game_id} is finished: there is nothing to resume")
         if status[0] != "open":
-            with self._tx() as db:
+            with self.transaction() as db:
                 retire_open_games(db, park=park)
                 set_game_status(db, game_id, "open")
         journal.sink = GameSink(self, game_id)
@@ -421,33 +427,36 @@ class Store:
 
     # --- history: statistics and imports (companion/session/history.py) ------------------------
 
+    # (The reading ones use only `db`: the web's Reader borrows them.)
+
     def history_rows(self) -> list[HistoryRow]:
-        return history.history_rows(self)
+        return history.history_rows(self.db)
 
     def active_events(self, game_id: int) -> list[bytes]:
-        return history.active_events(self, game_id)
+        return history.active_events(self.db, game_id)
 
     def summaries(self) -> dict[int, tuple[str, bytes]]:
-        return history.summaries(self)
+        return history.summaries(self.db)
 
     def save_summaries(self, items: list[tuple[int, str, str]]) -> None:
         history.save_summaries(self, items)
-
-    def _imported_ids(self) -> dict[int, str]:
-        return history.imported_ids(self)
 
     def import_game(self, journal: Journal, digest: str, times: LogTimes | None = None) -> int:
         return history.import_game(self, journal, digest, times)
 
     def replay(self, row: HistoryRow) -> history.Replayed | None:
-        return history.replay(self, row)
+        return history.replay(self.db, row)
 
     def unfinished(self) -> list[Unfinished]:
-        return history.unfinished(self)
+        saved = self.summaries()
+        return history.unfinished(self.history_rows(), saved, self.replay,
+                                  self._unfinished_seen)
 
-    # --- writes (companion/session/rows.py) --------------------------------------------------
+    # --- writes (companion/session/tx.py) ------------------------------------------------------
 
-    def _tx(self) -> Transaction:
+    def transaction(self) -> Transaction:
+        """One committed change (`with store.transaction() as db:`): every write to the
+        journal goes through here; NotSaved when the store cannot write at all."""
         if self.unwritable:
             raise NotSaved(f"not saved: {self.unwritable}", short=short_reason(self.unwritable))
         return Transaction(self.db)

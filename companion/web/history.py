@@ -34,6 +34,7 @@ from companion.games import (
 from companion.session import when as stored_when
 from companion.session.checksum import describe
 from companion.session.clock import clock_text, whole
+from companion.session.rows import load_game
 from companion.session.stats import (
     GameRecord,
     LeftOut,
@@ -68,8 +69,7 @@ class Reader:
     active_events = Store.active_events
     summaries = Store.summaries
     replay = Store.replay
-    _imported_ids = Store._imported_ids
-    _load = staticmethod(Store._load)
+    _load = staticmethod(load_game)
     verify = Store.verify
 
     def __init__(self, path: Path) -> None:
@@ -485,7 +485,7 @@ def routes(web) -> list:
             except (CompanionError, ValueError, KeyError, TypeError):
                 return PlainTextResponse(f"no readable game {gid}", status_code=404)
             altered = src.reader().verify(gid)  # type: ignore[misc]  # Reader borrows Store.verify
-            times = log_times(src.reader(), gid)  # type: ignore[arg-type]  # as export writes
+            times = log_times(src.reader(), gid)  # as export writes
         if altered:  # as `companion export`: not handed out as if it were the game played
             return PlainTextResponse(f"{describe(altered)}: the game was altered after it was "
                                      "recorded; companion export --force on the box writes it",
