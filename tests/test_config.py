@@ -8,8 +8,9 @@ import json
 import pytest
 
 from companion.cli import main
-from companion.config import DEFAULTS, Config, check, load
+from companion.config import DEFAULTS, Config
 from companion.errors import ConfigError
+from companion.games import check_config as check, load_config as load
 
 
 def test_no_file_means_defaults(tmp_path):

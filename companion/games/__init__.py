@@ -17,6 +17,11 @@ that package directly: resuming a game at start-up reads no distribution's metad
 (importlib.metadata and the email and zipfile modules it needs cost about 20 ms of CPU here,
 a fifth of a second on a Pi Zero 2 W). A built-in name always wins over a house game's
 entry point of the same name (see `load`), so the shortcut finds what the entry points would.
+
+The config's house rules (`[rules.<kind>]`) are checked here, by their kinds' engines
+(`house_rules`): companion/config.py, read by every layer, is handed that check by whoever
+loads it (`load_config`, `check_config`; the CLI's own loader reads this registry only for a
+config that has house rules).
 """
 
 from __future__ import annotations
@@ -26,15 +31,16 @@ import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
-from companion.errors import IllegalEvent, KindBroken
+from companion import config as configmod
+from companion.config import Config
+from companion.errors import ConfigError, IllegalEvent, KindBroken
 from companion.rules.game import Event, Game
 
 if TYPE_CHECKING:
     import random
-
-    from companion.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +54,7 @@ SampleMove = Callable[["random.Random", int, Any], Event]
 # config: each one's name, a sample game (its Journal) and the screens shown over it, the top
 # one drawn. companion/ui/modes.py's `Shot` names those types; the registry, below the
 # session and the screens, only hands them on.
-Gallery = Callable[["Config"], Iterable[tuple[str, Any, list[Any]]]]
+Gallery = Callable[[Config], Iterable[tuple[str, Any, list[Any]]]]
 
 
 class Panel(Protocol):
@@ -392,3 +398,32 @@ def scoring(kind: str) -> Scoring | None:
     """What the statistics count for `kind` (None: not scored, or not installed)."""
     k = find(kind)
     return k.scoring if k else None
+
+
+# --- the config's house rules ---------------------------------------------------------------
+
+def house_rules(tables: dict[str, Any]) -> dict[str, Any]:
+    """The config's [rules] tables (kind -> its house rules), each checked by its kind's
+    engine (`Game.check_rules`); what `companion.config` is handed to check them. Only the
+    kinds named are imported. Raises ConfigError naming the table."""
+    out = {}
+    for kind, rules in tables.items():
+        if kind not in names():  # only the kinds named here are imported
+            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(kinds())})")
+        if not isinstance(rules, dict):
+            raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
+        try:
+            out[kind] = game(kind).check_rules(rules)
+        except IllegalEvent as e:
+            raise ConfigError(f"rules.{kind}", str(e)) from None
+    return out
+
+
+def check_config(raw: dict[str, Any]) -> dict[str, Any]:
+    """`companion.config.check` with the house rules checked by their kinds."""
+    return configmod.check(raw, house_rules)
+
+
+def load_config(path: Path | str | None = None, *, required: bool = False) -> Config:
+    """`companion.config.load` with the house rules checked by their kinds."""
+    return configmod.load(path, required=required, house_rules=house_rules)
