@@ -126,9 +126,9 @@ SPI_MOSI = {0: 10, 1: 20}
 LIGHT_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 CALLS = ("turn", "reverse", "skip", "move", "roll", "time", "end")
 
-# What checks the file's [rules] tables: kind -> that kind's house rules as written, to the
-# same checked by each kind's engine; raises ConfigError naming the table. The game kinds'
-# registry is what knows them (companion.games.house_rules), so it is handed in.
+# What checks the file's [rules] tables: given them as written (kind -> its house rules), it
+# returns them as each kind's engine checked them, or raises ConfigError naming the table.
+# Only the game kinds' registry knows the kinds (companion.games.house_rules): handed in.
 HouseRules = Callable[[dict[str, Any]], dict[str, Any]]
 
 
