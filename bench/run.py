@@ -250,8 +250,8 @@ def press_times(tmp: Path, *, presses: int, attach=None, gap: float = 0.0,
     from gpiozero.pins.mock import MockFactory
 
     from companion.app import run_safely
-    from companion.config import load
     from companion.drivers.buttons import ButtonPanel
+    from companion.games import load_config as load
     from companion.inputs import Button, ButtonInput, Gesture, Quit
 
     out = times if times is not None else PressTimes()

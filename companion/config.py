@@ -2,6 +2,11 @@
 
 `load(path)` returns a `Config` or raises `ConfigError` naming the key and the problem.
 Every key has a default, so an empty file (or none at all) is a valid config.
+
+Every layer reads the config, so it imports none of them: the house rules (`[rules.<kind>]`)
+are checked by their kinds' engines through the `house_rules` that whoever loads the config
+hands in (the registry's `companion.games.house_rules`; `companion.games.load_config` and
+`check_config` hand it in).
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.errors import ConfigError
 
@@ -121,6 +126,11 @@ SPI_MOSI = {0: 10, 1: 20}
 LIGHT_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 CALLS = ("turn", "reverse", "skip", "move", "roll", "time", "end")
 
+# What checks the file's [rules] tables: given them as written (kind -> its house rules), it
+# returns them as each kind's engine checked them, or raises ConfigError naming the table.
+# Only the game kinds' registry knows the kinds (companion.games.house_rules): handed in.
+HouseRules = Callable[[dict[str, Any]], dict[str, Any]]
+
 
 class Config:
     """The checked config: `data` (section -> key -> value, every key present) and the file it
@@ -194,8 +204,10 @@ def default_state_dir() -> Path:
     return Path(platformdirs.user_state_dir(APP_NAME))
 
 
-def load(path: Path | str | None = None, *, required: bool = False) -> Config:
-    """Read and check the config. A missing file at the default location means defaults."""
+def load(path: Path | str | None = None, *, required: bool = False,
+         house_rules: HouseRules | None = None) -> Config:
+    """Read and check the config. A missing file at the default location means defaults.
+    `house_rules` checks the [rules] tables (`check`)."""
     p = Path(path) if path is not None else default_config_path()
     if not p.exists():
         if required:
@@ -213,7 +225,7 @@ def load(path: Path | str | None = None, *, required: bool = False) -> Config:
     except RecursionError:  # tomllib recurses per level: a few hundred [[[ or {a={ deep
         raise _too_deep(p) from None
     try:
-        return Config(check(raw), p)
+        return Config(check(raw, house_rules), p)
     except RecursionError:  # deep but within tomllib's reach: as deep for the checks
         raise _too_deep(p) from None
 
@@ -223,8 +235,9 @@ def _too_deep(p: Path) -> ConfigError:
                            "hundreds of levels deep)")
 
 
-def check(raw: dict[str, Any]) -> dict[str, Any]:
-    """Merge `raw` over the defaults, checking every key and value."""
+def check(raw: dict[str, Any], house_rules: HouseRules | None = None) -> dict[str, Any]:
+    """Merge `raw` over the defaults, checking every key and value; the house rules with
+    `house_rules` (without it, house rules are refused: nothing here can check them)."""
     data = copy.deepcopy(DEFAULTS)
     for section, values in raw.items():
         if section not in DEFAULTS:
@@ -232,7 +245,7 @@ def check(raw: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(values, dict):
             raise ConfigError(section, "must be a table, e.g. [" + section + "]")
         if section == "rules":
-            data["rules"] = _check_rules(values)
+            data["rules"] = _check_rules(values, house_rules)
             continue
         for key, value in values.items():
             dotted = f"{section}.{key}"
@@ -476,18 +489,10 @@ def _is_hex4(s: str) -> bool:
     return len(s) == 4 and all(c in "0123456789abcdefABCDEF" for c in s)
 
 
-def _check_rules(values: dict[str, Any]) -> dict[str, Any]:
-    from companion import games  # late: the game kinds are loaded on first use
-    from companion.errors import IllegalEvent
-
-    out = {}
-    for kind, rules in values.items():
-        if kind not in games.names():  # only the kinds named here are imported
-            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(games.kinds())})")
-        if not isinstance(rules, dict):
-            raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
-        try:
-            out[kind] = games.game(kind).check_rules(rules)
-        except IllegalEvent as e:
-            raise ConfigError(f"rules.{kind}", str(e)) from None
-    return out
+def _check_rules(values: dict[str, Any], house_rules: HouseRules | None) -> dict[str, Any]:
+    if not values:
+        return {}
+    if house_rules is None:  # a caller's mistake, not the file's
+        raise ValueError("house rules are checked by their game kinds: load or check the "
+                         "config with house_rules= (companion.games.load_config does)")
+    return house_rules(values)

@@ -261,8 +261,9 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     import random
 
     from companion.app import App
-    from companion.config import Config, check
+    from companion.config import Config
     from companion.drivers.display import dummy
+    from companion.games import check_config as check
     from companion.rules.game import Header
     from companion.session.store import Store
 

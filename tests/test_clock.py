@@ -403,8 +403,8 @@ def test_an_eliminated_badger_gets_no_more_seconds():
 def test_a_clock_rule_typo_in_the_config_is_one_line_naming_it():
     import pytest
 
-    from companion.config import check
     from companion.errors import ConfigError
+    from companion.games import check_config as check
 
     for rules, words in (({"turn_limit": "60"}, "turn_limit must be whole seconds 10-3600"),
                          ({"turn_limit": 5}, "turn_limit must be whole seconds 10-3600"),

@@ -8,8 +8,9 @@ import json
 import pytest
 
 from companion.cli import main
-from companion.config import DEFAULTS, Config, check, load
+from companion.config import DEFAULTS, Config
 from companion.errors import ConfigError
+from companion.games import check_config as check, load_config as load
 
 
 def test_no_file_means_defaults(tmp_path):
@@ -312,3 +313,26 @@ def test_the_first_pixel_trick_keeps_the_seats_as_the_builder_counts_them(tmp_pa
     assert load(p)["lights"]["first"] == 8  # 8 LEDs left: the smallest ring
     p.write_text("[lights]\n")
     assert load(p)["lights"]["first"] == 0
+
+
+def test_the_house_rules_are_checked_by_the_check_the_config_is_handed(tmp_path):
+    """Issue 36: companion/config.py, read by every layer, imports none of them; the game
+    kinds' registry checks the house rules (games.house_rules), handed in by the loader."""
+    from companion import config as configmod, games
+
+    with pytest.raises(ValueError, match="house_rules="):  # nothing here can check them
+        configmod.check({"rules": {"table": {"deck_owner": 1}}})
+    assert configmod.check({"rules": {}}) == configmod.check({})  # none to check
+    seen = []
+
+    def house_rules(tables):
+        seen.append(tables)
+        return {"table": {"checked": True}}
+
+    assert configmod.check({"rules": {"table": {"deck_owner": 1}}}, house_rules)["rules"] == \
+        {"table": {"checked": True}}
+    p = tmp_path / "c.toml"
+    p.write_text("[rules.table]\ndeck_owner = 2\n")
+    assert configmod.load(p, house_rules=house_rules).house_rules("table") == {"checked": True}
+    assert seen == [{"table": {"deck_owner": 1}}, {"table": {"deck_owner": 2}}]
+    assert load(p).house_rules("table") == games.house_rules({"table": {"deck_owner": 2}})["table"]

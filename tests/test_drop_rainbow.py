@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.cli import main
-from companion.config import check as check_config
 from companion.errors import ConfigError, IllegalEvent
-from companion.games import games
+from companion.games import check_config, games
 from companion.games.drop_rainbow.rules import DEFAULT_COLORS, RAINBOW, DropRainbowState
 from companion.rules.game import Header
 

@@ -165,7 +165,7 @@ def test_house_rules_in_the_config_import_only_the_kinds_they_name():
     config with house rules does not undo the one-kind start-up."""
     import subprocess
     import sys
-    code = ("import sys\nfrom companion.config import check\n"
+    code = ("import sys\nfrom companion.games import check_config as check\n"
             "check({'rules': {'pig-farm': {'target': 300}}})\n"
             "print(sorted({m.split('.')[2] for m in sys.modules\n"
             "              if m.startswith('companion.games.')}))")
@@ -179,7 +179,7 @@ def test_games_of_a_kind_no_longer_installed_wait_unbroken(tmp_path):
     resumed nor marked broken, and the start-up says why; the box starts at the start menu."""
     import sqlite3
 
-    from companion.config import load as load_config
+    from companion.games import load_config
     from companion.rules.game import Header
     from companion.session.store import Store
     from companion.testing import close, make_app
@@ -211,7 +211,7 @@ def test_a_house_game_whose_screens_fail_neither_starts_nor_stops_the_box(tmp_pa
                                                                         monkeypatch):
     """Its New game is a toast and writes nothing; an open game of it (from before the
     failure) is kept, and the box starts at the start menu, saying why."""
-    from companion.config import load as load_config
+    from companion.games import load_config
     from companion.rules.game import Header
     from companion.session.store import Store
     from companion.testing import close, make_app

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import cli
-from companion.config import check as check_config
 from companion.errors import ConfigError, IllegalEvent
+from companion.games import check_config
 from companion.games.pig_farm.rules import FarmScore, PigFarm, farm_score, other_base, seller_base
 from companion.rules.game import Header
 from companion.session.journal import Journal

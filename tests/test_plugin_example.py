@@ -98,7 +98,7 @@ SERVE = """\
 import sys
 from pathlib import Path
 
-from companion.config import load
+from companion.games import load_config as load
 from companion.gallery.web_shots import Companion
 
 c = Companion(Path(sys.argv[1]), config=load(sys.argv[2], required=True)).start()
@@ -183,7 +183,7 @@ def test_it_is_a_game_kind_with_its_screens(house):
 
 
 def test_it_is_offered_in_new_game_on_the_panel(house, tmp_path):
-    code = ("from companion.config import load\n"
+    code = ("from companion.games import load_config as load\n"
             "from companion.ui.screen import Context\n"
             "from companion.ui.start import choose_game\n"
             "menu = choose_game(Context(config=load(None), journal=None))\n"

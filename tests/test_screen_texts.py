@@ -15,8 +15,9 @@ import pytest
 from PIL import Image
 
 from companion import games, names
-from companion.config import Config, check
+from companion.config import Config
 from companion.gallery import screens
+from companion.games import check_config as check
 from companion.rules.game import Header
 from companion.session.journal import Journal
 from companion.ui import draw

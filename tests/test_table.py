@@ -162,3 +162,23 @@ def test_best_seats_ties_share_and_lowest_wins_when_asked():
     assert best_seats([3, 7, 7, 1], lowest=True) == (3,)
     assert best_seats([0, 0]) == (0, 1)
     assert best_seats([]) == ()
+
+
+def test_the_home_screen_opens_the_menu_its_mode_makes():
+    """Issue 36: the home screen is handed what it needs of its mode (the menu OK opens),
+    so ui/table.py names nothing of ui/modes.py, which builds it."""
+    from companion.config import Config, check
+    from companion.inputs import Button
+    from companion.session.journal import Journal
+    from companion.ui.actions import Push
+    from companion.ui.screen import Context, Menu
+    from companion.ui.table import TableScreen
+
+    menu = Menu("Menu", [])
+
+    class Mode:
+        def menu(self, ctx):
+            return menu
+
+    ctx = Context(config=Config(check({})), journal=Journal(Header("table", ("Ann", "Ben"))))
+    assert TableScreen(Mode()).on_press(Button.OK, ctx) == Push(menu)

@@ -766,7 +766,8 @@ def test_a_deck_owner_without_a_seat_is_refused_at_new_game_and_nothing_is_logge
     logs nothing; the phone's New game of 4 is a 422 saying what to do, and changes nothing."""
     import logging
 
-    from companion.config import Config, check
+    from companion.config import Config
+    from companion.games import check_config as check
 
     config = Config(check({"rules": {"table": {"deck_owner": 5}}}))
     s = Served(tmp_path, config, clock)

@@ -198,10 +198,19 @@ def _config_args(p: argparse.ArgumentParser) -> None:
 
 
 def load_config(args) -> configmod.Config:
-    cfg = configmod.load(args.config, required=args.config is not None)
+    cfg = configmod.load(args.config, required=args.config is not None,
+                         house_rules=house_rules)
     if getattr(args, "journal", None):
         cfg.data["storage"]["path"] = args.journal
     return cfg
+
+
+def house_rules(tables: dict[str, Any]) -> dict[str, Any]:
+    """The config's house rules checked by their kinds (companion.games.house_rules): the
+    game kinds are read only for a config that has some, so `companion run` draws its
+    first frame before it imports them."""
+    from companion import games
+    return games.house_rules(tables)
 
 
 @contextlib.contextmanager

@@ -601,7 +601,8 @@ def run(argv: list[str] | None = None, *, factory: Any = None,
     yield check_python()
     yield check_packages()
     try:
-        cfg = configmod.load(args.config, required=args.config is not None)
+        from companion.games import load_config  # house rules: checked by their kinds
+        cfg = load_config(args.config, required=args.config is not None)
         yield _ok("config", str(cfg.path) if cfg.path else
                   f"no file at {configmod.default_config_path()}: the defaults")
     except ConfigError as e:

@@ -93,7 +93,8 @@ def main(argv: list[str]) -> int:
         print(f"companion roll: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        cfg = configmod.load(args.config, required=args.config is not None)
+        from companion.games import load_config  # house rules: checked by their kinds
+        cfg = load_config(args.config, required=args.config is not None)
         port = args.port if args.port is not None else cfg["roller"]["port"]
         timeout = args.timeout if args.timeout is not None else float(cfg["roller"]["timeout"])
         if not 0 < timeout <= 60:

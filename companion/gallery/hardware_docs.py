@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         if args.print or args.diagrams:
-            cfg = configmod.load(args.config, required=args.config is not None)
+            from companion.games import load_config  # house rules: checked by their kinds
+            cfg = load_config(args.config, required=args.config is not None)
             if args.print:
                 print(pi_tables(cfg), end="")
             if args.diagrams:

@@ -60,7 +60,7 @@ class Companion:
         ring (companion.testing.RecordingRing) for /tv to show; None: none."""
         import time
 
-        from companion.config import load
+        from companion.games import load_config as load
         self.journal = Path(journal)
         self.clock = clock if clock is not None else time.time
         self.config = config if config is not None else load(None)

@@ -17,6 +17,11 @@ that package directly: resuming a game at start-up reads no distribution's metad
 (importlib.metadata and the email and zipfile modules it needs cost about 20 ms of CPU here,
 a fifth of a second on a Pi Zero 2 W). A built-in name always wins over a house game's
 entry point of the same name (see `load`), so the shortcut finds what the entry points would.
+
+The config's house rules (`[rules.<kind>]`) are checked here, by their kinds' engines
+(`house_rules`): companion/config.py, read by every layer, is handed that check by whoever
+loads it (`load_config`, `check_config`; the CLI's own loader reads this registry only for a
+config that has house rules).
 """
 
 from __future__ import annotations
@@ -26,22 +31,16 @@ import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
 
-from companion.errors import IllegalEvent, KindBroken
+from companion import config as configmod
+from companion.config import Config
+from companion.errors import ConfigError, IllegalEvent, KindBroken
 from companion.rules.game import Event, Game
 
 if TYPE_CHECKING:
     import random
-
-    from companion.config import Config
-    from companion.session.journal import Journal
-    from companion.ui.modes import Mode
-    from companion.ui.screen import Screen
-
-    # A screenshot for docs/screens (companion/gallery/screens.py): its name, a sample game
-    # and the screen stack shown over it (the top one is drawn).
-    Shot = tuple[str, Journal, list[Screen]]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +49,20 @@ GROUP = "chroma_companion.games"
 # A random but legal next event for sample journals (statistics benchmark, history
 # screenshots): (rng, number of seats, state) -> event.
 SampleMove = Callable[["random.Random", int, Any], Event]
+
+# A kind's panel screenshots for docs/screens (companion/gallery/screens.py), given the
+# config: each one's name, a sample game (its Journal) and the screens shown over it, the top
+# one drawn. companion/ui/modes.py's `Shot` names those types; the registry, below the
+# session and the screens, only hands them on.
+Gallery = Callable[[Config], Iterable[tuple[str, Any, list[Any]]]]
+
+
+class Panel(Protocol):
+    """What the registry asks of a kind's panel screens (its `Mode`, companion/ui/modes.py):
+    which kind they are for. The registry sits below the screens: it builds a kind's panel
+    once and hands it on as it is (`GameKind.mode`, `mode_for`)."""
+
+    kind: str
 
 
 class Part:
@@ -134,11 +147,11 @@ class GameKind:
     """
 
     rules: Game[Any]  # each kind is generic over its own state
-    panel: Part | Callable[[], Mode]
+    panel: Part | Callable[[], Panel]
     scoring: Scoring | None = None
     sample: SampleMove | None = None
     demo: Demo | None = None
-    gallery: Part | Callable[[Config], Iterable[Shot]] | None = None
+    gallery: Part | Gallery | None = None
     web: Any = None
     order: int = 100
     color: str | None = None
@@ -152,15 +165,16 @@ class GameKind:
         return self.rules.title
 
     @property
-    def mode(self) -> Mode:
+    def mode(self) -> Any:
+        """The kind's panel screens: its `Mode` (companion/ui/modes.py), built on first use."""
         return _mode(self)
 
 
 _KINDS: dict[str, GameKind] | None = None
-_MODES: dict[int, Mode] = {}  # by id(GameKind): each declaration's panel, built once
+_MODES: dict[int, Panel] = {}  # by id(GameKind): each declaration's panel, built once
 
 
-def _mode(k: GameKind) -> Mode:
+def _mode(k: GameKind) -> Any:
     mode = _MODES.get(id(k))
     if mode is None:
         mode = _MODES[id(k)] = k.panel()
@@ -316,9 +330,9 @@ def games() -> dict[str, Game[Any]]:
     return {k: v.rules for k, v in kinds().items()}
 
 
-def mode_for(kind: str) -> Mode:
-    """The screens of `kind`. No silent stand-in: an unknown kind would run with the wrong
-    screens and menu."""
+def mode_for(kind: str) -> Any:
+    """The screens of `kind` (its `Mode`, companion/ui/modes.py). No silent stand-in: an
+    unknown kind would run with the wrong screens and menu."""
     k = find(kind)
     if k is None:
         raise KindBroken(f"game kind {kind!r} is not installed, so it has no screens "
@@ -384,3 +398,32 @@ def scoring(kind: str) -> Scoring | None:
     """What the statistics count for `kind` (None: not scored, or not installed)."""
     k = find(kind)
     return k.scoring if k else None
+
+
+# --- the config's house rules ---------------------------------------------------------------
+
+def house_rules(tables: dict[str, Any]) -> dict[str, Any]:
+    """The config's [rules] tables (kind -> its house rules), each checked by its kind's
+    engine (`Game.check_rules`); what `companion.config` is handed to check them. Only the
+    kinds named are imported. Raises ConfigError naming the table."""
+    out = {}
+    for kind, rules in tables.items():
+        if kind not in names():  # only the kinds named here are imported
+            raise ConfigError(f"rules.{kind}", f"unknown game (known: {', '.join(kinds())})")
+        if not isinstance(rules, dict):
+            raise ConfigError(f"rules.{kind}", "must be a table, e.g. [rules." + kind + "]")
+        try:
+            out[kind] = game(kind).check_rules(rules)
+        except IllegalEvent as e:
+            raise ConfigError(f"rules.{kind}", str(e)) from None
+    return out
+
+
+def check_config(raw: dict[str, Any]) -> dict[str, Any]:
+    """`companion.config.check` with the house rules checked by their kinds."""
+    return configmod.check(raw, house_rules)
+
+
+def load_config(path: Path | str | None = None, *, required: bool = False) -> Config:
+    """`companion.config.load` with the house rules checked by their kinds."""
+    return configmod.load(path, required=required, house_rules=house_rules)

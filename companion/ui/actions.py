@@ -1,12 +1,17 @@
 """What a screen asks the app to do. Plain data; the app carries them out.
 
-A screen's handlers return one Action, a list of them (done in order), or None.
+A screen's handlers return one Action, a list of them (done in order), or None. `Pop`, the
+answer of every screen's BACK, is declared with the screens (companion/ui/screen.py) and is
+one of these: the actions name the screens they carry (`Push`, `Replace`), and the screens
+import nothing of this module.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
+
+from companion.ui.screen import Pop as Pop  # one of the actions, declared with the screens
 
 if TYPE_CHECKING:
     from companion.rules.game import Header
@@ -27,11 +32,6 @@ class Emit:
 @dataclass(frozen=True)
 class Push:
     screen: Screen
-
-
-@dataclass(frozen=True)
-class Pop:
-    count: int = 1
 
 
 @dataclass(frozen=True)

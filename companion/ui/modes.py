@@ -7,7 +7,7 @@ other's screens.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Button
 from companion.rules.game import Game, Header
@@ -25,6 +25,14 @@ from companion.ui.screen import (
     TextScreen,
     pick_player,
 )
+
+if TYPE_CHECKING:
+    from companion.session.journal import Journal
+
+    # A screenshot for docs/screens (companion/gallery/screens.py), as a kind's gallery makes
+    # them (`GameKind.gallery`): its name, a sample game and the screen stack shown over it
+    # (the top one is drawn).
+    Shot = tuple[str, Journal, list[Screen]]
 
 
 class Mode:

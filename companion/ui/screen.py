@@ -13,13 +13,21 @@ from PIL import Image
 
 from companion.inputs import Button, ButtonInput, Gesture
 from companion.ui import draw
-from companion.ui.actions import Pop
 
 if TYPE_CHECKING:
     from companion.config import Config
     from companion.session.journal import Journal
 
-Result = Any  # an Action, a list of Actions, or None
+Result = Any  # an Action (companion/ui/actions.py), a list of Actions, or None
+
+
+@dataclass(frozen=True)
+class Pop:
+    """The action that closes the top `count` screens: every screen's BACK by default.
+    Declared here, below the other actions (ui/actions.py, which names the screens it
+    carries, re-exports it), so that the screens need nothing of that module."""
+
+    count: int = 1
 
 
 @dataclass

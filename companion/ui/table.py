@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from companion.inputs import Button
 from companion.ui import clock, draw
@@ -12,8 +12,12 @@ from companion.ui.dice import dice_menu, draw_glyph
 from companion.ui.records import end_title
 from companion.ui.screen import Context, Result, Screen
 
-if TYPE_CHECKING:
-    from companion.ui.modes import Mode
+
+class HasMenu(Protocol):
+    """What the home screen asks of its game's screens (a `Mode`, companion/ui/modes.py,
+    which builds this screen: so it is handed in, not imported): the menu OK opens."""
+
+    def menu(self, ctx: Context) -> Screen: ...
 
 
 def turn_header(d, ctx: Context, *, right: str | None = None) -> None:
@@ -63,7 +67,7 @@ def next_line(d, ctx: Context, y: int) -> None:
 class TableScreen(Screen):
     """Home screen of a game: NEXT ends the turn, ROLL opens the dice, OK the menu."""
 
-    def __init__(self, mode: Mode) -> None:
+    def __init__(self, mode: HasMenu) -> None:
         self.mode = mode
 
     def draw_on(self, d, ctx: Context) -> None:

@@ -22,7 +22,7 @@ from companion.session.journal import Journal
 from companion.ui.screen import Context
 
 if TYPE_CHECKING:
-    from companion.games import Shot
+    from companion.ui.modes import Shot
 
 
 def shots(config) -> Iterator[Shot]:

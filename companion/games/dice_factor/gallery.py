@@ -21,7 +21,7 @@ from companion.ui.screen import Context
 from companion.ui.table import EndScreen
 
 if TYPE_CHECKING:
-    from companion.games import Shot
+    from companion.ui.modes import Shot
 
 
 def shots(config) -> Iterator[Shot]:

@@ -14,7 +14,7 @@ from companion.ui.table import EndScreen
 from companion.ui.vote import Ballot, VoteResult, start_vote
 
 if TYPE_CHECKING:
-    from companion.games import Shot
+    from companion.ui.modes import Shot
 
 
 def shots(config) -> Iterator[Shot]:
