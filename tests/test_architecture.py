@@ -119,3 +119,117 @@ def test_the_modules_are_small(package):
     sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
              for p in (PKG / package).glob("*.py")}
     assert sizes and {k: v for k, v in sizes.items() if v > 500} == {}
+
+
+# --- circles (issue 36): the file import graph of companion/ and bench/, every import counted -
+
+def module_files() -> dict[str, Path]:
+    """Module name -> file, for companion/ and bench/ (a package by its __init__.py)."""
+    files = {}
+    for top in ("companion", "bench"):
+        for p in (ROOT / top).rglob("*.py"):
+            parts = list(p.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            files[".".join(parts)] = p
+    return files
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of companion/ and bench/ it imports, counting EVERY import: at the
+    top, inside a function and under `if TYPE_CHECKING:` alike (a circle through a late or a
+    type-only import is still a circle: each file needs the other to be read)."""
+    files = module_files()
+
+    def resolve(name: str) -> str | None:  # the module itself, else its nearest package
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for mod, path in files.items():
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        out: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                out |= {r for a in node.names if (r := resolve(a.name))}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                for a in node.names:  # `from pkg import mod` imports the module pkg.mod
+                    whole = f"{base}.{a.name}"
+                    r = whole if whole in files else resolve(base)
+                    if r:
+                        out.add(r)
+        out.discard(mod)
+        graph[mod] = out
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    found.append(sorted(comp))
+    return found
+
+
+def test_the_circle_finder_finds_a_circle_through_a_type_only_import():
+    """The check can fail: a graph with a circle (as a TYPE_CHECKING import back would make
+    one) is found, with its files, and a line is not."""
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_two_files_of_companion_or_bench_import_each_other_even_indirectly():
+    """No import circle between files of companion/ or bench/, counting function-local and
+    type-only imports (docs/architecture.md: a part that needs a higher layer's type declares
+    a narrow Protocol on its own side)."""
+    assert circles(import_graph()) == []
+
+
+def test_no_part_of_the_app_imports_the_core_and_the_core_is_the_loop():
+    """The App is the loop (queue, dispatch, the screen stack, render): core.py is at most
+    300 lines, and no other module of app/ imports it: each part gets what it needs as
+    arguments (docs/architecture.md, "app")."""
+    core = PKG / "app" / "core.py"
+    assert len(core.read_text(encoding="utf-8").splitlines()) <= 300
+    graph = import_graph()
+    assert sorted(m for m, deps in graph.items()
+                  if m.startswith("companion.app.") and "companion.app.core" in deps) == []

@@ -160,7 +160,7 @@ def _seeded(journal: Path, kind: str, players: list[str], rules: dict[str, Any],
     return c
 
 
-def _still_page(browser, size: dict[str, int]):
+def _still_page(browser, size: ViewportSize):
     """A new browser (its own cookies) whose page clock stands still (Playwright's
     page.clock): the turn clock it counts on from the box's snapshot shows the same second
     on every run, so the shots are the same picture every time (docs/web.md)."""
