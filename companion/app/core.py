@@ -11,32 +11,17 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from companion import games
-from companion.app import firstframe, lights
+from companion import games, inputs as I
+from companion.app import firstframe, lights, presses, ticks
 from companion.app.calls import Caller
 from companion.app.clock import TurnClock
 from companion.app.handlers import HANDLERS, Actions
-from companion.app.rolls import Rolls, as_top
+from companion.app.rolls import Rolls
 from companion.app.timers import Scheduler, Timers
 from companion.errors import IllegalEvent, JournalError
-from companion.inputs import (
-    Button,
-    ButtonInput,
-    Gesture,
-    Notice,
-    PhonePaired,
-    Quit,
-    RollerPress,
-    RollResult,
-    ShutdownRequest,
-    StatsFilled,
-    Tick,
-    WebRequest,
-)
 from companion.session.journal import Journal
-from companion.ui import actions as A, power
+from companion.ui import power
 from companion.ui.clock import STARTING
-from companion.ui.dice import roller_press
 from companion.ui.screen import Context, Screen
 from companion.ui.start import ResumeEntry
 from companion.ui.toast import draw_toast, error_frame
@@ -85,7 +70,7 @@ class App:
         self.timers: Scheduler = Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.
-            display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))
+            display.schedule = lambda seconds: self.timers.after(seconds, I.Tick("redraw"))
         if dice is None:
             from companion.drivers.dice import SoftwareDice
             dice = SoftwareDice(post=self.post)
@@ -181,12 +166,12 @@ class App:
         if self.journal is not None:
             # Now the end screen's line of history, or the turn clock in its corner (blank in
             # the first frame, and a paused clock or a break has no tick to draw it).
-            self.post(Tick("redraw"))
+            self.post(I.Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         drawn = True  # the frame shows every input handled so far
         while True:
             item = self.queue.get()
-            if isinstance(item, Quit):
+            if isinstance(item, I.Quit):
                 break
             self.handle(item)
             drawn = drawn and lights.quiet(item)  # the ring's frames are not the panel's
@@ -222,46 +207,9 @@ class App:
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
         self.lights.after(item)  # the seat lights follow what the input changed
 
-    # --- inputs -------------------------------------------------------------------------------
-
-    def on_roller_press(self, press: RollerPress) -> None:
-        """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
-        if self.rolls.tumbling():
-            return  # a roll is tumbling: like every button, it waits for the result
-        self.perform(roller_press(self.top, self.ctx()))
-
-    def on_button(self, b: ButtonInput) -> None:
-        if self.rolls.tumbling():
-            return  # a roll is tumbling: buttons wait for the result
-        if b.gesture is Gesture.HOLD and self.journal is not None:
-            if b.button is Button.BACK:
-                self.perform(A.Undo())
-                return
-            if b.button is Button.OK and not self.journal.state.over:
-                from companion.ui.modes import menu_hold
-                self.perform(menu_hold(self.stack, self.mode, self.ctx()))
-                return
-        self.perform(self.top.handle(b, self.ctx()))
-
-    def on_tick(self, tick: Tick) -> None:
-        """A timer's tick, to the part that asked for it; else a screen's own timer (A.After),
-        which goes to that screen while it is on the stack, covered or not: a menu or a
-        question opened during the Chaos call must not stop its second."""
-        if tick.token == "startframe":
-            firstframe.on_tick(self)
-        elif tick.token == "clock":
-            self.turn_clock.on_tick()
-        elif tick.token == "lights":
-            self.lights.on_tick(tick)
-        elif tick.token == "toast":
-            if self.toast and self.clock() >= self.toast[1] - 0.01:
-                self.toast = None
-        elif tick.token == "tumble":
-            self.rolls.on_tumble(tick)
-        elif (screen := tick.data.get("screen")) is not None \
-                and any(s is screen for s in self.stack):
-            as_top(self.stack, self.perform, screen,
-                   lambda: screen.on_tick(tick.token, tick.data, self.ctx()))
+    def on_button(self, b: I.ButtonInput) -> None:
+        """A button, to what it asks for (presses.on_button): a phone's presses come here."""
+        presses.on_button(self, b)
 
     # --- actions (handlers.py) and the journal ------------------------------------------------
 
@@ -314,7 +262,7 @@ class App:
 
     def show_toast(self, text: str, seconds: float = 2.0) -> None:
         self.toast = (text, self.clock() + seconds)
-        self.timers.after(seconds, Tick("toast"))
+        self.timers.after(seconds, I.Tick("toast"))
 
     def not_saved(self, e: JournalError) -> None:
         """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
@@ -361,11 +309,11 @@ class App:
                     records = history.unsaved
             except Exception:  # the app thread then replays them itself
                 log.exception("statistics: the background replay failed")
-            post(StatsFilled(records))
+            post(I.StatsFilled(records))
 
         threading.Thread(target=fill, name="stats", daemon=True).start()
 
-    def on_stats_filled(self, item: StatsFilled) -> None:
+    def on_stats_filled(self, item: I.StatsFilled) -> None:
         """Save what the background replay found (the journal's one writer), then figure.
         What is left to replay after it (an unfinished game has no saved record; a failed
         replay or save) the app thread replays itself: there is one background replay."""
@@ -443,22 +391,14 @@ class App:
                 self.on_frame(self.last_frame[0])
 
 
-def on_notice(app: App, notice: Notice) -> None:
-    app.show_toast(notice.text, 3.0)
-
-
-def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
-    app.perform(power.ask(app.top))
-
-
 # The web's inputs: the bridge is imported with the first one (a companion without its web,
 # and every start-up before the first frame, never reads it).
-def on_web(app: App, request: WebRequest) -> None:
+def on_web(app: App, request: I.WebRequest) -> None:
     from companion.app import bridge
     bridge.on_web(app, request)
 
 
-def on_phone_paired(app: App, item: PhonePaired) -> None:
+def on_phone_paired(app: App, item: I.PhonePaired) -> None:
     from companion.app import bridge
     bridge.on_phone_paired(app, item)
 
@@ -466,15 +406,15 @@ def on_phone_paired(app: App, item: PhonePaired) -> None:
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact
 # type (App.handle); Quit ends App.run before it gets here.
 INPUTS: dict[type, Callable[[App, Any], object]] = {
-    ButtonInput: App.on_button,
-    RollerPress: App.on_roller_press,
-    RollResult: lambda app, result: app.rolls.on_result(result),
-    Tick: App.on_tick,
-    Notice: on_notice,
-    ShutdownRequest: on_shutdown_request,
-    WebRequest: on_web,
-    PhonePaired: on_phone_paired,
-    StatsFilled: App.on_stats_filled,
+    I.ButtonInput: presses.on_button,
+    I.RollerPress: presses.on_roller_press,
+    I.RollResult: lambda app, result: app.rolls.on_result(result),
+    I.Tick: ticks.on_tick,
+    I.Notice: lambda app, notice: app.show_toast(notice.text, 3.0),
+    I.ShutdownRequest: presses.on_shutdown_request,
+    I.WebRequest: on_web,
+    I.PhonePaired: on_phone_paired,
+    I.StatsFilled: App.on_stats_filled,
 }
 
 

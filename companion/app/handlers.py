@@ -229,7 +229,7 @@ class Actions:
         return self.start_game(action.header)
 
     def start_game(self, header: Header) -> bool:
-        """A new game of `header` (A.NewGame, play again, App.new_game), with its setup screens
+        """A new game of `header` (A.NewGame, Play again), with its setup screens
         (house rules, who goes first) on top; a header the journal refuses is a toast, and so is
         a kind whose screens fail to load (nothing is written then)."""
         app = self.host
