@@ -5,6 +5,8 @@ declares (companion/app/calls.py, clock.py, lights.py, firstframe.py, ticks.py, 
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -220,3 +222,48 @@ def test_presses_alone(store):
     host.rolling = True  # a roll tumbling: presses wait for its result
     presses.on_button(host, ButtonInput(Button.BACK, Gesture.HOLD))
     assert host.performed == [A.Undo()]
+
+
+# --- the shape: no part reaches back up to the App ----------------------------------------------
+
+APP = Path(__file__).resolve().parents[1] / "companion" / "app"
+
+
+def app_imports(path: Path) -> set[str]:
+    """The modules of companion/app/ that `path` imports: every import, at the top, inside a
+    function or under `if TYPE_CHECKING:` (a type-only import still ties the two together)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            module = name.removeprefix("companion.app.")
+            if module != name and (APP / f"{module}.py").exists():
+                found.add(module)
+    return found
+
+
+def test_no_part_imports_core_not_even_through_another():
+    graph = {p.stem: app_imports(p) for p in APP.glob("*.py") if p.stem != "__init__"}
+    # bridge.py is made a part of its own by its own change of issue 36 (WebBridge).
+    parts = set(graph) - {"core", "bridge"}
+
+    def reaches_core(start: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            for nxt in graph.get(name, ()):
+                if nxt == "core":
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
+    assert {"rolls", "timers", "handlers", "presses", "ticks", "clock", "calls", "lights",
+            "firstframe"} <= parts
+    assert sorted(p for p in parts if reaches_core(p)) == []
