@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 
 class Tumbling(Protocol):
+    """Whether a roll is tumbling on top (rolls.py's Rolls)."""
+
     def tumbling(self) -> bool: ...
 
 
@@ -44,6 +46,8 @@ class PressHost(Protocol):
 
 
 def on_button(app: PressHost, b: ButtonInput) -> None:
+    """A button of the panel, or a phone's (bridge.py): to the top screen, but for the holds
+    the game keeps for itself (BACK: Undo; OK: its menu)."""
     if app.rolls.tumbling():
         return  # a roll is tumbling: buttons wait for the result
     if b.gesture is Gesture.HOLD and app.journal is not None:

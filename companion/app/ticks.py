@@ -17,14 +17,20 @@ from companion.ui.screen import Context, Screen
 
 
 class ClockTicks(Protocol):
+    """The turn clock's tick (clock.py's TurnClock)."""
+
     def on_tick(self) -> None: ...
 
 
 class PartTicks(Protocol):
+    """The seat lights' animation frames (lights.py's Lights)."""
+
     def on_tick(self, tick: Tick) -> None: ...
 
 
 class RollTicks(Protocol):
+    """A roll's tumbling frames (rolls.py's Rolls)."""
+
     def on_tumble(self, tick: Tick) -> None: ...
 
 
