@@ -211,7 +211,7 @@ def test_a_roll_whose_result_never_comes_is_rolled_in_software(make_app):
     press(app, Button.ROLL)
     choose(app, "8-sided die")
     assert isinstance(app.top, RollScreen) and app.top.result is None
-    app.clock.advance(app.roll_deadline + 0.1)
+    app.clock.advance(app.rolls.deadline + 0.1)
     app.handle(Tick("tumble", {"seq": app.roll_seq}))
     assert app.top.result is not None and app.journal.events[-1]["type"] == "roll"
     assert app.top.note == "No answer from the dice: software roll"
@@ -228,7 +228,7 @@ def test_an_unknown_die_is_refused_before_anything_changes(make_app):
     stack = list(app.stack)
     with pytest.raises(IllegalEvent, match="unknown die 'd20'"):
         app.perform(Roll(("d20",)))
-    assert app.stack == stack and app.pending is None
+    assert app.stack == stack and app.rolls.pending is None
 
 
 def test_the_end_screen_is_not_covered_by_a_toast(make_app):
@@ -257,7 +257,7 @@ def test_play_again_from_the_end_screen(make_app, kind):
     from companion.rules.game import Header
     app = make_app()
     players = ("Ann", "Ben", "Cy", "Dee")
-    assert app.new_game(Header(kind, players, 2, {**app.config.house_rules(kind)}))
+    assert app.actions.start_game(Header(kind, players, 2, {**app.config.house_rules(kind)}))
     del app.stack[1:]
     old = app.journal
     old_id = old.sink.game_id

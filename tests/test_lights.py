@@ -456,7 +456,7 @@ def test_the_apps_timers_post_in_the_order_they_fall_due_from_one_thread():
     import queue
     import threading
 
-    from companion.app.rolls import Timers
+    from companion.app.timers import Timers
     from companion.inputs import Tick
 
     now = [0.0]
@@ -484,7 +484,7 @@ def test_a_tick_that_cannot_be_posted_loses_that_tick_only(caplog):
     timer after it (toasts, the clock, rolls, the lights) was silently lost."""
     import queue
 
-    from companion.app.rolls import Timers
+    from companion.app.timers import Timers
     from companion.inputs import Tick
 
     posted: queue.SimpleQueue = queue.SimpleQueue()

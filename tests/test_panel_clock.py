@@ -89,7 +89,7 @@ def test_a_break_says_break_and_a_game_over_shows_no_clock(made):
     press(app, Button.OK, hold=True)
     choose(app, "End game")
     press(app, Button.OK)
-    assert app.journal.state.over and app.at_end
+    assert app.journal.state.over and app.actions.at_end
     assert corner(app.ctx().clock) is None
     assert not any(TIME.match(t) for t in corner_texts(app))
 

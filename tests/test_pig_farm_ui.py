@@ -146,7 +146,7 @@ def test_butcher_goes_through_the_dice_roller_when_one_is_attached(make_app):
     choose(app, "Colors die")
     assert app.dice.asked == [["colors"]]
     assert j.events[-1] == {"type": "butcher", "die": "colors", "face": "red"}
-    assert app.dice_note == "Roller"
+    assert app.rolls.dice_note == "Roller"
     assert verdict_lines("colors", "red") == ("All RED", "pigs out")
     press(app, Button.OK)
     press(app, Button.ROLL)

@@ -79,7 +79,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         assert rolled, board.sent
         words = rolled[-1].split(b"*")[0].decode().split()[2:]
         assert event == {"type": "roll", "dice": dict(w.split("=") for w in words)}
-        assert app.dice_note == "Roller" and app.top.note == ""
+        assert app.rolls.dice_note == "Roller" and app.top.note == ""
         assert any(line.startswith(b"ROLL ") for line in board.received)
 
         # The roller's own button rolls now: the same dice as last time, no menu.
@@ -91,14 +91,14 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
                    "the roller's button")
         assert not any(isinstance(s, Menu) for s in app.stack)
         assert set(app.journal.events[-1]["dice"]) == {"colors", "shapes"}
-        assert app.dice_note == "Roller"
+        assert app.rolls.dice_note == "Roller"
         press(app, Button.OK, drain=False)
 
         # Pull the cable: the next roll is a software roll, marked on screen.
         board.unplug()
         pump_until(app, lambda: app.toast and "unplugged" in app.toast[0], "the unplug")
         event = roll_both(app)
-        assert event["type"] == "roll" and app.dice_note == ""  # no "Software" in the title
+        assert event["type"] == "roll" and app.rolls.dice_note == ""  # no "Software" in the title
         assert app.top.note == "Roller unplugged: software roll"
 
         # Plug it back in: the roller rolls again.
@@ -107,7 +107,7 @@ def test_rolls_go_through_the_roller_and_survive_unplugging(make_app, board):
         pump_until(app, lambda: app.toast and "connected" in app.toast[0], "the replug")
         sent_before = len(board.sent)
         roll_both(app)
-        assert app.dice_note == "Roller"
+        assert app.rolls.dice_note == "Roller"
         assert any(line.startswith(b"ROLLED") for line in board.sent[sent_before:])
     finally:
         roller.close()
@@ -190,4 +190,4 @@ def test_roller_button_waits_while_the_dice_tumble(make_app):
     rolling = app.top
     assert isinstance(rolling, RollScreen) and rolling.result is None
     app.handle(RollerPress())
-    assert app.top is rolling and app.pending.screen is rolling
+    assert app.top is rolling and app.rolls.pending.screen is rolling

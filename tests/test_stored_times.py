@@ -137,8 +137,7 @@ def test_any_stored_time_starts_the_box_and_every_renderer_shows_it(tmp_path_fac
     app = make_app(folder, journal=db, clock=lambda: T0)
     try:
         app.render()
-        from companion.app import handlers
-        handlers.start_menu(app)
+        app.actions.start_menu()
         app.render()
         for u in app.unfinished:
             assert u.when  # a time, or "unknown"

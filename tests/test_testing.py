@@ -130,7 +130,7 @@ def test_press_options(made):
 def test_config_dice_and_display_options(made):
     base = Config(check({}))
     app = made(config=base, animation=0.7)
-    assert app.config is not base and app.animation == 0.7
+    assert app.config is not base and app.rolls.animation == 0.7
     assert base["dice"]["animation"] != 0.7  # the caller's config is left as it was
     assert made(config={"power": {"command": "true"}}).config["power"]["command"] == "true"
 

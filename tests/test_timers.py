@@ -130,9 +130,9 @@ def test_the_roll_watchdog_fires_under_a_menu_and_a_toast(make_app):
     app.handle(Notice("Roller unplugged"))
     app.handle(ShutdownRequest())
     question = app.top
-    app.clock.advance(app.roll_deadline + 0.1)
+    app.clock.advance(app.rolls.deadline + 0.1)
     app.handle(last(asked, "tumble"))  # the watchdog: a software roll
-    app.clock.advance(app.animation)
+    app.clock.advance(app.rolls.animation)
     app.handle(last(asked, "tumble"))
     assert rolling.result is not None and "software roll" in rolling.note
     assert app.journal.events[-1] == {"type": "roll", "dice": rolling.result}

@@ -132,7 +132,7 @@ def test_a_stale_press_that_commits_nothing_is_taken_one_that_commits_is_refused
     assert served.app.journal.events == [{"type": "next"}]
     # ROLL opens the dice menu (nothing yet); choosing a roll there would record one.
     status, _ = served.post("/api/press", {"button": "OK", "seq": stale})
-    assert status == 409 and served.app.pending is None
+    assert status == 409 and served.app.rolls.pending is None
     fresh = snap(served)["seq"]
     served.web.clock.advance(1)  # a second later (BACK again: not a double tap)
     assert served.post("/api/press", {"button": "BACK", "seq": fresh})[0] == 200
@@ -159,7 +159,7 @@ def test_a_change_queued_behind_a_box_press_is_stale(make_app):
     app = make_app()
     published: list[dict] = []
     app.publish = published.append
-    app.new_game(Header("table", ("Ann", "Ben", "Cy")))
+    app.actions.start_game(Header("table", ("Ann", "Ben", "Cy")))
     del app.stack[1:]  # past the setup screens: the game's own
     app.flush_snapshot()
     seq = published[-1]["seq"]

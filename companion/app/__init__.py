@@ -4,13 +4,22 @@ Producers (buttons, keyboard, roller, timers, the web) only `post`. The app thre
 the queue, so an idle companion uses no CPU. Each input goes: screen -> action -> journal
 (committed to disk) -> re-render -> the display sends only what changed.
 
-Modules, by job:
-- core.py: the App (its state, the input queue and loop, `handle`, `perform`, drawing)
-- rolls.py: rolls and timers (Timers, a roll from ROLL to its result committed, each Tick)
-- handlers.py: the screen actions (HANDLERS: what `perform` does for each type of action)
+core.py is the App: the queue and the loop (`post`, `run`, `handle`: each input to what INPUTS
+has for its type), the screen stack, `perform` (each action to its handler) and drawing. Every
+other job is a part, built by the App and given what it needs: a part never imports core. Where
+it needs much of the app, its module declares a narrow `typing.Protocol` of what it uses (its
+"host"), which the App satisfies; where it needs little, it is given plain callables.
+- timers.py: `Timers`, one-shot timers that post a `Tick` (given the queue's `post`)
+- rolls.py: `Rolls`, a roll from ROLL to its result committed (host: `RollHost`)
+- handlers.py: `Actions`, what each screen action does, with HANDLERS, the dispatch `perform`
+  uses; the journal's appends, the game's home or end screen (host: `ActionHost`)
+- presses.py: what a button, the roller's button or the power button asks for (`PressHost`)
+- ticks.py: what each timer's `Tick` does, by its token (`TickHost`)
+- clock.py: `TurnClock`, the open game's turn clock (host: `ClockHost`)
+- calls.py: `Caller`, the spoken calls (given a journal getter, the speaker, a callback)
+- lights.py: `Lights`, the seat light ring (host: `LightsHost`)
+- firstframe.py: `Keeper`, the next start's first frame (host: `FrameHost`)
 - bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
-- calls.py: the spoken calls (made after each commit and at "Time!", kept for the snapshot,
-  handed to the box's speaker)
 """
 
 from companion.app.core import STATS_BUDGET, App, run_safely

@@ -1,6 +1,10 @@
 """The spoken calls of the open game (docs/speech.md): made on the app thread after each
 committed change and at the turn clock's "Time!", kept (the last few, for the web's snapshot)
-and handed to the box's speaker, which queues them on its own thread and never blocks."""
+and handed to the box's speaker, which queues them on its own thread and never blocks.
+
+`Caller` owns the calls made (`recent`, `last`) and this run's token. It is given a getter of
+the open game's journal, the speaker (None: silent) and `changed`, called when the pages'
+snapshot is due (a call they have not had yet)."""
 
 from __future__ import annotations
 
@@ -8,13 +12,13 @@ import logging
 import re
 import secrets
 from collections import deque
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from companion.session import calls as words
 from companion.session.calls import Call
 
 if TYPE_CHECKING:
-    from companion.app.core import App
+    from companion.session.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +26,14 @@ KEEP = 8  # calls kept for the snapshot: a page that missed more has fallen too 
 
 
 class Caller:
-    def __init__(self, app: App) -> None:
-        self.app = app
+    """The calls of the open game: `committed`, `started` and `time_up` make them, `say`
+    hands them to the speaker, `snapshot` is the last few for the pages."""
+
+    def __init__(self, journal: Callable[[], Journal | None], speaker: Any = None,
+                 changed: Callable[[], None] = lambda: None) -> None:
+        self.journal = journal
+        self.speaker = speaker  # say(calls), never blocks (None: silent)
+        self.changed = changed
         self.recent: deque[Call] = deque(maxlen=KEEP)
         self.last = 0  # the number of the last call made (Call.n)
         # This run's token: numbering starts again at 1 when the companion restarts, so a
@@ -32,27 +42,29 @@ class Caller:
 
     def committed(self, what: str, event: Any) -> None:
         """An append, undo or redo was just committed to the open game."""
-        if self.app.journal is not None:
-            self.say(words.of_change(self.app.journal, what, event, self.last))
+        j = self.journal()
+        if j is not None:
+            self.say(words.of_change(j, what, event, self.last))
 
     def started(self) -> None:
         """A new game's setup is done (or it had none): whose turn it is, unless a move
         ("Cy goes first") has said it."""
-        if self.app.journal is not None:
-            self.say(words.start_call(self.app.journal, self.last))
-            self.app.snapshot_due = True
+        j = self.journal()
+        if j is not None:
+            self.say(words.start_call(j, self.last))
+            self.changed()
 
     def time_up(self) -> None:
         """The turn clock's alarm reached "time": a call, and the pages learn it."""
         self.say([words.time_call(self.last)])
-        self.app.snapshot_due = True
+        self.changed()
 
     def say(self, new: Sequence[Call]) -> None:
         if not new:
             return
         self.last = new[-1].n
         self.recent.extend(new)
-        speaker = self.app.speaker
+        speaker = self.speaker
         if speaker is not None:
             try:
                 speaker.say(new)

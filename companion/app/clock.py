@@ -7,6 +7,11 @@ times: nothing here counts time, it only asks the store's clock (wall time, the 
 is written with) what time it is now. A press is never held up by the clock: a commit folds one
 more event into the ledger (a few microseconds), and a tick draws a frame only when what the
 clock shows has changed (the panel's driver then sends the changed pages only).
+
+`TurnClock` owns the open game's ledger, its pauses and its alarm. It is given a `ClockHost`,
+what it uses of the app (declared below): the journal and the store, the count of commits, the
+screen stack (a new game's setup screens), the timers, the buzzer, the calls ("Time!"), and
+`not_saved` for a pause that could not be saved.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.app.timers import Scheduler
 from companion.errors import JournalError
 from companion.inputs import Tick
 from companion.session import asides
@@ -30,7 +36,7 @@ from companion.session.clock import (
 )
 
 if TYPE_CHECKING:
-    from companion.app.core import App
+    from companion.session.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +45,37 @@ CHIRP = 0.06  # seconds: the buzzer at the warning (WARN_BEFORE seconds left)
 TIME_UP = 0.5  # seconds: the buzzer at "Time!"
 
 
+class Announcer(Protocol):
+    """The calls the clock makes (app/calls.py's Caller)."""
+
+    def started(self) -> None: ...
+
+    def time_up(self) -> None: ...
+
+
+class ClockHost(Protocol):
+    """What the turn clock uses of the app (App satisfies it)."""
+
+    journal: Journal | None
+    store: Any
+    commits: int  # appends, undos and redos so far: the ledger folds in what is new
+    stack: list[Any]
+    snapshot_due: bool
+    timers: Scheduler
+    buzzer: Any
+
+    @property
+    def caller(self) -> Announcer: ...
+
+    def not_saved(self, e: JournalError) -> None: ...
+
+
 class TurnClock:
     """The open game's clock. `reading()` is the clock now (None: no game, or it is over
     and never ran); `pause(on)` stops or starts it; `schedule()` keeps the tick going while
     a turn runs. Everything runs on the app thread."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: ClockHost) -> None:
         self.app = app
         self._journal: Any = None  # the journal the ledger was loaded for
         self._commits = -1  # app.commits when it was last folded

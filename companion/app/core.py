@@ -1,5 +1,6 @@
-"""The App: its state, the input queue and the loop that handles it (companion/app/__init__.py
-says what the other modules of the package do)."""
+"""The App: the input queue and the loop that handles it (`post`, `run`, `handle`), the screen
+stack, `perform` (an action to its handler in handlers.py) and drawing. Every other job is a
+part the App builds and hands what it needs (companion/app/__init__.py lists them)."""
 
 from __future__ import annotations
 
@@ -10,29 +11,18 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from companion import games
-from companion.app import firstframe, handlers, lights, rolls
+from companion import games, inputs as I
+from companion.app import firstframe, lights, presses, ticks
 from companion.app.calls import Caller
+from companion.app.clock import TurnClock
+from companion.app.handlers import HANDLERS, Actions
+from companion.app.rolls import Rolls
+from companion.app.timers import Scheduler, Timers
 from companion.errors import IllegalEvent, JournalError
-from companion.inputs import (
-    Button,
-    ButtonInput,
-    Gesture,
-    Notice,
-    PhonePaired,
-    Quit,
-    RollerPress,
-    RollResult,
-    ShutdownRequest,
-    StatsFilled,
-    Tick,
-    WebRequest,
-)
 from companion.session.journal import Journal
-from companion.ui import actions as A, power
+from companion.ui import power
 from companion.ui.clock import STARTING
-from companion.ui.dice import roller_press
-from companion.ui.screen import Context, Screen, TextScreen
+from companion.ui.screen import Context, Screen
 from companion.ui.start import ResumeEntry
 from companion.ui.toast import draw_toast, error_frame
 
@@ -51,10 +41,11 @@ STATS_BUDGET = 20_000
 
 
 class App:
-    """The companion's state and the one thread that changes it: `run` takes the inputs off
-    the queue one at a time (`handle`), and only it changes the journal, the screens and the
-    frames; other threads only `post`. rolls.py, handlers.py and bridge.py are functions of
-    the App, by job, run on that same thread."""
+    """The one thread that changes the companion's state: `run` takes the inputs off the
+    queue one at a time (`handle`), and only it changes the journal, the screens and the
+    frames; other threads only `post`. The parts it builds (the rolls, the screen actions,
+    the turn clock, the calls, the seat lights) run on that same thread, each given the App
+    as the narrow host its own module declares, or only the callables it needs."""
 
     # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
     # and the game goes on (it is safe in the journal). The test suite turns it on
@@ -76,10 +67,10 @@ class App:
         # `inbox`: a queue made before the app, that inputs already post to (companion run,
         # when the kept start frame is up before the app is).
         self.queue: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
-        self.timers: rolls.Scheduler = rolls.Timers(self.post)
+        self.timers: Scheduler = Timers(self.post)
         if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
             # any Tick wakes run(), which draws the current frame once the queue is empty.
-            display.schedule = lambda seconds: self.timers.after(seconds, Tick("redraw"))
+            display.schedule = lambda seconds: self.timers.after(seconds, I.Tick("redraw"))
         if dice is None:
             from companion.drivers.dice import SoftwareDice
             dice = SoftwareDice(post=self.post)
@@ -87,23 +78,18 @@ class App:
         self.buzzer = buzzer
         self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
         self.on_commit = on_commit
-        self.speaker = speaker  # the box's voice: say(calls), never blocks (None: silent)
-        self.caller = Caller(self)  # the spoken calls (app/calls.py, docs/speech.md)
-        self.animation = config["dice"]["animation"]
-        # A roll with no result by then is rolled in software: the roller driver falls back
-        # after its own timeout, so this only guards against a result lost on the way.
-        self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
+        # The spoken calls (app/calls.py, docs/speech.md), to the box's voice (None: silent).
+        self.caller = Caller(lambda: self.journal, speaker, self.changed)
+        animation = config["dice"]["animation"]
+        self.rolls = Rolls(self, animation=animation,
+                           deadline=animation + config["roller"]["timeout"] + 1.0)
+        self.actions = Actions(self)  # what the screens' actions do (handlers.py)
         self.toast: tuple[str, float] | None = None
         # What the last failed save said ("Not saved: disk full"), for the web's answer to
         # the request that met it (bridge.on_web clears it first). "" = none.
         self.save_failed = ""
-        self.roll_seq = 0
-        self.pending: rolls.PendingRoll | None = None
-        self.dice_note = ""
         self.journal: Journal | None = store.resume()
-        if self.journal is not None:
-            handlers.taken_back_at_start(self)
-        from companion.app.clock import TurnClock
+        self.actions.taken_back_at_start()
         self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
         self.lights = lights.Lights(self, ring)  # the seat lights (docs/lights.md)
         # The game left for the start menu (still the open game in the journal: resumed at
@@ -148,18 +134,7 @@ class App:
         self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
         # The next start's first frame, kept at `start_frame` (firstframe.py; None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None
-        notice = store.notice
-        problem = games.panel_problem(self.journal.header.game) if self.journal else ""
-        if problem:  # kept open in the journal, as it is: the start menu instead
-            self.journal = None
-            notice = " ".join(filter(None, [notice, f"Not resumed: {problem}. It is kept."]))
-        if self.journal is not None:
-            self.enter_game()
-        else:
-            handlers.start_menu(self)
-        if notice:
-            log.warning("%s", notice)
-            self.stack.append(TextScreen("Saved games", [notice, "OK to go on."]))
+        self.actions.first_screens()
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -170,7 +145,7 @@ class App:
     def ctx(self) -> Context:
         unfinished = self.unfinished if self.journal is None else ()
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.dice_note, unfinished=unfinished,
+                       dice_note=self.rolls.dice_note, unfinished=unfinished,
                        # No statistics in the first frame: never computed at start-up.
                        stats=self.stats if self.last_frame is not None else None,
                        extra={"web": self.web} if self.web is not None else {},
@@ -191,12 +166,12 @@ class App:
         if self.journal is not None:
             # Now the end screen's line of history, or the turn clock in its corner (blank in
             # the first frame, and a paused clock or a break has no tick to draw it).
-            self.post(Tick("redraw"))
+            self.post(I.Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         drawn = True  # the frame shows every input handled so far
         while True:
             item = self.queue.get()
-            if isinstance(item, Quit):
+            if isinstance(item, I.Quit):
                 break
             self.handle(item)
             drawn = drawn and lights.quiet(item)  # the ring's frames are not the panel's
@@ -232,26 +207,9 @@ class App:
             self.show_toast(f"Internal error ({type(e).__name__}); the game is saved", 4.0)
         self.lights.after(item)  # the seat lights follow what the input changed
 
-    # --- inputs -------------------------------------------------------------------------------
-
-    def on_roller_press(self, press: RollerPress) -> None:
-        """The roller's own button: roll now, without the dice menu (ui/dice.py)."""
-        if rolls.tumbling(self):
-            return  # a roll is tumbling: like every button, it waits for the result
-        self.perform(roller_press(self.top, self.ctx()))
-
-    def on_button(self, b: ButtonInput) -> None:
-        if rolls.tumbling(self):
-            return  # a roll is tumbling: buttons wait for the result
-        if b.gesture is Gesture.HOLD and self.journal is not None:
-            if b.button is Button.BACK:
-                self.perform(A.Undo())
-                return
-            if b.button is Button.OK and not self.journal.state.over:
-                from companion.ui.modes import menu_hold
-                self.perform(menu_hold(self.stack, self.mode, self.ctx()))
-                return
-        self.perform(self.top.handle(b, self.ctx()))
+    def on_button(self, b: I.ButtonInput) -> None:
+        """A button, to what it asks for (presses.on_button): a phone's presses come here."""
+        presses.on_button(self, b)
 
     # --- actions (handlers.py) and the journal ------------------------------------------------
 
@@ -270,32 +228,21 @@ class App:
             from companion.app import bridge
             if isinstance(action, bridge.COMMITS):
                 raise bridge.StaleChange(self.stale_press)
-        handler = handlers.HANDLERS.get(type(action))
+        handler = HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"unknown action {action!r}")
-        done = handler(self, action)
+        done = handler(self.actions, action)
         self.turn_clock.settle()  # a new game's setup screens gone: its clock starts now
         return done
 
     def emit(self, event: dict) -> bool:
-        """Append `event` to the journal, committed before anything shows it (A.Emit, a
-        roll's result): a refused move or a failed save is a toast, and False."""
-        assert self.journal is not None
-        try:
-            self.journal.append(event)
-        except IllegalEvent as e:
-            self.show_toast(str(e), 3.0)
-            return False
-        except JournalError as e:
-            self.not_saved(e)
-            return False
-        self.committed("append", event)
-        self.check_over()
-        return True
+        """Append `event` to the journal (Actions.append: a refused move is False)."""
+        return self.actions.append(event)
 
-    def new_game(self, header) -> bool:
-        """Start a game of `header` (what A.NewGame does: handlers.start_game)."""
-        return handlers.start_game(self, header)
+    @property
+    def roll_seq(self) -> int:
+        """The number of the last roll asked of the dice (Rolls.seq)."""
+        return self.rolls.seq
 
     def committed(self, what: str, event: Any) -> None:
         """After each append, undo or redo: the figures are old, a snapshot is due."""
@@ -309,31 +256,13 @@ class App:
             assert self.journal is not None
             self.on_commit(what, len(self.journal.events), event)
 
-    def enter_game(self) -> None:
-        """The journal's game on screen: its home screen, or its end screen when over."""
-        assert self.journal is not None
-        ctx = self.ctx()
-        if self.journal.state.over:
-            self.stack = [self.mode.end_screen(ctx)]
-            self.at_end = True
-        else:
-            self.stack = [self.mode.home(ctx)]
-            self.at_end = False
-
-    def check_over(self) -> None:
-        """Switch to the end screen when the game ends, and back when undo reopens it. The
-        end screen is shown clear: a toast still up (a "Redone: ..." of the last move, a
-        hint) would cover the winners, so it goes."""
-        assert self.journal is not None
-        over = self.journal.state.over
-        if over != self.at_end:
-            self.enter_game()
-            if over:
-                self.toast = None
+    def changed(self) -> None:
+        """A change the pages have not seen: a snapshot is due (flush_snapshot)."""
+        self.snapshot_due = True
 
     def show_toast(self, text: str, seconds: float = 2.0) -> None:
         self.toast = (text, self.clock() + seconds)
-        self.timers.after(seconds, Tick("toast"))
+        self.timers.after(seconds, I.Tick("toast"))
 
     def not_saved(self, e: JournalError) -> None:
         """Not saved (disk full, locked, I/O error): the journal in memory is unchanged, since
@@ -380,11 +309,11 @@ class App:
                     records = history.unsaved
             except Exception:  # the app thread then replays them itself
                 log.exception("statistics: the background replay failed")
-            post(StatsFilled(records))
+            post(I.StatsFilled(records))
 
         threading.Thread(target=fill, name="stats", daemon=True).start()
 
-    def on_stats_filled(self, item: StatsFilled) -> None:
+    def on_stats_filled(self, item: I.StatsFilled) -> None:
         """Save what the background replay found (the journal's one writer), then figure.
         What is left to replay after it (an unfinished game has no saved record; a failed
         replay or save) the app thread replays itself: there is one background replay."""
@@ -408,6 +337,11 @@ class App:
         """Do a paired browser's request and answer it (bridge.web_request)."""
         from companion.app import bridge
         return bridge.web_request(self, kind, p)
+
+    def web_switch(self, on: bool) -> None:
+        """The device menu's Web on/off (bridge.web_switch)."""
+        from companion.app import bridge
+        bridge.web_switch(self, on)
 
     def flush_snapshot(self) -> None:
         """Publish the snapshot a change made due (bridge.flush_snapshot). Without a web
@@ -457,22 +391,14 @@ class App:
                 self.on_frame(self.last_frame[0])
 
 
-def on_notice(app: App, notice: Notice) -> None:
-    app.show_toast(notice.text, 3.0)
-
-
-def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
-    app.perform(power.ask(app.top))
-
-
 # The web's inputs: the bridge is imported with the first one (a companion without its web,
 # and every start-up before the first frame, never reads it).
-def on_web(app: App, request: WebRequest) -> None:
+def on_web(app: App, request: I.WebRequest) -> None:
     from companion.app import bridge
     bridge.on_web(app, request)
 
 
-def on_phone_paired(app: App, item: PhonePaired) -> None:
+def on_phone_paired(app: App, item: I.PhonePaired) -> None:
     from companion.app import bridge
     bridge.on_phone_paired(app, item)
 
@@ -480,15 +406,15 @@ def on_phone_paired(app: App, item: PhonePaired) -> None:
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact
 # type (App.handle); Quit ends App.run before it gets here.
 INPUTS: dict[type, Callable[[App, Any], object]] = {
-    ButtonInput: App.on_button,
-    RollerPress: App.on_roller_press,
-    RollResult: rolls.on_roll_result,
-    Tick: rolls.on_tick,
-    Notice: on_notice,
-    ShutdownRequest: on_shutdown_request,
-    WebRequest: on_web,
-    PhonePaired: on_phone_paired,
-    StatsFilled: App.on_stats_filled,
+    I.ButtonInput: presses.on_button,
+    I.RollerPress: presses.on_roller_press,
+    I.RollResult: lambda app, result: app.rolls.on_result(result),
+    I.Tick: ticks.on_tick,
+    I.Notice: lambda app, notice: app.show_toast(notice.text, 3.0),
+    I.ShutdownRequest: presses.on_shutdown_request,
+    I.WebRequest: on_web,
+    I.PhonePaired: on_phone_paired,
+    I.StatsFilled: App.on_stats_filled,
 }
 
 

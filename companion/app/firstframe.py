@@ -2,7 +2,10 @@
 start would draw now, once the journal has not changed for a second, and at exit, so that the
 next `companion run` can show it before it imports the app.
 
-Every function here runs on the app thread, on the App it is given.
+`Keeper` holds where the frame is kept and what was kept last; the functions here are given a
+`FrameHost`, what they use of the app (declared below): the keeper, the journal and the game
+left, the store and the config, the roster, the count of commits, the clock and the timers.
+They run on the app thread.
 """
 
 from __future__ import annotations
@@ -10,16 +13,16 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion import games
+from companion.app.timers import Scheduler
 from companion.inputs import Tick
 from companion.session import startframe
 from companion.ui.clock import STARTING
 from companion.ui.screen import Context
 
 if TYPE_CHECKING:
-    from companion.app.core import App
     from companion.session.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -42,13 +45,28 @@ class Keeper:
         self.pending = False  # a keep is scheduled
 
 
-def state(app: App) -> object:
+class FrameHost(Protocol):
+    """What keeping the first frame uses of the app (App satisfies it)."""
+
+    keeper: Keeper | None
+    journal: Journal | None
+    left: Journal | None  # the game left for the start menu: still the open game
+    roster: tuple[str, ...] | None
+    commits: int
+    store: Any
+    config: Any
+    clock: Callable[[], float]
+    timers: Scheduler
+    strict: bool  # a failure raises (the tests), instead of being logged
+
+
+def state(app: FrameHost) -> object:
     """What the next start's first frame depends on that the app changes: the journal (every
     commit), which game is open or left, the roster."""
     return (app.commits, id(app.journal), id(app.left), app.roster)
 
 
-def due(app: App) -> None:
+def due(app: FrameHost) -> None:
     """Once the queue is empty (App.run): after a change, keep the frame when nothing has
     changed for KEEP_AFTER."""
     k = app.keeper
@@ -62,7 +80,7 @@ def due(app: App) -> None:
         app.timers.after(KEEP_AFTER, Tick("startframe"))
 
 
-def on_tick(app: App) -> None:
+def on_tick(app: FrameHost) -> None:
     """The scheduled keep: now if nothing changed for KEEP_AFTER, else once the last change
     is that old."""
     k = app.keeper
@@ -80,14 +98,14 @@ def on_tick(app: App) -> None:
         keep(app)
 
 
-def at_exit(app: App) -> None:
+def at_exit(app: FrameHost) -> None:
     """At exit (the service stopped, `q`, Quit): now, not a second later."""
     k = app.keeper
     if k is not None and (k.pending or k.kept != state(app)):
         keep(app)
 
 
-def keep(app: App) -> None:
+def keep(app: FrameHost) -> None:
     """Keep the frame a start would draw now, unless the file already holds it; none when no
     game is open, or when this start raised a notice (the next start may well raise it again,
     and then draws the notice, not the game). A failure is logged: it is a cache, and the game
@@ -136,7 +154,7 @@ def code_dirs(kind: str) -> list[str] | None:
     return [home, str(path.parent if path.name == "__init__.py" else path)]
 
 
-def image(app: App, journal: Journal) -> Any:
+def image(app: FrameHost, journal: Journal) -> Any:
     """The first frame a start that resumes `journal` draws: its home screen (its end screen
     when over) in the context of a start (no statistics yet, no web, no dice note, no toast),
     as App.__init__ and its first render make it."""

@@ -6,25 +6,55 @@ starts from where the game is now, and the old one's ticks are ignored (`gen`).
 
 Without a ring (`ring=None`: `[lights]` off, or no device) all of this does nothing at all.
 A ring that fails to show (an SPI error) is logged once; the game goes on.
+
+`Lights` owns the ring, its look and its animation. It is given the ring and a `LightsHost`,
+what it uses of the app (declared below): the config, the journal, the store's clock, the turn
+clock's reading, the timers, the toast, and the pages' snapshot (due, or published now).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from companion.app.timers import Scheduler
 from companion.config import hours
 from companion.inputs import Tick
 from companion.ui import ring as R
 
 if TYPE_CHECKING:
-    from companion.app.core import App
+    from companion.session.clock import Reading
+    from companion.session.journal import Journal
 
 log = logging.getLogger(__name__)
 
 TOKEN = "lights"
 NIGHT_CHECK = 60.0  # seconds between looks at the clock for the night's brightness
+
+
+class ClockReading(Protocol):
+    """The turn clock as the ring reads it (app/clock.py's TurnClock)."""
+
+    def reading(self) -> Reading | None: ...
+
+
+class LightsHost(Protocol):
+    """What the seat lights use of the app (App satisfies it)."""
+
+    config: Any
+    store: Any
+    journal: Journal | None
+    timers: Scheduler
+    snapshot_due: bool
+    strict: bool  # a bug raises (the tests), instead of being logged
+
+    @property
+    def turn_clock(self) -> ClockReading: ...
+
+    def show_toast(self, text: str, seconds: float = 2.0) -> None: ...
+
+    def flush_snapshot(self) -> None: ...
 
 
 def quiet(item: object) -> bool:
@@ -70,7 +100,7 @@ class Lights:
     """The app's ring: `sync()` after each input, `committed()` from App.committed (how the
     change came: a move animates, an undo does not), `on_tick` for its frames, `close()`."""
 
-    def __init__(self, app: App, ring: Any = None, *,
+    def __init__(self, app: LightsHost, ring: Any = None, *,
                  minute: Callable[[], int] | None = None) -> None:
         self.app = app
         cfg = app.config["lights"]
