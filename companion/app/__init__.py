@@ -13,6 +13,7 @@ Modules, by job:
   handed to the box's speaker)
 """
 
-from companion.app.core import STATS_BUDGET, App, run_safely
+from companion.app.core import App, run_safely
+from companion.app.statscache import STATS_BUDGET
 
 __all__ = ["App", "STATS_BUDGET", "run_safely"]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
 from companion.app import firstframe, handlers, lights, rolls
 from companion.app.calls import Caller
+from companion.app.statscache import StatsCache
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import (
     Button,
@@ -40,14 +40,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from companion.session.stats import Stats
-    from companion.session.tally import History
     from companion.web.server import Web
 
 log = logging.getLogger(__name__)
-
-# Events the app thread replays itself for the history figures (about 0.2 s here); a journal
-# with more in games that have no saved record is replayed by a background thread instead.
-STATS_BUDGET = 20_000
 
 
 class App:
@@ -122,10 +117,7 @@ class App:
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self._history: History | None = None  # made on the first stats() call
-        self._stats: Stats | None = None  # its figures, until the next committed change
-        self._filling = False  # a background replay of games with no saved record runs
-        self._filled = False  # it ran (once is enough: what it left is this thread's)
+        self.statscache = StatsCache(store, self.post)  # the history figures (stats())
         self.stack: list[Screen] = []
         # The table web (companion/web): `web` is the Web object the device menu switches,
         # `publish(snapshot)` its callback after each committed change (None: no web).
@@ -300,7 +292,7 @@ class App:
     def committed(self, what: str, event: Any) -> None:
         """After each append, undo or redo: the figures are old, a snapshot is due."""
         self.commits += 1
-        self._stats = None
+        self.statscache.changed()
         self.snapshot_due = True
         self.turn_clock.committed(what)
         self.caller.committed(what, event)
@@ -345,57 +337,10 @@ class App:
 
     # --- the history figures (Records, the end screens) ---------------------------------------
 
-    def stats(self):
-        """The history figures for Records and the end screens: computed here, on the app
-        thread, when a screen first asks, and kept until the next committed change (never
-        at start-up; only games changed since the last time are replayed).
-
-        Games with no saved record (a journal from before the statistics: ~9 us an event
-        here, several times that on a Pi) would stall the buttons: past STATS_BUDGET events
-        they are replayed once by a thread of their own on a read-only connection, and the
-        app thread saves what it posts back (`on_stats_filled`). None until then: Records
-        says "Counting games", an end screen keeps its plain title."""
-        if self._stats is None and not self._filling:
-            from companion.session.tally import History
-            if self._history is None:
-                self._history = History(self.store, save=True)
-            budget = None if self._filled else STATS_BUDGET
-            self._stats = self._history.stats(budget=budget)
-            if self._stats is None:
-                self._fill_stats()
-        return self._stats
-
-    def _fill_stats(self) -> None:
-        from companion.session.store import Store
-        from companion.session.tally import History
-        self._filling = True
-        path, post = self.store.path, self.post
-
-        def fill() -> None:
-            records = None
-            try:
-                with Store(path, read_only=True) as reader:
-                    history = History(reader)
-                    history.records()
-                    records = history.unsaved
-            except Exception:  # the app thread then replays them itself
-                log.exception("statistics: the background replay failed")
-            post(StatsFilled(records))
-
-        threading.Thread(target=fill, name="stats", daemon=True).start()
-
-    def on_stats_filled(self, item: StatsFilled) -> None:
-        """Save what the background replay found (the journal's one writer), then figure.
-        What is left to replay after it (an unfinished game has no saved record; a failed
-        replay or save) the app thread replays itself: there is one background replay."""
-        self._filling = False
-        self._filled = True
-        if item.records:
-            try:
-                self.store.save_summaries(item.records)
-            except JournalError as e:
-                log.warning("statistics records not saved: %s", e)
-        self._stats = None  # asked again by the next frame: now from the saved records
+    def stats(self) -> Stats | None:
+        """The history figures for Records and the end screens (statscache.py): None while
+        games with no saved record are counted off the app thread."""
+        return self.statscache.stats()
 
     # --- the table web (bridge.py) ------------------------------------------------------------
 
@@ -472,6 +417,10 @@ def on_web(app: App, request: WebRequest) -> None:
     bridge.on_web(app, request)
 
 
+def on_stats_filled(app: App, item: StatsFilled) -> None:
+    app.statscache.on_filled(item)
+
+
 def on_phone_paired(app: App, item: PhonePaired) -> None:
     from companion.app import bridge
     bridge.on_phone_paired(app, item)
@@ -488,7 +437,7 @@ INPUTS: dict[type, Callable[[App, Any], object]] = {
     ShutdownRequest: on_shutdown_request,
     WebRequest: on_web,
     PhonePaired: on_phone_paired,
-    StatsFilled: App.on_stats_filled,
+    StatsFilled: on_stats_filled,
 }
 
 
