@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games
 from companion.app import firstframe, handlers, lights, rolls
+from companion.app.bridge import WebBridge
 from companion.app.calls import Caller
 from companion.app.statscache import StatsCache
 from companion.errors import IllegalEvent, JournalError
@@ -105,31 +106,15 @@ class App:
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
         self.unfinished: tuple[ResumeEntry, ...] = ()
-        # While a phone's press on a stale snapshot is handled: what changed since (bridge.gate).
-        self.stale_press = ""
-        # seq -> (game id, title, events, commits) of recently published snapshots, to say in
-        # plain words what changed since the snapshot a phone acted on (bridge.moved_on).
-        self.seen: dict[int, tuple[int | None, str, int, int]] = {}
         self.commits = 0  # appends, undos and redos so far
-        # (phone, request) -> (when, what it did) of the pages' taps done within the last
-        # bridge.TAP_WINDOW: the same tap again from that phone is a double tap.
-        self.taps: dict[tuple[str, str], tuple[float, str]] = {}
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
         self.statscache = StatsCache(store, self.post)  # the history figures (stats())
         self.stack: list[Screen] = []
-        # The table web (companion/web): `web` is the Web object the device menu switches,
-        # `publish(snapshot)` its callback after each committed change (None: no web).
-        self.web: Web | None = None
-        self.publish: Callable[[dict], None] | None = None
-        # Increases with every snapshot published. It starts at a random point of each run, so
-        # a page still holding a seq from before a restart (a power cut) is told it is behind,
-        # never taken for a snapshot this run happens to have reached too.
-        self.web_seq = random.randrange(1, 2**40) * 1000
-        self.snapshot_due = False  # a change is not published yet (flush_snapshot)
-        self.answering = False  # handling a WebRequest (bridge.on_web)
-        self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
+        # The table web's bridge (bridge.py): a phone's requests, the snapshots and their
+        # seqs, the double taps; the web itself once attached (attach_web).
+        self.bridge = WebBridge(self, self.snapshot_parts)
         self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
         # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
         # while a secret screen (Pair a phone) is up; the number grows only when it changes.
@@ -258,10 +243,7 @@ class App:
             return True
         if isinstance(action, (list, tuple)):
             return all(self.perform(a) for a in action)
-        if self.stale_press:  # a phone's press on a stale snapshot (the web is on)
-            from companion.app import bridge
-            if isinstance(action, bridge.COMMITS):
-                raise bridge.StaleChange(self.stale_press)
+        self.bridge.check_stale(action)  # a phone's press on a stale snapshot commits nothing
         handler = handlers.HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"unknown action {action!r}")
@@ -344,24 +326,41 @@ class App:
 
     # --- the table web (bridge.py) ------------------------------------------------------------
 
-    def attach_web(self, web) -> None:
-        """Give the app its table web (bridge.attach_web)."""
-        from companion.app import bridge
-        bridge.attach_web(self, web)
+    @property
+    def web(self) -> Web | None:
+        """The table web (companion/web), once attached: the Web the device menu switches."""
+        return self.bridge.web
+
+    @property
+    def snapshot_due(self) -> bool:
+        """A change is not published to the web yet (flush_snapshot)."""
+        return self.bridge.snapshots.due
+
+    @snapshot_due.setter
+    def snapshot_due(self, due: bool) -> None:
+        self.bridge.snapshots.due = due
+
+    def snapshot_parts(self) -> dict[str, Any]:
+        """The web snapshot's pieces other parts own: the turn clock, the calls and how they
+        are said, the ring."""
+        from companion.app.calls import speech
+        from companion.app.clock import snapshot
+        tc = self.turn_clock
+        return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
+                "calls": self.caller.snapshot(), "speech": speech(self.config, self.caller.run),
+                "ring": self.lights.snapshot()}
+
+    def attach_web(self, web: Web) -> None:
+        """Give the app its table web (WebBridge.attach)."""
+        self.bridge.attach(web)
 
     def web_request(self, kind: str, p: dict) -> dict:
-        """Do a paired browser's request and answer it (bridge.web_request)."""
-        from companion.app import bridge
-        return bridge.web_request(self, kind, p)
+        """Do a paired browser's request and answer it (WebBridge.web_request)."""
+        return self.bridge.web_request(kind, p)
 
     def flush_snapshot(self) -> None:
-        """Publish the snapshot a change made due (bridge.flush_snapshot). Without a web
-        there is nobody to publish to, and the bridge is not even imported."""
-        if self.snapshot_due and self.publish is None:
-            self.snapshot_due = False
-        elif self.snapshot_due:
-            from companion.app import bridge
-            bridge.flush_snapshot(self)
+        """Publish the snapshot a change made due (Snapshots.flush)."""
+        self.bridge.snapshots.flush()
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -410,11 +409,8 @@ def on_shutdown_request(app: App, request: ShutdownRequest) -> None:
     app.perform(power.ask(app.top))
 
 
-# The web's inputs: the bridge is imported with the first one (a companion without its web,
-# and every start-up before the first frame, never reads it).
 def on_web(app: App, request: WebRequest) -> None:
-    from companion.app import bridge
-    bridge.on_web(app, request)
+    app.bridge.on_web(request)
 
 
 def on_stats_filled(app: App, item: StatsFilled) -> None:
@@ -422,8 +418,7 @@ def on_stats_filled(app: App, item: StatsFilled) -> None:
 
 
 def on_phone_paired(app: App, item: PhonePaired) -> None:
-    from companion.app import bridge
-    bridge.on_phone_paired(app, item)
+    app.bridge.on_phone_paired(item)
 
 
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact

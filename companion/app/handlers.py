@@ -264,8 +264,7 @@ def when_text(t: float, now: float) -> str:
 # --- the box: the web, the buzzer, quitting, power --------------------------------------------
 
 def web_switch(app: App, action: A.WebSwitch) -> bool:
-    from companion.app import bridge
-    bridge.web_switch(app, action.on)
+    app.bridge.switch(action.on)
     return True
 
 
