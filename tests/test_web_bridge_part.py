@@ -1,6 +1,7 @@
 """The web bridge's parts built alone, without an App: the double taps (taps.py), the snapshots
-and their seqs (snapshots.py), a phone's changes (changes.py) and the bridge itself
-(bridge.py), each given a stand-in for what the App would hand it."""
+and their seqs (snapshots.py), a phone's changes (changes.py), the frame the web may show
+(publicframe.py) and the bridge itself (bridge.py), each given a stand-in for what the App
+would hand it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from companion.app.bridge import StaleChange, WebBridge
 from companion.app.changes import NO_GAME, PhoneChanges
+from companion.app.publicframe import PublicFrame
 from companion.app.snapshots import Snapshots
 from companion.app.taps import TAP_WINDOW, Taps, tap_key
 from companion.inputs import WebRequest
@@ -173,7 +175,6 @@ class Host(Performed):
         super().__init__(store, journal)
         self.stack = ["home"]
         self.unfinished, self.commits = (), 0
-        self.last_frame = self.on_frame = None
         self.clock = FakeClock()
         self.bridge: WebBridge | None = None
         self.posted: list[object] = []
@@ -264,3 +265,37 @@ def test_without_a_web_the_switch_does_nothing(bridged):
     bridge.switch(False)
     bridge.switch(True)
     assert host.toast is None and bridge.web is None
+
+
+# --- publicframe.py, and the bridge's secret screens ------------------------------------------
+
+def test_the_public_frame_is_numbered_anew_only_when_it_changes():
+    from PIL import Image
+    frame = PublicFrame()
+    told: list[int] = []
+    black, white = Image.new("1", (4, 2)), Image.new("1", (4, 2), 1)
+    frame.show(black)
+    assert frame.last == (1, black) and told == []  # no web yet: nobody told
+    frame.on_frame = told.append
+    frame.show(Image.new("1", (4, 2)))  # the same picture: the same number
+    assert frame.last == (1, black) and told == []
+    frame.show(white)
+    assert frame.last == (2, white) and told == [2]
+
+
+def test_a_secret_screen_is_never_the_public_frame_and_its_code_closes_with_it(bridged):
+    from PIL import Image
+
+    from companion.ui.device import standin_frame
+    host, bridge = bridged
+    closed: list[bool] = []
+    bridge.web = SimpleNamespace(pairing=SimpleNamespace(close=lambda: closed.append(True)))
+    drawn = Image.new("1", (128, 64), 1)
+    secret = SimpleNamespace(secret=True)
+    bridge.drawn(drawn, ["home", secret])
+    assert bridge.public.last is not None
+    assert bridge.public.last[1].tobytes() == standin_frame().tobytes() and closed == []
+    bridge.drawn(drawn, ["home"])  # the pairing screen gone: its code closes
+    assert bridge.public.last[1] is drawn and closed == [True]
+    bridge.drawn(drawn, ["home"])
+    assert closed == [True]  # once

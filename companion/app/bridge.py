@@ -4,8 +4,9 @@ phones kept).
 
 `WebBridge` owns the web (None until `attach`), what it answers a request with, the double
 taps (taps.py, `Taps`), the snapshots and their seqs (snapshots.py, `Snapshots`), a phone's
-changes (changes.py, `PhoneChanges`), and the state of a request being answered (`answering`,
-`stale_press`, `web_off_due`). It is given the App as a `Host` (declared below: only what it
+changes (changes.py, `PhoneChanges`), the frame the web may show (publicframe.py,
+`PublicFrame`: never a secret screen), and the state of a request being answered
+(`answering`, `stale_press`, `web_off_due`). It is given the App as a `Host` (declared below: only what it
 uses) and `parts`, the snapshot's pieces other parts own. It may call the Host's `on_button`,
 `perform` (through the changes), `frame`, `not_saved`, `show_toast` and `post`, and the web's
 own methods.
@@ -20,6 +21,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.app.changes import PhoneChanges, Table as Changed, not_saved_words, refused
+from companion.app.publicframe import PublicFrame
 from companion.app.snapshots import Snapshots, Table as Described
 from companion.app.taps import Taps, tap_key
 from companion.errors import IllegalEvent, JournalError
@@ -51,8 +53,6 @@ class Host(Changed, Described, Protocol):
 
     stack: list[Screen]  # the screens (a refused press puts them back)
     strict: bool  # a bug fails loudly (App.strict)
-    last_frame: tuple[int, Any] | None  # (number, image) of the public frame, if drawn
-    on_frame: Callable[[int], None] | None  # told each new public frame's number
 
     @property
     def roll_seq(self) -> int: ...  # a roll started (what a press may change)
@@ -87,6 +87,8 @@ class WebBridge:
         self.stale_press = ""
         self.answering = False  # handling a WebRequest (on_web)
         self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
+        self.public = PublicFrame()  # the frame the web may show (drawn)
+        self._secret_up = False  # a secret screen (Pair a phone) was on the stack last frame
 
     # --- a request, from its arrival to its answer --------------------------------------------
 
@@ -205,6 +207,23 @@ class WebBridge:
             frame = b""
         return (self.snapshots.current(), [id(s) for s in app.stack], app.roll_seq, frame)
 
+    # --- the frame the web may show -----------------------------------------------------------
+
+    def drawn(self, frame: Any, stack: list[Screen]) -> None:
+        """The panel drew `frame` with `stack` up (App.render): the web's frame follows, never
+        a secret screen's (the pairing code and its QR: a stand-in instead)."""
+        # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
+        # end, not only its own OK/BACK): its code closes with it, as the screen's would.
+        secret_up = any(getattr(s, "secret", False) for s in stack)
+        if self._secret_up and not secret_up and self.web is not None:
+            self.web.pairing.close()
+        self._secret_up = secret_up
+        public = frame
+        if getattr(stack[-1], "secret", False):
+            from companion.ui.device import standin_frame
+            public = standin_frame()
+        self.public.show(public)
+
     # --- pairing, and the web itself ----------------------------------------------------------
 
     def on_phone_paired(self, item: PhonePaired) -> None:
@@ -237,9 +256,9 @@ class WebBridge:
         from companion.session import phones
         app = self.app
         self.web, self.snapshots.publish = web, web.publish
-        app.on_frame = web.frame_changed
-        if app.last_frame is not None:  # drawn before the web came: its number, for streams
-            web.frame_changed(app.last_frame[0])
+        self.public.on_frame = web.frame_changed
+        if self.public.last is not None:  # drawn before the web came: its number, for streams
+            web.frame_changed(self.public.last[0])
         web.pairing.load(phones.load(app.store))
         # A code used or voided by wrong tries: redraw the pairing screen (and say so).
         web.pairing.on_change = lambda note: app.post(Notice(note) if note else Tick("web"))

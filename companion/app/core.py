@@ -115,14 +115,7 @@ class App:
         # The table web's bridge (bridge.py): a phone's requests, the snapshots and their
         # seqs, the double taps; the web itself once attached (attach_web).
         self.bridge = WebBridge(self, self.snapshot_parts)
-        self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
-        # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
-        # while a secret screen (Pair a phone) is up; the number grows only when it changes.
-        # Set here only (the app thread); the web thread only reads it.
-        self.last_frame: tuple[int, Any] | None = None
-        self._public_raw = b""
         self.panel_frame: Any = None  # the image the panel itself shows now
-        self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
         # The next start's first frame, kept at `start_frame` (firstframe.py; None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None
         notice = store.notice
@@ -332,6 +325,12 @@ class App:
         return self.bridge.web
 
     @property
+    def last_frame(self) -> tuple[int, Any] | None:
+        """(frame number, PIL image) the web may show (PublicFrame); None before the first
+        frame."""
+        return self.bridge.public.last
+
+    @property
     def snapshot_due(self) -> bool:
         """A change is not published to the web yet (flush_snapshot)."""
         return self.bridge.snapshots.due
@@ -382,23 +381,7 @@ class App:
         self.panel_frame = frame
         self.display.show(frame)
         self.turn_clock.schedule()  # while a turn runs, the next frame is due on its next second
-        # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
-        # end, not only its own OK/BACK): its code closes with it, as the screen's would.
-        secret_up = any(getattr(s, "secret", False) for s in self.stack)
-        if self._secret_up and not secret_up and self.web is not None:
-            self.web.pairing.close()
-        self._secret_up = secret_up
-        # What the web may show: never a secret screen (the pairing code and its QR).
-        public = frame
-        if getattr(self.top, "secret", False):
-            from companion.ui.device import standin_frame
-            public = standin_frame()
-        raw = public.tobytes()
-        if self.last_frame is None or raw != self._public_raw:
-            self._public_raw = raw
-            self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
-            if self.on_frame is not None:
-                self.on_frame(self.last_frame[0])
+        self.bridge.drawn(frame, self.stack)  # what the web may show: never a secret screen
 
 
 def on_notice(app: App, notice: Notice) -> None:
