@@ -49,8 +49,9 @@ log = logging.getLogger(__name__)
 class App:
     """The companion's state and the one thread that changes it: `run` takes the inputs off
     the queue one at a time (`handle`), and only it changes the journal, the screens and the
-    frames; other threads only `post`. rolls.py, handlers.py and bridge.py are functions of
-    the App, by job, run on that same thread."""
+    frames; other threads only `post`. rolls.py and handlers.py are functions of the App, by
+    job, run on that same thread; the web bridge (bridge.py) and the statistics cache
+    (statscache.py) are parts it builds, given what they use."""
 
     # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
     # and the game goes on (it is safe in the journal). The test suite turns it on
@@ -91,7 +92,7 @@ class App:
         self.roll_deadline = self.animation + config["roller"]["timeout"] + 1.0
         self.toast: tuple[str, float] | None = None
         # What the last failed save said ("Not saved: disk full"), for the web's answer to
-        # the request that met it (bridge.on_web clears it first). "" = none.
+        # the request that met it (WebBridge.on_web clears it first). "" = none.
         self.save_failed = ""
         self.roll_seq = 0
         self.pending: rolls.PendingRoll | None = None
