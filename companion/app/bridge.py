@@ -8,8 +8,9 @@ changes (changes.py, `PhoneChanges`), the frame the web may show (publicframe.py
 `PublicFrame`: never a secret screen), and the state of a request being answered
 (`answering`, `stale_press`, `web_off_due`). It is given the App as a `Host` (declared below: only what it
 uses) and `parts`, the snapshot's pieces other parts own. It may call the Host's `on_button`,
-`perform` (through the changes), `frame`, `not_saved`, `show_toast` and `post`, and the web's
-own methods.
+`perform` (through the changes), `ctx`, `frame`, `not_saved`, `show_toast` and `post`, and the
+web's own methods; the App calls it for each web input, each frame drawn (`drawn`) and each
+action performed (`check_stale`).
 
 The web's threads only post; every method below runs on the app thread (the one thread that
 changes the App's state).
