@@ -6,11 +6,11 @@ phones kept).
 taps (taps.py, `Taps`), the snapshots and their seqs (snapshots.py, `Snapshots`), a phone's
 changes (changes.py, `PhoneChanges`), the frame the web may show (publicframe.py,
 `PublicFrame`: never a secret screen), and the state of a request being answered
-(`answering`, `stale_press`, `web_off_due`). It is given the App as a `Host` (declared below: only what it
-uses) and `parts`, the snapshot's pieces other parts own. It may call the Host's `on_button`,
-`perform` (through the changes), `ctx`, `frame`, `not_saved`, `show_toast` and `post`, and the
-web's own methods; the App calls it for each web input, each frame drawn (`drawn`) and each
-action performed (`check_stale`).
+(`answering`, `stale_press`, `web_off_due`). It is given the App as a `Host` (declared below:
+only what it uses) and `parts`, the snapshot's pieces other parts own. It may call the Host's
+`on_button`, `perform` (through the changes), `ctx`, `frame`, `not_saved`, `show_toast` and
+`post`, and the web's own methods; the App calls it for each web input, each frame drawn
+(`drawn`) and each action performed (`check_stale`).
 
 The web's threads only post; every method below runs on the app thread (the one thread that
 changes the App's state).
