@@ -6,8 +6,8 @@ written by the store's own inserts (with checksums) in one transaction.
 
 - stats_1000_cold_ms: the first statistics ever over such a journal (nothing saved yet, e.g.
   a journal from before the statistics): every game replayed. Once per journal, by a
-  background thread on the box (companion/app/core.py, App.stats); the app thread then saves each
-  finished game's record.
+  background thread on the box (companion/app/statscache.py, StatsCache); the app thread
+  then saves each finished game's record.
 - stats_1000_cold_app_thread_ms: what the app thread pays on such a journal before it hands
   the replay to that thread (the events left to replay are over its budget).
 - stats_1000_ms: after a restart (a fresh History, the records saved): the goal, < 1 s.

@@ -91,7 +91,7 @@ class WebRequest:
 class StatsFilled:
     """The statistics records a background replay made of games with none saved (a journal
     from before the statistics): (game id, key, record JSON) for the app thread to save, or
-    None when the replay failed (companion/app/core.py, `App.stats`)."""
+    None when the replay failed (companion/app/statscache.py)."""
 
     records: Any = None
 

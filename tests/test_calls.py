@@ -238,7 +238,6 @@ def test_a_speaker_that_fails_does_not_stop_the_game(tmp_path):
 def test_a_new_game_says_whose_turn_it_is_once_its_setup_is_done(tmp_path):
     """On the panel, "who goes first" says it ("Cy goes first"), and nothing more; from a
     phone, which chose the first player itself, the game starts with "Cy's turn"."""
-    from companion.app import bridge
     from companion.testing import choose
 
     speaker = RecordingSpeaker()
@@ -256,9 +255,9 @@ def test_a_new_game_says_whose_turn_it_is_once_its_setup_is_done(tmp_path):
                 break
         drain(app)
         assert speaker.texts == ["Cy goes first"]
-        result = bridge.new_game(app, {"game": "table", "players": ["Ann", "Ben", "Cy"],
-                                       "first": 2, "rules": {},
-                                       "replaces": app.journal.sink.game_id})
+        result = app.bridge.changes.new_game({"game": "table", "players": ["Ann", "Ben", "Cy"],
+                                              "first": 2, "rules": {},
+                                              "replaces": app.journal.sink.game_id})
         assert result.get("ok"), result
         assert speaker.texts[-1] == "Cy's turn" and len(speaker.texts) == 2
         press(app, "NEXT")

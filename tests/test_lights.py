@@ -589,7 +589,7 @@ def test_a_press_that_ends_the_clocks_warning_publishes_one_snapshot(tmp_path):
                    ring=RecordingRing(COUNT, clock=clock), rules={"turn_limit": 30})
     try:
         published: list[list[str]] = []
-        app.publish = lambda snap: published.append(snap["ring"]["marks"])
+        app.bridge.snapshots.publish = lambda snap: published.append(snap["ring"]["marks"])
         clock.advance(23.0)  # 7 s left: the warning
         drain(app)
         app.lights.sync()

@@ -397,7 +397,7 @@ def test_a_journal_of_old_games_is_counted_off_the_app_thread(journal, make_app,
     screens say "Counting" meanwhile, never frozen (issue 13: "must not slow" the box)."""
     import threading
 
-    from companion.app import core as appmod
+    from companion.app import statscache as appmod
     from companion.inputs import StatsFilled
     from companion.ui.records import RecordsScreen, end_line
     monkeypatch.setattr(appmod, "STATS_BUDGET", 3)  # the fixture's 4 finished games: 8 events

@@ -849,7 +849,7 @@ def test_a_break_that_begins_is_published_to_the_pages(tmp_path):
     clock = FakeClock()
     app = make_app(tmp_path, kind="table", setup=False, clock=clock)
     published: list[dict] = []
-    app.publish = published.append
+    app.bridge.snapshots.publish = published.append
     try:
         app.render()
         clock.advance(BREAK_AFTER - 30)

@@ -158,13 +158,13 @@ def test_a_change_queued_behind_a_box_press_is_stale(make_app):
     from companion.rules.game import Header
     app = make_app()
     published: list[dict] = []
-    app.publish = published.append
+    app.bridge.snapshots.publish = published.append
     app.actions.start_game(Header("table", ("Ann", "Ben", "Cy")))
     del app.stack[1:]  # past the setup screens: the game's own
     app.flush_snapshot()
     seq = published[-1]["seq"]
     app.handle(ButtonInput(Button.NEXT))  # handled, not yet drawn nor published
-    assert app.snapshot_due and app.web_seq == seq
+    assert app.snapshot_due and app.bridge.snapshots.seq == seq
     answer = app.web_request("action", {"event": {"type": "next"}, "seq": seq})
     assert answer["status"] == 409 and answer["error"] == (
         "the game moved on: Ann's turn ended; it is Ben's turn"), answer

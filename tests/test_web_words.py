@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from companion import games
-from companion.app import bridge
 from companion.errors import IllegalEvent
 from companion.games import GameKind
 from companion.rules.game import Event, Game, State, move
@@ -64,7 +63,7 @@ def plugin(monkeypatch):
 
 def refused(app, event: Event) -> dict:
     """POST /api/action's answer, as the app thread gives it to the web."""
-    answer = bridge.game_action(app, {"event": event})
+    answer = app.bridge.changes.game_action({"event": event})
     assert answer["status"] == 422 and app.journal.events == []
     return answer
 

@@ -19,9 +19,16 @@ it needs much of the app, its module declares a narrow `typing.Protocol` of what
 - calls.py: `Caller`, the spoken calls (given a journal getter, the speaker, a callback)
 - lights.py: `Lights`, the seat light ring (host: `LightsHost`)
 - firstframe.py: `Keeper`, the next start's first frame (host: `FrameHost`)
-- bridge.py: the web bridge (a phone's requests, the snapshots, how far behind a phone is)
+- bridge.py: `WebBridge`, the web bridge: a phone's requests answered, the web attached and
+  switched (host: `Host`), with snapshots.py (`Snapshots`: the snapshots and their seqs, how
+  far behind a phone is), taps.py (`Taps`: a phone's double taps), changes.py
+  (`PhoneChanges`: a phone's changes) and publicframe.py (`PublicFrame`: the frame the web
+  may show)
+- statscache.py: `StatsCache`, the history figures for Records and the end screens (given the
+  store and `post`)
 """
 
-from companion.app.core import STATS_BUDGET, App, run_safely
+from companion.app.core import App, run_safely
+from companion.app.statscache import STATS_BUDGET
 
 __all__ = ["App", "STATS_BUDGET", "run_safely"]

@@ -7,16 +7,17 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from companion import games, inputs as I
 from companion.app import firstframe, lights, presses, ticks
+from companion.app.bridge import WebBridge
 from companion.app.calls import Caller
 from companion.app.clock import TurnClock
 from companion.app.handlers import HANDLERS, Actions
 from companion.app.rolls import Rolls
+from companion.app.statscache import StatsCache
 from companion.app.timers import Scheduler, Timers
 from companion.errors import IllegalEvent, JournalError
 from companion.session.journal import Journal
@@ -30,22 +31,18 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from companion.session.stats import Stats
-    from companion.session.tally import History
     from companion.web.server import Web
 
 log = logging.getLogger(__name__)
-
-# Events the app thread replays itself for the history figures (about 0.2 s here); a journal
-# with more in games that have no saved record is replayed by a background thread instead.
-STATS_BUDGET = 20_000
 
 
 class App:
     """The one thread that changes the companion's state: `run` takes the inputs off the
     queue one at a time (`handle`), and only it changes the journal, the screens and the
     frames; other threads only `post`. The parts it builds (the rolls, the screen actions,
-    the turn clock, the calls, the seat lights) run on that same thread, each given the App
-    as the narrow host its own module declares, or only the callables it needs."""
+    the turn clock, the calls, the seat lights, the web bridge, the statistics cache) run on
+    that same thread, each given the App as the narrow host its own module declares, or only
+    the callables it needs."""
 
     # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
     # and the game goes on (it is safe in the journal). The test suite turns it on
@@ -86,7 +83,7 @@ class App:
         self.actions = Actions(self)  # what the screens' actions do (handlers.py)
         self.toast: tuple[str, float] | None = None
         # What the last failed save said ("Not saved: disk full"), for the web's answer to
-        # the request that met it (bridge.on_web clears it first). "" = none.
+        # the request that met it (WebBridge.on_web clears it first). "" = none.
         self.save_failed = ""
         self.journal: Journal | None = store.resume()
         self.actions.taken_back_at_start()
@@ -96,42 +93,16 @@ class App:
         # start); the unfinished games the start menu's Resume offers, newest move first.
         self.left: Journal | None = None
         self.unfinished: tuple[ResumeEntry, ...] = ()
-        # While a phone's press on a stale snapshot is handled: what changed since (bridge.gate).
-        self.stale_press = ""
-        # seq -> (game id, title, events, commits) of recently published snapshots, to say in
-        # plain words what changed since the snapshot a phone acted on (bridge.moved_on).
-        self.seen: dict[int, tuple[int | None, str, int, int]] = {}
         self.commits = 0  # appends, undos and redos so far
-        # (phone, request) -> (when, what it did) of the pages' taps done within the last
-        # bridge.TAP_WINDOW: the same tap again from that phone is a double tap.
-        self.taps: dict[tuple[str, str], tuple[float, str]] = {}
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self._history: History | None = None  # made on the first stats() call
-        self._stats: Stats | None = None  # its figures, until the next committed change
-        self._filling = False  # a background replay of games with no saved record runs
-        self._filled = False  # it ran (once is enough: what it left is this thread's)
+        self.statscache = StatsCache(store, self.post)  # the history figures (stats())
         self.stack: list[Screen] = []
-        # The table web (companion/web): `web` is the Web object the device menu switches,
-        # `publish(snapshot)` its callback after each committed change (None: no web).
-        self.web: Web | None = None
-        self.publish: Callable[[dict], None] | None = None
-        # Increases with every snapshot published. It starts at a random point of each run, so
-        # a page still holding a seq from before a restart (a power cut) is told it is behind,
-        # never taken for a snapshot this run happens to have reached too.
-        self.web_seq = random.randrange(1, 2**40) * 1000
-        self.snapshot_due = False  # a change is not published yet (flush_snapshot)
-        self.answering = False  # handling a WebRequest (bridge.on_web)
-        self.web_off_due = False  # "Web off" from a phone: stop once it has its answer
-        self._secret_up = False  # a secret screen (Pair a phone) was on the stack last render
-        # (frame number, PIL image) the web may show: the panel's last frame, or a stand-in
-        # while a secret screen (Pair a phone) is up; the number grows only when it changes.
-        # Set here only (the app thread); the web thread only reads it.
-        self.last_frame: tuple[int, Any] | None = None
-        self._public_raw = b""
+        # The table web's bridge (bridge.py): a phone's requests, the snapshots and their
+        # seqs, the double taps; the web itself once attached (attach_web).
+        self.bridge = WebBridge(self, self.snapshot_parts)
         self.panel_frame: Any = None  # the image the panel itself shows now
-        self.on_frame: Callable[[int], None] | None = None  # the web's push (attach_web)
         # The next start's first frame, kept at `start_frame` (firstframe.py; None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None
         self.actions.first_screens()
@@ -224,10 +195,7 @@ class App:
             return True
         if isinstance(action, (list, tuple)):
             return all(self.perform(a) for a in action)
-        if self.stale_press:  # a phone's press on a stale snapshot (the web is on)
-            from companion.app import bridge
-            if isinstance(action, bridge.COMMITS):
-                raise bridge.StaleChange(self.stale_press)
+        self.bridge.check_stale(action)  # a phone's press on a stale snapshot commits nothing
         handler = HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"unknown action {action!r}")
@@ -247,7 +215,7 @@ class App:
     def committed(self, what: str, event: Any) -> None:
         """After each append, undo or redo: the figures are old, a snapshot is due."""
         self.commits += 1
-        self._stats = None
+        self.statscache.changed()
         self.snapshot_due = True
         self.turn_clock.committed(what)
         self.caller.committed(what, event)
@@ -274,83 +242,58 @@ class App:
 
     # --- the history figures (Records, the end screens) ---------------------------------------
 
-    def stats(self):
-        """The history figures for Records and the end screens: computed here, on the app
-        thread, when a screen first asks, and kept until the next committed change (never
-        at start-up; only games changed since the last time are replayed).
-
-        Games with no saved record (a journal from before the statistics: ~9 us an event
-        here, several times that on a Pi) would stall the buttons: past STATS_BUDGET events
-        they are replayed once by a thread of their own on a read-only connection, and the
-        app thread saves what it posts back (`on_stats_filled`). None until then: Records
-        says "Counting games", an end screen keeps its plain title."""
-        if self._stats is None and not self._filling:
-            from companion.session.tally import History
-            if self._history is None:
-                self._history = History(self.store, save=True)
-            budget = None if self._filled else STATS_BUDGET
-            self._stats = self._history.stats(budget=budget)
-            if self._stats is None:
-                self._fill_stats()
-        return self._stats
-
-    def _fill_stats(self) -> None:
-        from companion.session.store import Store
-        from companion.session.tally import History
-        self._filling = True
-        path, post = self.store.path, self.post
-
-        def fill() -> None:
-            records = None
-            try:
-                with Store(path, read_only=True) as reader:
-                    history = History(reader)
-                    history.records()
-                    records = history.unsaved
-            except Exception:  # the app thread then replays them itself
-                log.exception("statistics: the background replay failed")
-            post(I.StatsFilled(records))
-
-        threading.Thread(target=fill, name="stats", daemon=True).start()
-
-    def on_stats_filled(self, item: I.StatsFilled) -> None:
-        """Save what the background replay found (the journal's one writer), then figure.
-        What is left to replay after it (an unfinished game has no saved record; a failed
-        replay or save) the app thread replays itself: there is one background replay."""
-        self._filling = False
-        self._filled = True
-        if item.records:
-            try:
-                self.store.save_summaries(item.records)
-            except JournalError as e:
-                log.warning("statistics records not saved: %s", e)
-        self._stats = None  # asked again by the next frame: now from the saved records
+    def stats(self) -> Stats | None:
+        """The history figures for Records and the end screens (statscache.py): None while
+        games with no saved record are counted off the app thread."""
+        return self.statscache.stats()
 
     # --- the table web (bridge.py) ------------------------------------------------------------
 
-    def attach_web(self, web) -> None:
-        """Give the app its table web (bridge.attach_web)."""
-        from companion.app import bridge
-        bridge.attach_web(self, web)
+    @property
+    def web(self) -> Web | None:
+        """The table web (companion/web), once attached: the Web the device menu switches."""
+        return self.bridge.web
+
+    @property
+    def last_frame(self) -> tuple[int, Any] | None:
+        """(frame number, PIL image) the web may show (PublicFrame); None before the first
+        frame."""
+        return self.bridge.public.last
+
+    @property
+    def snapshot_due(self) -> bool:
+        """A change is not published to the web yet (flush_snapshot)."""
+        return self.bridge.snapshots.due
+
+    @snapshot_due.setter
+    def snapshot_due(self, due: bool) -> None:
+        self.bridge.snapshots.due = due
+
+    def snapshot_parts(self) -> dict[str, Any]:
+        """The web snapshot's pieces other parts own: the turn clock, the calls and how they
+        are said, the ring."""
+        from companion.app.calls import speech
+        from companion.app.clock import snapshot
+        tc = self.turn_clock
+        return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
+                "calls": self.caller.snapshot(), "speech": speech(self.config, self.caller.run),
+                "ring": self.lights.snapshot()}
+
+    def attach_web(self, web: Web) -> None:
+        """Give the app its table web (WebBridge.attach)."""
+        self.bridge.attach(web)
 
     def web_request(self, kind: str, p: dict) -> dict:
-        """Do a paired browser's request and answer it (bridge.web_request)."""
-        from companion.app import bridge
-        return bridge.web_request(self, kind, p)
+        """Do a paired browser's request and answer it (WebBridge.web_request)."""
+        return self.bridge.web_request(kind, p)
 
     def web_switch(self, on: bool) -> None:
-        """The device menu's Web on/off (bridge.web_switch)."""
-        from companion.app import bridge
-        bridge.web_switch(self, on)
+        """The device menu's Web on/off (WebBridge.switch)."""
+        self.bridge.switch(on)
 
     def flush_snapshot(self) -> None:
-        """Publish the snapshot a change made due (bridge.flush_snapshot). Without a web
-        there is nobody to publish to, and the bridge is not even imported."""
-        if self.snapshot_due and self.publish is None:
-            self.snapshot_due = False
-        elif self.snapshot_due:
-            from companion.app import bridge
-            bridge.flush_snapshot(self)
+        """Publish the snapshot a change made due (Snapshots.flush)."""
+        self.bridge.snapshots.flush()
 
     # --- drawing ------------------------------------------------------------------------------
 
@@ -372,35 +315,19 @@ class App:
         self.panel_frame = frame
         self.display.show(frame)
         self.turn_clock.schedule()  # while a turn runs, the next frame is due on its next second
-        # The pairing screen gone by any path (a phone's action, undo, a new game, the game's
-        # end, not only its own OK/BACK): its code closes with it, as the screen's would.
-        secret_up = any(getattr(s, "secret", False) for s in self.stack)
-        if self._secret_up and not secret_up and self.web is not None:
-            self.web.pairing.close()
-        self._secret_up = secret_up
-        # What the web may show: never a secret screen (the pairing code and its QR).
-        public = frame
-        if getattr(self.top, "secret", False):
-            from companion.ui.device import standin_frame
-            public = standin_frame()
-        raw = public.tobytes()
-        if self.last_frame is None or raw != self._public_raw:
-            self._public_raw = raw
-            self.last_frame = (self.last_frame[0] + 1 if self.last_frame else 1, public)
-            if self.on_frame is not None:
-                self.on_frame(self.last_frame[0])
+        self.bridge.drawn(frame, self.stack)  # what the web may show: never a secret screen
 
 
-# The web's inputs: the bridge is imported with the first one (a companion without its web,
-# and every start-up before the first frame, never reads it).
 def on_web(app: App, request: I.WebRequest) -> None:
-    from companion.app import bridge
-    bridge.on_web(app, request)
+    app.bridge.on_web(request)
+
+
+def on_stats_filled(app: App, item: I.StatsFilled) -> None:
+    app.statscache.on_filled(item)
 
 
 def on_phone_paired(app: App, item: I.PhonePaired) -> None:
-    from companion.app import bridge
-    bridge.on_phone_paired(app, item)
+    app.bridge.on_phone_paired(item)
 
 
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact
@@ -414,7 +341,7 @@ INPUTS: dict[type, Callable[[App, Any], object]] = {
     I.ShutdownRequest: presses.on_shutdown_request,
     I.WebRequest: on_web,
     I.PhonePaired: on_phone_paired,
-    I.StatsFilled: App.on_stats_filled,
+    I.StatsFilled: on_stats_filled,
 }
 
 

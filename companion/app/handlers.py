@@ -52,7 +52,6 @@ class ActionHost(Protocol):
     config: Any
     buzzer: Any
     power_runner: power.Runner | None
-    web: Web | None
     timers: Scheduler
     rolls: Rolls
     turn_clock: TurnClock
@@ -63,6 +62,9 @@ class ActionHost(Protocol):
 
     @property
     def mode(self) -> Any: ...
+
+    @property
+    def web(self) -> Web | None: ...
 
     def ctx(self) -> Context: ...
 

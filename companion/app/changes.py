@@ -1,0 +1,230 @@
+"""A paired phone's changes (companion/web/api.py: POST /api/<kind>): the panel's own actions,
+after the checks only a phone needs.
+
+`PhoneChanges` owns nothing but the list of changes (CHANGES). It is given the table it acts
+on (the App, through the narrow `Table` below: its journal, store and screens' `perform`) and
+`seq`, the snapshot a change's answer names. It may call `Table.perform` and what the journal
+and store answer; the web bridge (bridge.py) calls it, on the app thread, once a request has
+passed the double-tap and seq checks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from companion import games
+from companion.errors import IllegalEvent
+from companion.session.store import CannotResume
+from companion.ui import actions as A
+
+if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.session.journal import Journal
+    from companion.session.store import Store
+    from companion.ui.modes import Mode
+    from companion.ui.screen import Context
+
+NO_GAME = "no game is open on the box: start one first"
+
+
+class TurnClock(Protocol):
+    @property
+    def paused(self) -> bool: ...
+
+
+class Table(Protocol):
+    """What a phone's changes use of the App."""
+
+    roster: tuple[str, ...] | None  # the names a phone keeps for new games (set_roster)
+    toast: tuple[str, float] | None  # (text, until) on the panel
+    save_failed: str  # what the last failed save said (App.not_saved)
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def journal(self) -> Journal | None: ...
+
+    @property
+    def left(self) -> Journal | None: ...
+
+    @property
+    def mode(self) -> Mode: ...
+
+    @property
+    def turn_clock(self) -> TurnClock: ...
+
+    def ctx(self) -> Context: ...
+
+    def perform(self, action: Any) -> bool: ...
+
+
+def refused(status: int, error: str) -> dict:
+    return {"ok": False, "error": error, "status": status}
+
+
+def not_saved_words(table: Table) -> str:
+    """Why a change was not saved, in the words of the panel's toast ("Not saved: disk
+    full", App.not_saved): a phone says the same as the box."""
+    return table.save_failed or "Not saved"
+
+
+class PhoneChanges:
+    """The changes a paired phone may ask for, each done by the actions the panel's own
+    buttons perform."""
+
+    def __init__(self, table: Table, seq: Callable[[], int]) -> None:
+        self.table = table
+        self.seq = seq  # the last snapshot published (Snapshots.seq)
+
+    def do(self, kind: str, p: dict) -> dict:
+        """The change `kind` (CHANGES) with its payload `p`; 400 for an unknown one."""
+        change = CHANGES.get(kind)
+        if change is None:
+            return refused(400, f"unknown request {kind!r}")
+        return change(self, p)
+
+    def ok(self, **more: Any) -> dict:
+        return {"ok": True, "seq": self.seq(), **more}
+
+    def set_roster(self, p: dict) -> dict:
+        from companion.session import roster
+        t = self.table
+        roster.save(t.store, p["names"])
+        t.roster = tuple(p["names"])
+        return self.ok(names=list(t.roster))
+
+    def new_game(self, p: dict) -> dict:
+        from companion.rules.game import Header
+        from companion.session.journal import game_for
+        t = self.table
+        header = Header(p["game"], tuple(p["players"]), p["first"],
+                        {**t.config.house_rules(p["game"]), **p["rules"]})
+        game_for(header).check_header(header)  # IllegalEvent (422) before anything changes
+        refusal = self.refuse_unless_replaced(p)
+        if refusal is not None:
+            return refusal
+        if not t.perform(A.NewGame(header)):
+            return refused(422, "the game could not be started")
+        t.perform(A.Home())  # the phone chose the first player: straight to the game
+        return self.ok()
+
+    def resume(self, p: dict) -> dict:
+        refusal = self.refuse_unless_replaced(p, resuming=p["game"])
+        if refusal is not None:
+            return refusal
+        try:
+            self.table.perform(A.ResumeGame(p["game"], from_phone=True))
+        except CannotResume as e:
+            return refused(e.status, str(e))
+        return self.ok()
+
+    def refuse_unless_replaced(self, p: dict, *, resuming: int | None = None) -> dict | None:
+        """A new game, or resuming another, sets aside the unfinished game in progress (or
+        the one left for the start menu, still unfinished): refused (409) unless the phone
+        said so, with "replaces": its id. None when nothing is in the way."""
+        t = self.table
+        j = t.journal if t.journal is not None else t.left
+        if j is None or j.state.over or (resuming is not None
+                                         and t.store.game_id(j) == resuming):
+            return None
+        gid = t.store.game_id(j)
+        if p.get("replaces") == gid:
+            return None
+        return refused(409, f"{j.game.title} #{gid} is not finished: send \"replaces\": {gid} "
+                       "to set it aside (it can be resumed later)")
+
+    def play_again(self, p: dict) -> dict:
+        """POST /api/play-again: the game-over view's one tap. Only a finished game is played
+        again (an unfinished one is not replaced by it); `seq` is the snapshot it was
+        pressed on."""
+        t = self.table
+        j = t.journal
+        if j is None:
+            return {"ok": False, "status": 409, "error": "no game to play again: start one"}
+        if not j.state.over:
+            return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
+                    "or start a new game"}
+        if not t.perform(A.PlayAgain()):  # (a failed save raises: the bridge answers it)
+            return refused(503, "the new game was not started: "
+                           + (t.toast[0] if t.toast else "error"))
+        t.perform(A.Home())  # one tap: straight to the game, past "who goes first"
+        assert t.journal is not None
+        return {"ok": True, "seq": self.seq(), "game_id": getattr(t.journal.sink,
+                                                                  "game_id", None)}
+
+    def game_action(self, p: dict) -> dict:
+        """POST /api/action: one of the game's events, from the phone's form."""
+        t = self.table
+        j = t.journal
+        if j is None:
+            return refused(409, NO_GAME)
+        event = p["event"]
+        from companion.web.snapshot import refusal
+        why = refusal(j, event)  # a player's input left empty, who goes first too late
+        if why:
+            return refused(422, why)
+        try:
+            j.check(event)  # an illegal move changes nothing
+        except IllegalEvent as e:  # 422 in a form's words; the engine's beside them
+            from companion.web.words import plain
+            kind = games.get(j.header.game)  # its own words first
+            return {**refused(422, plain(str(e), event, j.header.players, kind)),
+                    "engine": str(e)}
+        if not t.perform(A.Emit(event)):
+            return refused(503, not_saved_words(t))
+        t.perform(A.Home())  # back to the game's home (or end) screen
+        if not j.state.over:  # and what the panel asks next (Chaos: the next dealer)
+            t.perform(t.mode.after_web_action(event, t.ctx()))
+        return self.ok()
+
+    def pause(self, p: dict) -> dict:
+        """Stop (`"paused": true`) or start the turn clock: a state, not a toggle, so two
+        phones that both tap Pause leave it paused."""
+        t = self.table
+        j = t.journal
+        if j is None:
+            return refused(409, NO_GAME)
+        if j.state.over:
+            return refused(409, "the game is over: its clock has stopped")
+        if not t.perform(A.PauseClock(bool(p["paused"]))):
+            return refused(503, not_saved_words(t) or "the pause was not saved")
+        return self.ok(paused=t.turn_clock.paused)
+
+    def undo(self, p: dict) -> dict:
+        j = self.table.journal
+        if j is None:
+            return refused(409, NO_GAME)
+        if not j.can_undo:
+            return refused(409, "nothing to undo")
+        if not self.table.perform(A.Undo()):
+            return refused(503, "undo was not saved")
+        return self.ok()
+
+    def redo(self, p: dict) -> dict:
+        j = self.table.journal
+        if j is None:
+            return refused(409, NO_GAME)
+        if not j.can_redo:
+            return refused(409, "nothing to redo")
+        if not self.table.perform(A.Redo()):
+            return refused(503, "redo was not saved")
+        return self.ok()
+
+
+# The changes a paired phone may ask for (companion/web/api.py: POST /api/<kind>, and
+# /api/roster for "roster-set"); "roster" (reading the names) and "press" (a button) are the
+# bridge's own (bridge.py, WebBridge.web_request).
+CHANGES: dict[str, Callable[[PhoneChanges, dict], dict]] = {
+    "roster-set": PhoneChanges.set_roster,
+    "new-game": PhoneChanges.new_game,
+    "resume": PhoneChanges.resume,
+    "play-again": PhoneChanges.play_again,
+    "action": PhoneChanges.game_action,
+    "undo": PhoneChanges.undo,
+    "redo": PhoneChanges.redo,
+    "pause": PhoneChanges.pause,
+}
