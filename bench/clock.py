@@ -8,7 +8,7 @@ drawn, and no tick), which is what the app did before the clock. The journal sti
 event's time (that is the store's, not the clock's). docs/performance.md compares against the
 commit before the clock as well.
 
-- press_to_frame_*_clock_off / _clock_on / _clock_limit: bench/run.py's press-to-frame
+- press_to_frame_*_clock_off / _clock_on / _clock_limit: bench/presses.py's press-to-frame
   (MockFactory pins, the real app thread, our partial ssd1306 driver) on games with the clock
   stopped, running (no limit) and with a 60 s turn limit. The three are measured in rounds,
   one after the other, so that a busy machine slows them alike.
@@ -33,11 +33,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bench.run import PressTimes, new_app, pct, press_times
+from bench.common import Figure, pct
+from bench.presses import PressTimes, new_app, press_times
 from companion.app.clock import TurnClock
 from companion.testing import FakeClock, drain
-
-Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note)
 
 FOUR = ("Ann", "Ben", "Cy", "Dee")
 KINDS = ("table", "penny-badger", "pig-farm")
@@ -56,7 +55,7 @@ class StoppedClock(TurnClock):
 
 
 def stop_clock(app) -> None:
-    """`attach` for bench/run.py's press_times: the app without its clock."""
+    """`attach` for bench/presses.py's press_times: the app without its clock."""
     app.turn_clock = StoppedClock(app)
 
 

@@ -11,7 +11,7 @@ dump is the instructions of one press, one tick, or one piece of the calibration
 - a press: the app on a FakeClock (a 60 s turn limit, so the clock is on), the press handled
   as the app thread does it (`press` of companion/testing.py: the input, what it set off, the
   frame drawn and written by our partial ssd1306 driver into a RecordingSerial, the SQLite
-  commit), cycling through bench/run.py's press scripts on Table, Penny Badger and Pig Farm
+  commit), cycling through bench/presses.py's press scripts on Table, Penny Badger and Pig Farm
   after one cycle of warm-up each (the first frames fill the text caches: start-up work).
 - the same presses on games whose TurnClock is stopped (bench/clock.py's StoppedClock, no
   limit): the app as before the clock (pi_press_minstr_*_clock_off).
@@ -48,9 +48,8 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
 
-Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note, source)
+from bench.common import Figure
 
 MARK = "binascii_crc_hqx"
 PI_SOURCE = ("https://github.com/alexdedyura/cpu-benchmark/issues/20 : a Raspberry Pi 3B+ "
@@ -84,7 +83,7 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
     import binascii
 
     from bench.clock import stop_clock
-    from bench.run import new_app, press_script
+    from bench.presses import new_app, press_script
     from companion.drivers import oled
     from companion.drivers.display import Display
     from companion.drivers.oled import RecordingSerial
@@ -199,7 +198,7 @@ def callgrind(tmp: Path, args: list[str]) -> dict[str, list[int]]:
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise Unavailable("valgrind not found (apt-get install valgrind)")
-    from bench.run import ROOT
+    from bench.common import ROOT
     out = tmp / "callgrind"
     out.mkdir()
     cmd = [valgrind, "--tool=callgrind", f"--dump-before={MARK}", "--dump-line=no",
@@ -235,7 +234,7 @@ def counts(tmp: Path, *, presses: int, ticks: int) -> dict[str, list[int]]:
 
 
 def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
-    from bench.run import pct
+    from bench.common import pct
 
     presses, ticks = (30, 15) if quick else (150, 90)
     try:

@@ -13,11 +13,11 @@ them the figures are skipped with one line saying why.
   for the quota the previous one's after-work (the snapshot, the journal's checkpoint) used up,
   which no table sees.
 - pi_startup_ms / pi_startup_cold_ms / pi_startup_uncached_ms: `startup_times` of
-  bench/run.py, each `companion run` placed in the cgroup before it execs (warm and cold with
-  the start frame the last run kept, uncached without it).
-- pi_startup_floor_ms: `floor_times` of bench/run.py the same way: the interpreter importing
-  only Pillow and luma and showing one frame, no companion code. No start-up beats it: what
-  is left of the start-up goal after it is what the companion's own work may take.
+  bench/processes.py, each `companion run` placed in the cgroup before it execs (warm and
+  cold with the start frame the last run kept, uncached without it).
+- pi_startup_floor_ms: `floor_times` of bench/processes.py the same way: the interpreter
+  importing only Pillow and luma and showing one frame, no companion code. No start-up beats
+  it: what is left of the start-up goal after it is what the companion's own work may take.
 
 A press is a burst shorter than the cgroup's period, which the quota cannot slow; its honest
 Pi figure is counted in instructions instead (bench/instructions.py, run by `--pi-class` too,
@@ -35,11 +35,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from bench.run import ROOT, floor_times, startup_times
-
-Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note)
+from bench.common import ROOT, Figure
+from bench.processes import floor_times, startup_times
 
 PERIOD_US = 10_000
 QUOTA_US = 1_200  # 12% of one core

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.run import Clock, TimedDisplay, new_app, press_script, step
+from bench.presses import Clock, TimedDisplay, new_app, press_script, step
 
 
 def main(argv: list[str] | None = None) -> int:

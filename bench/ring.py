@@ -3,7 +3,7 @@ press. Its animations run on the app thread's own timers (a Tick("lights") a fra
 second during a chase), so a press can arrive while a frame of the ring is being shown: the
 issue asks that press p99 with the ring on be no worse than off.
 
-- press_to_frame_*_ring_off / _ring_on: bench/run.py's press-to-frame (MockFactory pins, the
+- press_to_frame_*_ring_off / _ring_on: bench/presses.py's press-to-frame (MockFactory pins, the
   real app thread, our partial ssd1306 driver) with no ring, and with a 24-LED ring whose
   `show` does what the SPI driver does for a frame (each colour bit as one SPI byte, 0xF8 for
   a 1 and 0xC0 for a 0, brightness scaled, GRB order, and the reset's low bytes: 576 + 180
@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable
 
-from bench.run import PressTimes, pct, press_times
+from bench.common import Figure, pct
+from bench.presses import PressTimes, press_times
 
-Figure = Callable[..., None]  # bench/run.py's figure(name, value, unit, goal, note)
 
 class NullSpi:
     """An spidev stand-in that keeps the last transfer and sends nothing."""

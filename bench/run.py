@@ -26,26 +26,33 @@ Figures (docs/performance.md, issue 9):
   stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
 - the seat lights' (issue 27, `--only ring`, bench/ring.py): press to frame with the ring off
   and on, and what the ring adds to the app thread's work for a press and for a frame of it.
+
+This is the one runner: it imports the benchmarks and hands each its `figure`. What they
+share with it is in modules of their own, none of which imports this one: bench/common.py
+(the root, the percentile), bench/presses.py (the app pressed, press to frame),
+bench/processes.py (the companion as a process: start-up, CPU, memory) and
+bench/journals.py (journals to resume).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.testing import FakeClock, make_app, press
+from bench.common import ROOT, pct
+from bench.journals import resumable_journal, table_events
+from bench.presses import new_app, press_times, step
+from bench.processes import env_for, floor_times, proc_cpu_seconds, proc_rss_mb, startup_times
+from companion.testing import FakeClock
 
-ROOT = Path(__file__).resolve().parents[1]
 FIGURES: list[dict[str, Any]] = []
 
 
@@ -93,25 +100,6 @@ class TwinDisplay:
 
     def close(self) -> None:
         pass
-
-
-# The app, its presses and the fake clock (standing still unless moved; the app's timers run
-# on it) are the test driver's (companion/testing.py): the benchmark presses what the tests do.
-Clock = FakeClock  # (bench/profile.py's name for it)
-
-
-def new_app(tmp: Path, kind: str, players: tuple[str, ...], display, clock=time.monotonic,
-            rules: dict[str, Any] | None = None):
-    """An app resuming a new `kind` game (its journal `<kind>.db` in `tmp`) with house `rules`:
-    default config, no dice animation, seeded dice. Returns (app, store)."""
-    app = make_app(tmp, journal=f"{kind}.db", kind=kind, players=players, rules=rules,
-                   setup=False, display=display, clock=clock, seed=7, strict=False)
-    return app, app.store
-
-
-def step(app, button: str, gesture: str = "press") -> None:
-    """One input handled the way the app thread does it, then the frame drawn."""
-    press(app, button, hold=gesture == "hold")
 
 
 def interaction(app, twin: TwinDisplay, buttons: list[str]) -> dict[str, int]:
@@ -180,134 +168,7 @@ def bench_bytes(tmp: Path, *, repeat: int) -> None:
         figure(f"ms_{name}_stock_400khz", i2c_ms(round(stock)), "ms", None, "ssd1306, stock")
 
 
-# --- press to frame through MockFactory pins and the app thread ---------------------------------
-
-class TimedDisplay:
-    """Our partial ssd1306 on a recording serial; notes when a frame is handed over and sent."""
-
-    def __init__(self) -> None:
-        from companion.drivers import oled
-        from companion.drivers.display import Display
-        from companion.drivers.oled import RecordingSerial
-
-        self.serial = RecordingSerial()
-        self.inner = Display(oled.ssd1306(self.serial))
-        self.schedule = None
-        self.waiting = False  # a press was handled; the next frame is its frame
-        self.handed = self.sent = 0.0
-        self.done = threading.Event()
-
-    def show(self, image) -> bool:
-        t = time.perf_counter()
-        sent = self.inner.show(image)
-        if self.waiting:
-            self.waiting = False
-            self.handed, self.sent = t, time.perf_counter()
-            self.done.set()
-        self.serial.clear()  # keep memory flat over thousands of frames
-        return sent
-
-    def close(self) -> None:
-        pass
-
-
-def press_script(kind: str) -> list[str]:
-    """A cycle of presses on a mode's screens that comes back where it started.
-    "!X" is posted straight to the queue (a hold of X, not timed: pins would need 0.8 s)."""
-    if kind == "table":
-        return ["NEXT", "NEXT", "ROLL", "DOWN", "UP", "BACK", "OK", "DOWN", "BACK", "NEXT",
-                "!BACK"]
-    if kind == "penny-badger":
-        return ["NEXT", "OK", "OK", "NEXT", "DOWN", "DOWN", "OK", "OK", "OK", "UP", "DOWN",
-                "!BACK", "!BACK"]
-    return ["NEXT", "OK", "OK", "UP", "UP", "UP", "NEXT", "UP", "UP", "DOWN", "ROLL", "UP",
-            "BACK", "OK", "DOWN", "UP", "!BACK"]
-
-
-def pct(xs: list[float], p: float) -> float:
-    """The p-th percentile of `xs` (nearest rank)."""
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
-
-
-class PressTimes:
-    """Press-to-frame samples in ms: `handed` (to `Display.show`), `sent` (to the end of the
-    write), and `handed` by kind."""
-
-    def __init__(self) -> None:
-        self.handed: list[float] = []
-        self.sent: list[float] = []
-        self.by_kind: dict[str, list[float]] = {}
-
-
-def press_times(tmp: Path, *, presses: int, attach=None, gap: float = 0.0,
-                rules: dict[str, Any] | None = None, times: PressTimes | None = None
-                ) -> PressTimes:
-    """`presses` presses through MockFactory pins and the app thread, a third on each mode,
-    added to `times` (a new PressTimes when None) and returned. `attach(app)`, when given,
-    sets something up beside the app and returns what stops it (or None). `gap`: seconds
-    between one frame and the next press (0: back to back). `rules`: the games' house rules."""
-    from gpiozero.pins.mock import MockFactory
-
-    from companion.app import run_safely
-    from companion.drivers.buttons import ButtonPanel
-    from companion.games import load_config as load
-    from companion.inputs import Button, ButtonInput, Gesture, Quit
-
-    out = times if times is not None else PressTimes()
-    per_kind = {"table": presses // 3, "penny-badger": presses // 3}
-    per_kind["pig-farm"] = presses - sum(per_kind.values())
-    for kind, n in per_kind.items():
-        display = TimedDisplay()
-        app, store = new_app(tmp, kind, ("Ann", "Ben", "Cy", "Dee"), display, rules=rules)
-        original = app.handle
-
-        def handle(item, original=original, display=display) -> None:
-            original(item)
-            if isinstance(item, ButtonInput):
-                display.waiting = True
-
-        app.handle = handle
-        detach = attach(app) if attach is not None else None
-        clock = FakeClock()
-        factory = MockFactory()
-        cfg = load(None)
-        panel = ButtonPanel(cfg.pins(), post=app.post, pin_factory=factory, clock=clock)
-        thread = threading.Thread(target=run_safely, args=(app,), daemon=True)
-        thread.start()
-        script = press_script(kind)
-        done = 0
-        i = 0
-        while done < n:
-            name = script[i % len(script)]
-            i += 1
-            display.done.clear()
-            if name.startswith("!"):
-                app.post(ButtonInput(Button[name[1:]], Gesture.HOLD))
-                display.done.wait(10)
-                continue
-            pin = factory.pin(cfg.pins()[name.lower()])
-            if gap:
-                time.sleep(gap)
-            clock.t += 1.0
-            pin.drive_low()
-            clock.t += 0.1
-            t0 = time.perf_counter()
-            pin.drive_high()  # the press is complete on release
-            if not display.done.wait(10):
-                raise RuntimeError(f"no frame after {name} on {kind}")
-            out.handed.append((display.handed - t0) * 1000)
-            out.sent.append((display.sent - t0) * 1000)
-            out.by_kind.setdefault(kind, []).append(out.handed[-1])
-            done += 1
-        app.post(Quit())
-        thread.join(10)
-        if detach is not None:
-            detach()
-        panel.close()
-        store.close()
-    return out
-
+# --- press to frame through MockFactory pins and the app thread (bench/presses.py) --------------
 
 def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = "",
                          gap: float = 0.0) -> None:
@@ -331,140 +192,7 @@ def bench_press_to_frame(tmp: Path, *, presses: int, attach=None, suffix: str = 
                f"{len(xs)} presses")
 
 
-# --- processes ---------------------------------------------------------------------------------
-
-# Prints a line for each of the first two frames the display is asked to show, with a digest
-# of the picture and whether the app was imported yet ("app") or not ("early"). With a kept
-# start frame (companion/session/startframe.py) the first is that frame, shown early, and the
-# second the app's own first frame; without one, both are the app's. The two must be the same
-# picture (startup_once checks): the early frame is the game as it is.
-STARTUP_CHILD = """
-import sys, os, hashlib
-from companion.drivers import display
-shown = display.Display.show
-def show(self, image, _seen=[0]):
-    r = shown(self, image)
-    if _seen[0] < 2:
-        _seen[0] += 1
-        when = b"app" if "companion.app.core" in sys.modules else b"early"
-        os.write(1, b"FRAME " + hashlib.sha256(image.tobytes()).hexdigest().encode() + b" "
-                 + when + b"\\n")
-    return r
-display.Display.show = show
-from companion import cli
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
-# The least any first frame costs: the same interpreter importing only the libraries a panel
-# frame cannot do without (Pillow to draw it, luma to show it), drawing one line of text and
-# showing it on luma's dummy device. No companion code: no start-up can beat it.
-FLOOR_CHILD = """
-import os
-from PIL import Image, ImageDraw, ImageFont
-from luma.core.device import dummy
-device = dummy(width=128, height=64, mode="1")
-image = Image.new("1", (128, 64))
-ImageDraw.Draw(image).text((0, 0), "Ann's turn", font=ImageFont.load_default(), fill=1)
-device.display(image)
-os.write(1, b"FRAME\\n")
-"""
-
-
-def env_for(tmp: Path, **extra: str) -> dict[str, str]:
-    return {**os.environ, "XDG_CONFIG_HOME": str(tmp / "cfg"), "XDG_STATE_HOME":
-            str(tmp / "state"), "PYGAME_HIDE_SUPPORT_PROMPT": "1", **extra}
-
-
-def resumable_journal(tmp: Path, events: int) -> Path:
-    from companion.rules.game import Header
-    from companion.session.store import Store
-
-    path = tmp / "resume.db"
-    if not path.exists():
-        with Store(path) as st:
-            j = st.new_game(Header("table", ("Ann", "Ben", "Cy", "Dee")))
-            for e in table_events(events, random.Random(3)):
-                j.append(e)
-    return path
-
-
-def startup_once(tmp: Path, journal: Path, env: dict[str, str],
-                 preexec_fn: Callable[[], None] | None = None, *, child: str = STARTUP_CHILD,
-                 first: str | None = None) -> float:
-    """`preexec_fn` runs in the child before it execs Python (bench/pi_class.py: into a cgroup).
-    `child`: the program run (FLOOR_CHILD for the floor). `first`: "early" when the first
-    frame must be the kept start frame, shown before the app was imported; "app" when it must
-    be the app's own."""
-    # Started as the service starts it: its config file names the journal (hardware/pi).
-    config = tmp / "service.toml"
-    config.write_text(f"[storage]\npath = {json.dumps(str(journal))}\n", encoding="utf-8")
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", child, "run", "--no-web", "--display", "dummy",
-                          "--input", "stdin", "--config", str(config)],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, cwd=ROOT, env=env, preexec_fn=preexec_fn)
-    line = p.stdout.readline()
-    t1 = time.perf_counter()
-    # After a kept start frame, the companion's second frame is the app's own first frame,
-    # the same picture. (After an uncached start the second is the app's next frame, which
-    # may differ: the turn clock fills in its corner.)
-    second = p.stdout.readline() if child is STARTUP_CHILD else line
-    p.stdin.close()
-    p.wait(30)
-    if not line.startswith(b"FRAME"):
-        raise RuntimeError("the app showed no frame")
-    if line.split()[2:] == [b"early"] and second.split()[:2] != line.split()[:2]:
-        raise RuntimeError("the first frame shown is not the app's own first frame")
-    if first is not None and line.split()[2:] != [first.encode()]:
-        raise RuntimeError(f"the first frame was not the {first} one: {line!r}")
-    return (t1 - t0) * 1000
-
-
-def startup_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
-                  ) -> dict[str, list[float]]:
-    """Start-up times in ms to the first frame, resuming a 200-event game, as the service
-    starts it (`companion run --config FILE`, the journal named there):
-
-    - "warm": bytecode cached (as on an installed box after its first start; the cache goes to
-      a temporary PYTHONPYCACHEPREFIX, the first run fills it and is not counted), and the
-      start frame the last run kept (companion/session/startframe.py): a box's usual start.
-    - "cold": PYTHONDONTWRITEBYTECODE=1 and no prefix, so the companion's own modules are
-      compiled at each start (the stdlib's and the venv's `__pycache__`, written when they
-      were installed, are still read); the kept start frame as for "warm".
-    - "uncached": bytecode cached, no kept start frame (removed before each run): the first
-      start after an install or a config change, or after a power cut within a second of a
-      move. It is also about when the app's own first frame comes in the other two."""
-    from companion.session.startframe import path_for
-
-    journal = resumable_journal(tmp, 200)
-    frame = path_for(journal)
-    warm = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
-    warm["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    startup_once(tmp, journal, warm, preexec_fn)  # fills the cache, keeps the start frame
-    times: dict[str, list[float]] = {"warm": [], "cold": [], "uncached": []}
-    for _ in range(runs):
-        times["warm"].append(startup_once(tmp, journal, warm, preexec_fn, first="early"))
-    cold = {**env_for(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
-    cold.pop("PYTHONPYCACHEPREFIX", None)
-    for _ in range(runs):
-        times["cold"].append(startup_once(tmp, journal, cold, preexec_fn, first="early"))
-    for _ in range(runs):
-        frame.unlink(missing_ok=True)
-        times["uncached"].append(startup_once(tmp, journal, warm, preexec_fn, first="app"))
-    return times
-
-
-def floor_times(tmp: Path, *, runs: int, preexec_fn: Callable[[], None] | None = None
-                ) -> list[float]:
-    """FLOOR_CHILD's time to its frame in ms, run as the warm start-up is (same interpreter,
-    environment and working directory; only the stdlib's and the venv's bytecode is used)."""
-    journal = resumable_journal(tmp, 200)
-    env = {k: v for k, v in env_for(tmp).items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-    startup_once(tmp, journal, env, preexec_fn, child=FLOOR_CHILD)
-    return [startup_once(tmp, journal, env, preexec_fn, child=FLOOR_CHILD) for _ in range(runs)]
-
+# --- processes (bench/processes.py) -------------------------------------------------------------
 
 def bench_startup(tmp: Path, *, runs: int) -> None:
     times = startup_times(tmp, runs=runs)
@@ -476,18 +204,6 @@ def bench_startup(tmp: Path, *, runs: int) -> None:
            f"median of {runs}, bytecode cached, no kept start frame")
     figure("startup_floor_ms", statistics.median(floor_times(tmp, runs=runs)), "ms", None,
            f"median of {runs}: Python, Pillow and luma showing one frame, no companion")
-
-
-def proc_cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def proc_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def bench_idle(tmp: Path, *, seconds: float) -> None:
@@ -516,23 +232,6 @@ def bench_idle(tmp: Path, *, seconds: float) -> None:
 
 
 # --- journal -----------------------------------------------------------------------------------
-
-def table_events(n: int, rng: random.Random) -> list[dict]:
-    out: list[dict] = []
-    for _ in range(n):
-        r = rng.random()
-        if r < 0.6:
-            out.append({"type": "next"})
-        elif r < 0.75:
-            out.append({"type": "roll", "dice": {"colors": "red", "d8": rng.randint(1, 8)}})
-        elif r < 0.85:
-            out.append({"type": "skip"})
-        elif r < 0.95:
-            out.append({"type": "reverse"})
-        else:
-            out.append({"type": "skip_to", "player": rng.randrange(4)})
-    return out
-
 
 def bench_journal(tmp: Path, *, events: int, runs: int) -> None:
     from companion.rules.game import Header

@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.common import ROOT, pct
 
 # A child process holding N event streams; prints "client seq events perf_counter" per
 # snapshot and "F client n perf_counter" per frame event (then fetches that PNG, as a page does).
@@ -272,11 +272,6 @@ def companion(tmp: Path, journal: Path, port: int, env: dict[str, str], *extra: 
         env=env, text=True)
 
 
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
-
-
 @contextmanager
 def stdin_companion(tmp: Path, journal: Path, env: dict[str, str], clients: int):
     """`companion run --input stdin --ack` with the web on a free port, ready, and `clients`
@@ -359,7 +354,7 @@ def attach_web(clients: int):
 
 
 def startup_once(journal: Path, env: dict[str, str]) -> tuple[float, float]:
-    from bench.run import STARTUP_CHILD
+    from bench.processes import STARTUP_CHILD
     port = free_port()
     t0 = time.perf_counter()
     p = subprocess.Popen([sys.executable, "-c", STARTUP_CHILD, "run", "--web",
@@ -395,7 +390,7 @@ def bench_startup(tmp: Path, figure, journal: Path, env: dict[str, str], *, runs
 
 def bench_idle(tmp: Path, figure, journal: Path, env: dict[str, str], *, seconds: float,
                clients: int = 3) -> None:
-    from bench.run import proc_cpu_seconds, proc_rss_mb
+    from bench.processes import proc_cpu_seconds, proc_rss_mb
     port = free_port()
     p = companion(tmp, journal, port, {**env, "GPIOZERO_PIN_FACTORY": "mock"})
     c = None
@@ -589,7 +584,7 @@ def guests_flood(tmp: Path, env: dict[str, str], *, addresses: int, per_address:
                 i += 1
                 time.sleep(0.1)
 
-        from bench.run import proc_cpu_seconds, proc_rss_mb
+        from bench.processes import proc_cpu_seconds, proc_rss_mb
         cpu0, began = proc_cpu_seconds(box.pid), time.monotonic()
         reader = threading.Thread(target=viewers, daemon=True)
         reader.start()
@@ -742,7 +737,8 @@ def bench_flood(tmp: Path, figure, env: dict[str, str], *, presses: int) -> None
 
 
 def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
-    from bench.run import env_for, resumable_journal
+    from bench.journals import resumable_journal
+    from bench.processes import env_for
     journal = resumable_journal(tmp, 200)
     env = env_for(tmp)
     bench_latency(tmp, figure, journal, env, presses=20 if quick else 200)
@@ -758,7 +754,7 @@ def bench_web(tmp: Path, figure, bench_press_to_frame, *, quick: bool) -> None:
 if __name__ == "__main__":  # python -m bench.web guests [--quick]: the guests' floods alone
     import tempfile
 
-    from bench.run import env_for
+    from bench.processes import env_for
 
     def print_figure(name: str, value: float, unit: str, goal: float | None = None,
                      note: str = "") -> None:

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bench import run
+from bench import processes, run
 
 
 def test_bench_prints_one_json_object_per_figure_and_counts_wire_bytes(capsys):
@@ -54,8 +54,8 @@ def test_pi_class_without_a_cgroup_says_why_in_one_line_and_skips(tmp_path):
 def test_the_floor_shows_a_frame_with_no_companion_code(tmp_path):
     """pi_startup_floor_ms / startup_floor_ms: what no start-up can beat. It must show a
     frame (floor_times refuses a child that says nothing) and read none of the companion."""
-    assert len(run.floor_times(tmp_path, runs=1)) == 1
-    code = run.FLOOR_CHILD + "\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('companion')))"
+    assert len(processes.floor_times(tmp_path, runs=1)) == 1
+    code = processes.FLOOR_CHILD + "\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('companion')))"
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        cwd=tmp_path, timeout=60, check=True)
     assert p.stdout.splitlines() == ["FRAME", "[]"]
@@ -65,7 +65,7 @@ def test_the_start_up_figures_show_the_apps_own_frame_first(tmp_path):
     """startup_ms and its kin: every start shows a frame, and the first one shown (the kept
     start frame, except in the uncached runs) is the app's own first frame (startup_once
     refuses a start whose two first frames differ)."""
-    times = run.startup_times(tmp_path, runs=1)
+    times = processes.startup_times(tmp_path, runs=1)
     assert {k: len(v) for k, v in times.items()} == {"warm": 1, "cold": 1, "uncached": 1}
     assert (tmp_path / "resume.db.frame").exists()  # the last (uncached) run kept it again
 
@@ -74,13 +74,13 @@ def test_a_start_whose_early_frame_differs_from_the_apps_is_refused(tmp_path):
     """The check itself: a kept frame that is not the app's picture (here: a blank one under
     the right key) makes startup_once raise."""
     from companion.session import startframe
-    run.startup_times(tmp_path, runs=1)
+    processes.startup_times(tmp_path, runs=1)
     frame = tmp_path / "resume.db.frame"
     line = frame.read_bytes().partition(b"\n")[0]
     frame.write_bytes(line + b"\n" + bytes(startframe.RAW_BYTES))
-    env = {**run.env_for(tmp_path), "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}
+    env = {**processes.env_for(tmp_path), "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}
     with pytest.raises(RuntimeError, match="not the app's own first frame"):
-        run.startup_once(tmp_path, tmp_path / "resume.db", env)
+        processes.startup_once(tmp_path, tmp_path / "resume.db", env)
 
 
 def test_slow_runs_pytest_in_a_cpu_cgroup_or_says_why_not():

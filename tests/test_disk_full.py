@@ -52,7 +52,8 @@ SCRIPT = r'''
 import os, subprocess, sys, time
 mnt = sys.argv[1]
 subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", mnt], check=True)
-from companion import cli, config as configmod
+from companion import config as configmod
+from companion.cli import common
 from companion.rules.game import Header
 from companion.session.store import Store
 journal = os.path.join(mnt, "journal.db")
@@ -76,7 +77,7 @@ except Exception as e:
 cfg = configmod.load(None)
 cfg.data["storage"]["path"] = journal
 cfg.data["dice"]["animation"] = 0.0
-store = cli.open_store(cfg, full_ok=True)
+store = common.open_store(cfg, full_ok=True)
 from companion.app import App
 from companion.drivers.display import dummy
 from companion.inputs import Button, ButtonInput, Gesture
@@ -131,7 +132,7 @@ def _fill(served) -> None:
 
 
 def _read_only_start(served) -> None:
-    """As `companion run` opens a journal on a disk already full (cli.open_store)."""
+    """As `companion run` opens a journal on a disk already full (cli/common.py's open_store)."""
     served.store.unwritable = "the disk is full"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from companion.cli import load_config, open_store, open_writer
+from companion.cli.common import load_config, open_store, open_writer
 from companion.errors import CompanionError, shown
 
 

@@ -12,7 +12,7 @@ import signal
 import sys
 from contextlib import ExitStack
 
-from companion.cli import load_config, open_store
+from companion.cli.common import load_config, open_store
 from companion.errors import shown
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.cli import load_config
+from companion.cli.common import load_config
 from companion.errors import CompanionError
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from companion.cli import EXIT_USAGE, load_config, open_store
+from companion.cli.common import EXIT_USAGE, load_config, open_store
 from companion.errors import CompanionError
 
 

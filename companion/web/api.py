@@ -1,13 +1,16 @@
 """The /api routes (docs/web.md is the contract). Reading needs nothing; changing needs a
 paired browser, and every POST passes `guard` first. Nothing here touches the journal: a
 change is a `WebRequest` on the app's queue, done by the app thread like a button press.
+
+The routes are given the web that mounts them (`companion/web/server.py`'s `Web`), and say
+what they need of it in `Server` below: this module never imports the server.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable, Protocol
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
@@ -16,12 +19,10 @@ from starlette.routing import Route
 
 from companion.inputs import Button
 from companion.web import guard
+from companion.web.gate import Gate
 from companion.web.guard import Refused
-from companion.web.pairing import digest
-from companion.web.snapshot import Bye, Frame, with_now
-
-if TYPE_CHECKING:
-    from companion.web.server import Web
+from companion.web.pairing import Pairing, digest
+from companion.web.snapshot import Bye, Frame, Hub, with_now
 
 COOKIE = "companion_session"
 COOKIE_AGE = 30 * 24 * 3600  # seconds; as the session (kept in the journal: a restart keeps it)
@@ -53,7 +54,31 @@ def no_store(resp: Response) -> Response:
     return resp
 
 
-def routes(web: Web) -> list[Route]:
+class Server(Protocol):
+    """What the routes need of the web that mounts them (`server.Web` is the one)."""
+
+    hub: Hub  # the snapshots published, and the event streams' slots
+    gate: Gate  # the event streams' caps per address
+    pairing: Pairing
+    allowed_hosts: frozenset[str]  # the Origin a change must come from (guard.check_origin)
+    wall: Callable[[], float]  # the box's wall clock: each snapshot sent carries its `now`
+
+    def initial_snapshot(self) -> dict[str, Any]: ...
+
+    def frame_png(self) -> bytes | None: ...
+
+    def kinds(self) -> list[dict[str, Any]]: ...
+
+    async def ask(self, kind: str, payload: dict[str, Any]) -> Response:
+        """The app thread's answer to a request, as a response."""
+        ...
+
+    async def keep_phone(self, digest: str, created: float) -> bool:
+        """The app thread keeps a newly paired phone's session in the journal."""
+        ...
+
+
+def routes(web: Server) -> list[Route]:
     async def state(request: Request) -> Response:
         latest = web.hub.latest
         body = latest[1] if latest is not None else json.dumps(web.initial_snapshot())

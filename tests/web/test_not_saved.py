@@ -15,7 +15,7 @@ def test_a_press_on_a_full_disk_says_not_saved(page, companion):
     c = companion("table", ("Ann", "Ben", "Cy"))
     pair(page, c)
     expect(page.locator("#who")).to_have_text("Ann")
-    c.store.unwritable = "the disk is full"  # as after a start on a full disk (cli.open_store)
+    c.store.unwritable = "the disk is full"  # as after a start on a full disk (cli/common.py's open_store)
     page.click("button.press[data-button=NEXT]")
     expect(page.locator("#error")).to_contain_text("Not saved: disk full")
     expect(page.locator("#error")).not_to_contain_text("Nothing to do here")
