@@ -5,6 +5,7 @@ that note what they are asked."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -93,8 +94,9 @@ class Host:
     def not_saved(self, e: Exception) -> None:
         self.show_toast(str(e), 4.0)
 
-    def web_switch(self, on: bool) -> None:
-        self.posted.append(("web", on))
+    @property
+    def bridge(self):  # the web's switch (WebBridge.switch)
+        return SimpleNamespace(switch=lambda on: self.posted.append(("web", on)))
 
 
 @pytest.fixture

@@ -113,7 +113,7 @@ def test_buttons_wait_while_the_dice_tumble(make_app):
     assert len(app.journal.events) == n
     app.clock.advance(0.6)
     from companion.inputs import Tick
-    app.handle(Tick("tumble", {"seq": app.roll_seq}))
+    app.handle(Tick("tumble", {"seq": app.rolls.seq}))
     assert app.top.result is not None and app.journal.events[-1]["type"] == "roll"
     assert set(app.journal.events[-1]["dice"]) == {"d8"}
 
@@ -212,7 +212,7 @@ def test_a_roll_whose_result_never_comes_is_rolled_in_software(make_app):
     choose(app, "8-sided die")
     assert isinstance(app.top, RollScreen) and app.top.result is None
     app.clock.advance(app.rolls.deadline + 0.1)
-    app.handle(Tick("tumble", {"seq": app.roll_seq}))
+    app.handle(Tick("tumble", {"seq": app.rolls.seq}))
     assert app.top.result is not None and app.journal.events[-1]["type"] == "roll"
     assert app.top.note == "No answer from the dice: software roll"
 

@@ -169,7 +169,7 @@ class Host(Performed):
     for the stale check as App.perform does."""
 
     strict = True
-    roll_seq = 0
+    rolls = SimpleNamespace(seq=0)
 
     def __init__(self, store, journal) -> None:
         super().__init__(store, journal)

@@ -48,6 +48,13 @@ class StaleChange(Exception):
     """A phone's press would commit something on a snapshot that is no longer the game's."""
 
 
+class Rolling(Protocol):
+    """The rolls' count (Rolls.seq): a press that started a roll changed something."""
+
+    @property
+    def seq(self) -> int: ...
+
+
 class Host(Changed, Described, Protocol):
     """What the bridge uses of the App, besides what a phone's changes (changes.Table) and
     the snapshots (snapshots.Table) do."""
@@ -56,7 +63,7 @@ class Host(Changed, Described, Protocol):
     strict: bool  # a bug fails loudly (App.strict)
 
     @property
-    def roll_seq(self) -> int: ...  # a roll started (what a press may change)
+    def rolls(self) -> Rolling: ...  # a roll started (what a press may change)
 
     @property
     def clock(self) -> Callable[[], float]: ...
@@ -206,7 +213,7 @@ class WebBridge:
             frame = app.frame().tobytes()
         except Exception:  # a screen that fails to draw: render() shows the error frame
             frame = b""
-        return (self.snapshots.current(), [id(s) for s in app.stack], app.roll_seq, frame)
+        return (self.snapshots.current(), [id(s) for s in app.stack], app.rolls.seq, frame)
 
     # --- the frame the web may show -----------------------------------------------------------
 

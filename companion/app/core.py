@@ -19,6 +19,7 @@ from companion.app.handlers import HANDLERS, Actions
 from companion.app.rolls import Rolls
 from companion.app.statscache import StatsCache
 from companion.app.timers import Scheduler, Timers
+from companion.app.webparts import pieces
 from companion.errors import IllegalEvent, JournalError
 from companion.session.journal import Journal
 from companion.ui import power
@@ -38,15 +39,11 @@ log = logging.getLogger(__name__)
 
 class App:
     """The one thread that changes the companion's state: `run` takes the inputs off the
-    queue one at a time (`handle`), and only it changes the journal, the screens and the
-    frames; other threads only `post`. The parts it builds (the rolls, the screen actions,
-    the turn clock, the calls, the seat lights, the web bridge, the statistics cache) run on
-    that same thread, each given the App as the narrow host its own module declares, or only
-    the callables it needs."""
+    queue one at a time (`handle`); other threads only `post`. The parts it builds run on
+    this thread, each given the narrow host its own module declares, or only callables."""
 
-    # Off at the table: a bug in a screen is logged with its traceback and shown as a toast,
-    # and the game goes on (it is safe in the journal). The test suite turns it on
-    # (tests/conftest.py) so that such a bug fails the test instead.
+    # Off at the table: a bug in a screen is logged and shown as a toast, and the game goes on
+    # (it is safe in the journal). The tests turn it on (tests/conftest.py): a bug fails.
     strict = False
 
     def __init__(self, *, config, store, display, dice=None, clock=time.monotonic,
@@ -59,14 +56,11 @@ class App:
         self.display = display
         self.clock = clock
         self.rng = rng or random.Random()
-        # SimpleQueue: its put() may be called from a signal handler (SIGTERM posts Quit),
-        # which queue.Queue's non-reentrant lock does not allow.
-        # `inbox`: a queue made before the app, that inputs already post to (companion run,
-        # when the kept start frame is up before the app is).
+        # SimpleQueue: SIGTERM's handler may put() (Quit). `inbox`: one inputs already post
+        # to (companion run, when the kept start frame is up before the app is).
         self.queue: queue.SimpleQueue = inbox if inbox is not None else queue.SimpleQueue()
         self.timers: Scheduler = Timers(self.post)
-        if hasattr(display, "schedule"):  # a failed panel write asks for a redraw later;
-            # any Tick wakes run(), which draws the current frame once the queue is empty.
+        if hasattr(display, "schedule"):  # a failed panel write: a Tick redraws it later
             display.schedule = lambda seconds: self.timers.after(seconds, I.Tick("redraw"))
         if dice is None:
             from companion.drivers.dice import SoftwareDice
@@ -75,55 +69,45 @@ class App:
         self.buzzer = buzzer
         self.power_runner = power_runner  # runs the power-off command; None = subprocess.run
         self.on_commit = on_commit
-        # The spoken calls (app/calls.py, docs/speech.md), to the box's voice (None: silent).
-        self.caller = Caller(lambda: self.journal, speaker, self.changed)
+        self.caller = Caller(lambda: self.journal, speaker, self.changed)  # the spoken calls
         animation = config["dice"]["animation"]
         self.rolls = Rolls(self, animation=animation,
                            deadline=animation + config["roller"]["timeout"] + 1.0)
         self.actions = Actions(self)  # what the screens' actions do (handlers.py)
         self.toast: tuple[str, float] | None = None
-        # What the last failed save said ("Not saved: disk full"), for the web's answer to
-        # the request that met it (WebBridge.on_web clears it first). "" = none.
-        self.save_failed = ""
+        self.save_failed = ""  # the last failed save's words, for the web's answer ("": none)
         self.journal: Journal | None = store.resume()
         self.actions.taken_back_at_start()
         self.turn_clock = TurnClock(self)  # the open game's turn clock (docs/clock.md)
         self.lights = lights.Lights(self, ring)  # the seat lights (docs/lights.md)
-        # The game left for the start menu (still the open game in the journal: resumed at
-        # start); the unfinished games the start menu's Resume offers, newest move first.
-        self.left: Journal | None = None
-        self.unfinished: tuple[ResumeEntry, ...] = ()
+        self.left: Journal | None = None  # the game left for the start menu (still open)
+        self.unfinished: tuple[ResumeEntry, ...] = ()  # what the start menu's Resume offers
         self.commits = 0  # appends, undos and redos so far
         from companion.session import roster
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self.statscache = StatsCache(store, self.post)  # the history figures (stats())
+        self.statscache: StatsCache = StatsCache(store, self.post)  # the history figures (stats())
         self.stack: list[Screen] = []
-        # The table web's bridge (bridge.py): a phone's requests, the snapshots and their
-        # seqs, the double taps; the web itself once attached (attach_web).
-        self.bridge = WebBridge(self, self.snapshot_parts)
+        parts = pieces(self.turn_clock, self.caller, self.lights, config)
+        self.bridge: WebBridge = WebBridge(self, parts)  # a phone's requests, the snapshots
         self.panel_frame: Any = None  # the image the panel itself shows now
-        # The next start's first frame, kept at `start_frame` (firstframe.py; None: not kept).
+        # The next start's first frame, kept at `start_frame` (None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None
         self.actions.first_screens()
-
-    # --- plumbing -----------------------------------------------------------------------------
 
     def post(self, item: object) -> None:
         """Called from any thread."""
         self.queue.put(item)
 
     def ctx(self) -> Context:
-        unfinished = self.unfinished if self.journal is None else ()
+        # The first frame (the kept one: firstframe.py) computes no statistics, shows no clock.
+        drawn = self.last_frame is not None
         return Context(config=self.config, journal=self.journal, now=self.clock(),
-                       dice_note=self.rolls.dice_note, unfinished=unfinished,
-                       # No statistics in the first frame: never computed at start-up.
-                       stats=self.stats if self.last_frame is not None else None,
+                       dice_note=self.rolls.dice_note,
+                       unfinished=self.unfinished if self.journal is None else (),
+                       stats=self.stats if drawn else None,
                        extra={"web": self.web} if self.web is not None else {},
-                       roster=self.roster,
-                       # No clock in the first frame either: it is the kept one (firstframe).
-                       clock=self.turn_clock.reading() if self.last_frame is not None
-                       else STARTING)
+                       roster=self.roster, clock=self.turn_clock.reading() if drawn else STARTING)
 
     @property
     def top(self) -> Screen:
@@ -135,8 +119,7 @@ class App:
         self.lights.sync()  # the ring's first frame
         self.lights.deferred = True  # from now on after each frame (Lights.after)
         if self.journal is not None:
-            # Now the end screen's line of history, or the turn clock in its corner (blank in
-            # the first frame, and a paused clock or a break has no tick to draw it).
+            # The end screen's history line or the clock's corner (blank in the first frame).
             self.post(I.Tick("redraw"))
         firstframe.due(self)  # a start that found no kept frame (or an old one) keeps it
         drawn = True  # the frame shows every input handled so far
@@ -182,8 +165,6 @@ class App:
         """A button, to what it asks for (presses.on_button): a phone's presses come here."""
         presses.on_button(self, b)
 
-    # --- actions (handlers.py) and the journal ------------------------------------------------
-
     @property
     def mode(self):
         assert self.journal is not None
@@ -206,11 +187,6 @@ class App:
     def emit(self, event: dict) -> bool:
         """Append `event` to the journal (Actions.append: a refused move is False)."""
         return self.actions.append(event)
-
-    @property
-    def roll_seq(self) -> int:
-        """The number of the last roll asked of the dice (Rolls.seq)."""
-        return self.rolls.seq
 
     def committed(self, what: str, event: Any) -> None:
         """After each append, undo or redo: the figures are old, a snapshot is due."""
@@ -240,11 +216,8 @@ class App:
         self.save_failed = short or str(e)[:1].upper() + str(e)[1:]
         self.show_toast(self.save_failed, 4.0)
 
-    # --- the history figures (Records, the end screens) ---------------------------------------
-
     def stats(self) -> Stats | None:
-        """The history figures for Records and the end screens (statscache.py): None while
-        games with no saved record are counted off the app thread."""
+        """The history figures for Records and the end screens (StatsCache.stats)."""
         return self.statscache.stats()
 
     # --- the table web (bridge.py) ------------------------------------------------------------
@@ -256,8 +229,7 @@ class App:
 
     @property
     def last_frame(self) -> tuple[int, Any] | None:
-        """(frame number, PIL image) the web may show (PublicFrame); None before the first
-        frame."""
+        """(frame number, PIL image) the web may show (PublicFrame); None before any."""
         return self.bridge.public.last
 
     @property
@@ -269,16 +241,6 @@ class App:
     def snapshot_due(self, due: bool) -> None:
         self.bridge.snapshots.due = due
 
-    def snapshot_parts(self) -> dict[str, Any]:
-        """The web snapshot's pieces other parts own: the turn clock, the calls and how they
-        are said, the ring."""
-        from companion.app.calls import speech
-        from companion.app.clock import snapshot
-        tc = self.turn_clock
-        return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
-                "calls": self.caller.snapshot(), "speech": speech(self.config, self.caller.run),
-                "ring": self.lights.snapshot()}
-
     def attach_web(self, web: Web) -> None:
         """Give the app its table web (WebBridge.attach)."""
         self.bridge.attach(web)
@@ -286,10 +248,6 @@ class App:
     def web_request(self, kind: str, p: dict) -> dict:
         """Do a paired browser's request and answer it (WebBridge.web_request)."""
         return self.bridge.web_request(kind, p)
-
-    def web_switch(self, on: bool) -> None:
-        """The device menu's Web on/off (WebBridge.switch)."""
-        self.bridge.switch(on)
 
     def flush_snapshot(self) -> None:
         """Publish the snapshot a change made due (Snapshots.flush)."""
@@ -318,18 +276,6 @@ class App:
         self.bridge.drawn(frame, self.stack)  # what the web may show: never a secret screen
 
 
-def on_web(app: App, request: I.WebRequest) -> None:
-    app.bridge.on_web(request)
-
-
-def on_stats_filled(app: App, item: I.StatsFilled) -> None:
-    app.statscache.on_filled(item)
-
-
-def on_phone_paired(app: App, item: I.PhonePaired) -> None:
-    app.bridge.on_phone_paired(item)
-
-
 # What the app thread does with each input from the queue (companion/inputs.py), by its exact
 # type (App.handle); Quit ends App.run before it gets here.
 INPUTS: dict[type, Callable[[App, Any], object]] = {
@@ -339,9 +285,9 @@ INPUTS: dict[type, Callable[[App, Any], object]] = {
     I.Tick: ticks.on_tick,
     I.Notice: lambda app, notice: app.show_toast(notice.text, 3.0),
     I.ShutdownRequest: presses.on_shutdown_request,
-    I.WebRequest: on_web,
-    I.PhonePaired: on_phone_paired,
-    I.StatsFilled: on_stats_filled,
+    I.WebRequest: lambda app, request: app.bridge.on_web(request),
+    I.PhonePaired: lambda app, item: app.bridge.on_phone_paired(item),
+    I.StatsFilled: lambda app, item: app.statscache.on_filled(item),
 }
 
 

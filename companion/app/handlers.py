@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+class Switch(Protocol):
+    """Switches the table web on or off (WebBridge.switch)."""
+
+    def switch(self, on: bool) -> None: ...
+
+
 class ActionHost(Protocol):
     """What the screen actions use of the app (App satisfies it)."""
 
@@ -78,7 +84,8 @@ class ActionHost(Protocol):
 
     def not_saved(self, e: JournalError) -> None: ...
 
-    def web_switch(self, on: bool) -> None: ...
+    @property
+    def bridge(self) -> Switch: ...  # the web's switch (WebBridge)
 
 
 class Actions:
@@ -367,7 +374,7 @@ class Actions:
     # --- the box: the web, the buzzer, quitting, power --------------------------------------------
 
     def web_switch(self, action: A.WebSwitch) -> bool:
-        self.host.web_switch(action.on)
+        self.host.bridge.switch(action.on)
         return True
 
     def forget_phones(self, action: A.ForgetPhones) -> bool:
