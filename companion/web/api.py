@@ -175,7 +175,7 @@ def routes(web: Server) -> list[Route]:
                 body = await guard.read_json(request)
                 seq = take_seq(body)
                 # `phone`: which paired phone asks (its session, whichever tab): a page's
-                # double tap is told apart from another phone's tap by it (bridge.double_tap).
+                # double tap is told apart from another phone's tap by it (app/taps.py, Taps).
                 payload = {**check({k: v for k, v in body.items() if k != "seq"}), "seq": seq,
                            "phone": digest(token)}
             except Refused as e:
