@@ -91,7 +91,7 @@ def bench_clock_press(tmp: Path, figure: Figure, *, presses: int, rounds: int) -
 def idle_run(tmp: Path, *, seconds: float, stopped: bool) -> dict[str, float]:
     """App.run on a thread, left alone for `seconds` on a running turn. Returns the CPU
     percent of this process, the clock ticks handled a second, and the bytes written."""
-    from companion.app import run_safely
+    from companion.app.core import run_safely
     from companion.drivers import oled
     from companion.drivers.display import Display
     from companion.drivers.oled import RecordingSerial

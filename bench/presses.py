@@ -92,7 +92,7 @@ def press_times(tmp: Path, *, presses: int, attach=None, gap: float = 0.0,
     between one frame and the next press (0: back to back). `rules`: the games' house rules."""
     from gpiozero.pins.mock import MockFactory
 
-    from companion.app import run_safely
+    from companion.app.core import run_safely
     from companion.drivers.buttons import ButtonPanel
     from companion.games import load_config as load
     from companion.inputs import Button, ButtonInput, Gesture, Quit

@@ -62,7 +62,7 @@ def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     events = 200
     path = tmp / "stats.db"
     build(path, games=games, events=events)
-    from companion.app import STATS_BUDGET
+    from companion.app.statscache import STATS_BUDGET
     with Store(path) as st:
         total = sum(g.events for g in st.games())
         t0 = time.perf_counter()  # what the app thread pays before handing the replay over

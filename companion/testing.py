@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from companion.inputs import Button, ButtonInput, Gesture
 
 if TYPE_CHECKING:
-    from companion.app import App
+    from companion.app.core import App
     from companion.config import Config
     from companion.drivers.oled import RecordingSerial
 
@@ -146,6 +146,21 @@ class _ClockTimers:
         for c in self._calls:
             c.cancel()
         self._calls.clear()
+
+
+class RecordingTimers:
+    """The app's timers (app/timers.py's `Scheduler`) that keep every tick asked for
+    (`ticks`: (seconds, Tick), in order) instead of posting it: for a part built alone,
+    without an App, whose test then hands the part the ticks it wants."""
+
+    def __init__(self) -> None:
+        self.ticks: list[tuple[float, Any]] = []
+
+    def after(self, seconds: float, tick: Any) -> None:
+        self.ticks.append((seconds, tick))
+
+    def close(self) -> None:
+        pass
 
 
 # --- the seat light ring ----------------------------------------------------------------------
@@ -260,7 +275,7 @@ def make_app(directory: Path | str, *, journal: Path | str = "journal.db",
     import copy
     import random
 
-    from companion.app import App
+    from companion.app.core import App
     from companion.config import Config
     from companion.drivers.display import dummy
     from companion.games import check_config as check

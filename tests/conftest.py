@@ -13,7 +13,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 # In tests a bug in a screen must fail the test, not become a toast (see App.strict).
 from companion import testing  # noqa: E402
-from companion.app import App  # noqa: E402
+from companion.app.core import App  # noqa: E402
 from companion.testing import FakeClock  # noqa: E402
 
 App.strict = True

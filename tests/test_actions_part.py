@@ -53,7 +53,6 @@ class Host:
         self.snapshot_due = False
         self.buzzer = Noted()
         self.power_runner = None
-        self.web = None
         self.timers = Noted()
         self.rolls = Noted()
         self.turn_clock = Noted(paused=False)

@@ -78,7 +78,7 @@ cfg = configmod.load(None)
 cfg.data["storage"]["path"] = journal
 cfg.data["dice"]["animation"] = 0.0
 store = common.open_store(cfg, full_ok=True)
-from companion.app import App
+from companion.app.core import App
 from companion.drivers.display import dummy
 from companion.inputs import Button, ButtonInput, Gesture
 app = App(config=cfg, store=store, display=dummy())

@@ -43,7 +43,10 @@ def test_no_move_of_any_kind_changes_the_money_and_undo_redo_restore_it(kind, se
                 j.redo()
             else:
                 j.append(random_move(rng, kind, j))
-        except IllegalEvent:
+        except IllegalEvent as e:
+            # A move the kind's rules take but that would change the money is the kind's bug
+            # (Game.apply refused it): a legal move keeps the money by itself.
+            assert "money is neither created nor destroyed" not in str(e), (kind, str(e))
             continue
         assert j.state.money == start, (kind, j.events[-3:])
 

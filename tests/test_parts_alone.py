@@ -19,22 +19,11 @@ from companion.config import Config, check
 from companion.inputs import Button, ButtonInput, Gesture, Tick
 from companion.rules.game import Header
 from companion.session.store import Store
-from companion.testing import FakeClock, RecordingRing, RecordingSpeaker
+from companion.testing import FakeClock, RecordingRing, RecordingSpeaker, RecordingTimers
 from companion.ui import actions as A
 from companion.ui.screen import Context, Screen, TextScreen
 
 PLAYERS = ("Ann", "Ben", "Cy")
-
-
-class Scheduled:
-    def __init__(self) -> None:
-        self.ticks: list[tuple[float, Tick]] = []
-
-    def after(self, seconds: float, tick: Tick) -> None:
-        self.ticks.append((seconds, tick))
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture
@@ -68,7 +57,7 @@ class ClockHost:
         self.commits = 0
         self.stack: list[Any] = []
         self.snapshot_due = False
-        self.timers = Scheduled()
+        self.timers = RecordingTimers()
         self.buzzer = None
         self.calls: list[str] = []
         self.caller = self
@@ -104,7 +93,7 @@ class LightsHost:
         self.config = Config(check({}))
         self.store = store
         self.journal = journal
-        self.timers = Scheduled()
+        self.timers = RecordingTimers()
         self.snapshot_due = False
         self.turn_clock = self
         self.toasts: list[str] = []
@@ -143,7 +132,7 @@ class FrameHost:
         self.store = store
         self.config = Config(check({}))
         self.clock = FakeClock()
-        self.timers = Scheduled()
+        self.timers = RecordingTimers()
 
 
 def test_the_first_frame_keeper_alone(store, tmp_path):
@@ -267,3 +256,18 @@ def test_no_part_imports_core_not_even_through_another():
             "firstframe", "bridge", "snapshots", "taps", "changes", "publicframe",
             "statscache"} <= parts
     assert sorted(p for p in parts if reaches_core(p)) == []
+
+
+def test_each_part_imports_without_the_app():
+    """Importing a part loads no App: companion/app/__init__.py imports nothing, and no part
+    imports core (a fresh interpreter, so what the tests imported before does not count)."""
+    import subprocess
+    import sys
+    parts = sorted(p.stem for p in APP.glob("*.py") if p.stem not in ("__init__", "core"))
+    code = ("import importlib, sys\n"
+            f"for name in {parts!r}:\n"
+            "    importlib.import_module('companion.app.' + name)\n"
+            "print('companion.app.core' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False", out.stderr

@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings, strategies as st
 from test_oled import Ssd1306Ram
 
-from companion.app import App
+from companion.app.core import App
 from companion.drivers import oled
 from companion.drivers.buttons import ButtonPanel
 from companion.drivers.display import Display

@@ -15,7 +15,7 @@ from companion.app.rolls import TOKEN, Rolls, as_top, pop_to
 from companion.app.timers import Timers
 from companion.errors import IllegalEvent
 from companion.inputs import RollResult, Tick
-from companion.testing import FakeClock
+from companion.testing import FakeClock, RecordingTimers
 from companion.ui import actions as A
 from companion.ui.dice import RollScreen
 from companion.ui.screen import Screen, TextScreen
@@ -29,17 +29,6 @@ class Dice:
         self.asked.append((seq, names))
 
 
-class Scheduled:
-    def __init__(self) -> None:
-        self.ticks: list[tuple[float, Tick]] = []
-
-    def after(self, seconds: float, tick: Tick) -> None:
-        self.ticks.append((seconds, tick))
-
-    def close(self) -> None:
-        pass
-
-
 class Host:
     """What a roll uses of the app, and no more (rolls.RollHost)."""
 
@@ -48,7 +37,7 @@ class Host:
         self.journal = journal
         self.rng = random.Random(1)
         self.dice = Dice()
-        self.timers = Scheduled()
+        self.timers = RecordingTimers()
         self.clock = FakeClock()
         self.emitted: list[dict] = []
         self.performed: list[Any] = []

@@ -88,7 +88,7 @@ def test_the_emulator_asks_but_never_powers_off_the_computer(tmp_path, config, m
     import queue
     import subprocess
 
-    from companion.app import App
+    from companion.app.core import App
     from companion.drivers.display import dummy
     from companion.session.store import Store
     from companion.ui import power

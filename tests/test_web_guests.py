@@ -580,7 +580,7 @@ def test_a_frame_drawn_before_the_web_started_is_sent_on_connect(tmp_path, confi
     that frame's number (found by the benchmark: no frame event until the panel changed)."""
     import random
 
-    from companion.app import App
+    from companion.app.core import App
     from companion.drivers.display import dummy
     from companion.session.store import Store
     from companion.web.server import Web

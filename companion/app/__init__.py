@@ -26,9 +26,9 @@ it needs much of the app, its module declares a narrow `typing.Protocol` of what
   may show)
 - statscache.py: `StatsCache`, the history figures for Records and the end screens (given the
   store and `post`)
+- webparts.py: `pieces`, the web snapshot's clock, calls, speech and ring, read from the parts
+  that own them when the bridge asks
+
+This package imports nothing itself, so a part is imported without the App:
+`from companion.app.core import App`.
 """
-
-from companion.app.core import App, run_safely
-from companion.app.statscache import STATS_BUDGET
-
-__all__ = ["App", "STATS_BUDGET", "run_safely"]

@@ -295,6 +295,25 @@ class WebBridge:
             app.show_toast("Web on: " + web.url.removeprefix("http://").rstrip("/"), 3.0)
 
 
+    def forget_phones(self) -> bool:
+        """The device menu's "Forget all phones": every paired phone forgotten, its open pages
+        told (they stop showing controls), and the kept list cleared. False: not saved (the
+        phones are forgotten now; the kept ones come back after a restart)."""
+        app, web = self.app, self.web
+        if web is None:
+            return True
+        from companion.session import phones
+        n = web.pairing.forget_all()
+        web.phones_forgotten()
+        try:
+            phones.clear(app.store)
+        except JournalError as e:
+            app.not_saved(e)
+            return False
+        app.show_toast(f"Forgot {n} phone{'s' * (n != 1)}")
+        return True
+
+
 def reply(req: WebRequest, result: dict) -> None:
     if req.reply is not None:
         try:

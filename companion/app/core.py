@@ -88,8 +88,7 @@ class App:
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
         self.statscache: StatsCache = StatsCache(store, self.post)  # the history figures (stats())
         self.stack: list[Screen] = []
-        parts = pieces(self.turn_clock, self.caller, self.lights, config)
-        self.bridge: WebBridge = WebBridge(self, parts)  # a phone's requests, the snapshots
+        self.bridge: WebBridge = WebBridge(self, pieces(self))  # a phone's requests, snapshots
         self.panel_frame: Any = None  # the image the panel itself shows now
         # The next start's first frame, kept at `start_frame` (None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None

@@ -34,15 +34,16 @@ from companion.ui.start import ResumeEntry, StartScreen
 if TYPE_CHECKING:
     from companion.rules.game import Header
     from companion.session.journal import Journal
-    from companion.web.server import Web
 
 log = logging.getLogger(__name__)
 
 
 class Switch(Protocol):
-    """Switches the table web on or off (WebBridge.switch)."""
+    """The box's switches of the table web (WebBridge): on or off, and forget every phone."""
 
     def switch(self, on: bool) -> None: ...
+
+    def forget_phones(self) -> bool: ...
 
 
 class ActionHost(Protocol):
@@ -68,9 +69,6 @@ class ActionHost(Protocol):
 
     @property
     def mode(self) -> Any: ...
-
-    @property
-    def web(self) -> Web | None: ...
 
     def ctx(self) -> Context: ...
 
@@ -378,18 +376,7 @@ class Actions:
         return True
 
     def forget_phones(self, action: A.ForgetPhones) -> bool:
-        app = self.host
-        if app.web is not None:
-            from companion.session import phones
-            n = app.web.pairing.forget_all()
-            app.web.phones_forgotten()  # their open pages are told, and stop showing controls
-            try:
-                phones.clear(app.store)
-            except JournalError as e:  # forgotten now; kept ones come back after a restart
-                app.not_saved(e)
-                return False
-            app.show_toast(f"Forgot {n} phone{'s' * (n != 1)}")
-        return True
+        return self.host.bridge.forget_phones()
 
     def beep(self, action: A.Beep) -> bool:
         app = self.host

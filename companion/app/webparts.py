@@ -1,10 +1,11 @@
 """The web snapshot's pieces that other parts own: the turn clock (clock.py), the calls and
 how they are said (calls.py), the seat lights (lights.py). The web bridge is handed
-`pieces(...)`, a callable it asks for them at each snapshot, so it imports none of them."""
+`pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
+parts are read from the host at each call (a benchmark replaces the App's turn clock)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.app.calls import speech
 from companion.app.clock import snapshot
@@ -15,14 +16,22 @@ if TYPE_CHECKING:
     from companion.app.lights import Lights
 
 
-def pieces(turn_clock: TurnClock, caller: Caller, lights: Lights,
-           config: Any) -> Callable[[], dict[str, Any]]:
+class Owners(Protocol):
+    """The parts that own the pieces (the App holds them)."""
+
+    config: Any
+    turn_clock: TurnClock
+    caller: Caller
+    lights: Lights
+
+
+def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
     """What the snapshot's "clock", "calls", "speech" and "ring" are, read when asked."""
 
     def read() -> dict[str, Any]:
-        tc = turn_clock
+        tc, caller = owners.turn_clock, owners.caller
         return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
-                "calls": caller.snapshot(), "speech": speech(config, caller.run),
-                "ring": lights.snapshot()}
+                "calls": caller.snapshot(), "speech": speech(owners.config, caller.run),
+                "ring": owners.lights.snapshot()}
 
     return read

@@ -60,7 +60,7 @@ def run(args) -> int:
             _inputs(stack, cfg, input_kind, inbox.put)
         store = stack.enter_context(open_store(cfg, full_ok=True))
         lock.hold_file()  # the file the store opened (made now, or new after a damaged one)
-        from companion.app import App
+        from companion.app.core import App
 
         def on_commit(what: str, count: int, event) -> None:
             if args.ack:

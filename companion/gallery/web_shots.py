@@ -26,7 +26,7 @@ from companion.rules.game import Game
 if TYPE_CHECKING:
     from playwright.sync_api import ViewportSize
 
-    from companion.app import App
+    from companion.app.core import App
     from companion.session.store import Store
     from companion.web.server import Web
 
@@ -83,7 +83,7 @@ class Companion:
                 j.append(e)
 
     def start(self) -> "Companion":
-        from companion.app import App
+        from companion.app.core import App
         from companion.drivers.display import dummy
         from companion.session.store import Store
         from companion.web.server import Web

@@ -65,7 +65,7 @@ class Web:
         self.frame = frame  # () -> (frame number, PIL image) | None: App.last_frame, never
         # a secret screen (the app draws a stand-in for the pairing code)
         self.source = source  # what the history pages read (the journal database path)
-        self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/bridge.py)
+        self.clock = clock  # pairing's waits, and a double tap's 0.7 s (app/taps.py)
         self.pairing = Pairing(clock=clock, wall=wall)
         # The box's wall clock (the journal's): each copy of a snapshot sent carries its
         # `now`, so a page counts the turn clock on from when the snapshot was made.
