@@ -145,6 +145,15 @@ class DesignGame(Game[DesignState]):
     def _starts(self, rules: Mapping[str, Any]) -> tuple[int, ...]:
         return tuple(rules.get(f"{t.name} start", t.start) for t in self.design.tallies)
 
+    def first_seat(self, players: int, previous: int | None) -> int:
+        """The header's first seat for a New game of `players`: with "the next seat each
+        game", the seat after `previous` (the first seat of the group's last game of this
+        design, None for none); else seat 0 (the group picks with `first`, or the roll-off
+        decides)."""
+        if self.design.first != "next_seat" or previous is None:
+            return 0
+        return (previous + 1) % players
+
     def initial(self, header: Header) -> DesignState:
         d, n = self.design, len(header.players)
         rules = {**self.default_rules, **header.rules}
@@ -209,13 +218,13 @@ class DesignGame(Game[DesignState]):
     def final_winners(self, state: DesignState) -> tuple[int, ...]:
         active = state.table.active
         w = self.design.winner
-        if w.by == "last_left" or not active:
-            return tuple(active)
+        if w.by == "last_left" or len(active) <= 1:
+            return tuple(active)  # the last player left wins, whatever the tally says
         i = self.design.tally_index(w.tally)
         values = [state.tallies[i][s] for s in active]
         if w.by == "most":
-            if max(values) <= state.starts[i]:
-                return ()  # nobody has more than the start: nobody won anything
+            if all(v == state.starts[i] for v in values):
+                return ()  # nobody has moved off the start: nobody won anything
             return tuple(active[k] for k in tbl.best_seats(values))
         return tuple(active[k] for k in tbl.best_seats(values, lowest=True))
 

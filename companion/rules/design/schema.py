@@ -48,12 +48,32 @@ def _validator() -> Callable[[Any], Any]:
     return fastjsonschema.compile(schema())
 
 
+MAX_DEPTH = 8  # the schema's deepest field is moves[i].effects[j].dice[k]: 6 levels
+
+
 def validate(obj: Any) -> None:
     """Check `obj` against the schema; raise DesignError naming the first field at fault."""
+    _whole_numbers(obj, "", 0)
     try:
         _validator()(obj)
     except fastjsonschema.JsonSchemaValueException as e:
         raise DesignError(*_words(e)) from None
+
+
+def _whole_numbers(obj: Any, path: str, depth: int) -> None:
+    """Refuse a number with a decimal point anywhere (the schema's validator, of draft-07,
+    takes 2.0 for a whole number; the format never does: a tally counts in whole numbers, as
+    a die's face is of its own kind), and nesting deeper than any field of the format."""
+    if depth > MAX_DEPTH:
+        raise DesignError(path, f"{path}: nested deeper than any field of a design")
+    if isinstance(obj, float):
+        raise DesignError(path, f"{path or 'the design'}: must be a whole number, not {obj!r}")
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            _whole_numbers(value, f"{path}.{key}" if path else str(key), depth + 1)
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            _whole_numbers(value, f"{path}[{i}]", depth + 1)
 
 
 def _path(e: fastjsonschema.JsonSchemaValueException) -> str:
@@ -66,7 +86,8 @@ def _words(e: fastjsonschema.JsonSchemaValueException) -> tuple[str, str]:
     path = _path(e)
     where = path or "the design"
     value, rule, limit = e.value, e.rule, e.rule_definition
-    shown_value = repr(value) if not isinstance(value, (dict, list)) else "that"
+    shown_value = ("a table" if isinstance(value, dict) else "a list" if isinstance(value, list)
+                   else repr(value))
     if rule == "required" and isinstance(value, dict):
         missing = [k for k in (limit or []) if k not in value]
         return path, f"{where}: missing {missing[0]!r}" if missing else f"{where}: incomplete"
@@ -100,7 +121,8 @@ def _words(e: fastjsonschema.JsonSchemaValueException) -> tuple[str, str]:
     if rule == "minItems":
         return path, f"{where}: needs at least {limit}"
     if rule == "maxItems":
-        return path, f"{where}: has more than {limit} (at most {limit})"
+        count = len(value) if isinstance(value, list) else "more"
+        return path, f"{where}: has {count}, at most {limit}"
     if rule == "uniqueItems":
         return path, f"{where}: lists the same thing twice"
     if rule == "pattern":
