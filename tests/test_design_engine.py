@@ -300,3 +300,21 @@ def test_next_seat_each_game_is_the_next_seat():
     assert game.first_seat(4, None) == 0
     assert game.first_seat(4, 3) == 0 and game.first_seat(4, 1) == 2
     assert example("patch-pairs").first_seat(4, 1) == 0
+
+
+def test_a_move_that_ends_the_turn_passes_over_the_player_it_put_out():
+    design = {"format_version": 1, "title": "Lives",
+              "tallies": [{"name": "lives", "start": 1, "out_at": 0}],
+              "moves": [{"name": "Hit", "effects": [
+                  {"do": "take", "tally": "lives", "amount": 1, "who": "chosen"},
+                  {"do": "end_turn"}]}],
+              "end": [{"when": "one_left"}], "winner": {"by": "last_left"}}
+    game = DesignGame(load(design))
+    header, s = start(game, 4)
+    hit = {"type": "move", "name": "Hit", "player": 1}
+    assert game.describe(hit, header, s) == "Ann: Hit, Ben -1 lives, Ben is out"
+    s = game.apply(s, hit)
+    assert s.table.eliminated == {1} and s.table.current == 2 and s.table.turns == 1
+    s = play(game, s, {"type": "move", "name": "Hit", "player": 3},
+             {"type": "move", "name": "Hit", "player": 2})
+    assert s.over and s.winners == (0,)

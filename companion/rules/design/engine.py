@@ -180,19 +180,25 @@ class DesignGame(Game[DesignState]):
         return after if after.over else self.settle(state, after)
 
     def settle(self, before: DesignState, state: DesignState) -> DesignState:
-        """After every event: put out who an out_at has reached, end the turn of a current
-        player put out, and end the game when an end condition holds."""
+        """After every event: put out who an out_at has reached (`put_out`), and end the
+        game when an end condition holds."""
+        state = self.put_out(state)
+        if self.ended(before, state):
+            return replace(state, over=True, winners=self.final_winners(state))
+        return state
+
+    def put_out(self, state: DesignState, *, end_turn: bool = False) -> DesignState:
+        """Eliminate every player still in whose tally reached its out_at; then end the turn
+        when `end_turn` (a move's end_turn effect, ended after the eliminations so that the
+        turn passes over who just went out) or when the current player went out."""
         t = state.table
         for i, tally in enumerate(self.design.tallies):
             for seat in t.active:
                 if tally.out(state.tallies[i][seat], state.starts[i]):
                     t = tbl.eliminate(t, seat)
-        if t is not state.table:
-            state = replace(state, table=t)
-            if t.current in t.eliminated and t.active:
-                state = self.end_turn(state)
-        if self.ended(before, state):
-            return replace(state, over=True, winners=self.final_winners(state))
+        state = replace(state, table=t) if t is not state.table else state
+        if t.active and (end_turn or t.current in t.eliminated):
+            state = self.end_turn(state)
         return state
 
     def ended(self, before: DesignState, state: DesignState) -> bool:
@@ -240,13 +246,15 @@ class DesignGame(Game[DesignState]):
 
     @move("player", "amount", "dice", required=("name",))
     def move_move(self, state: DesignState, event: Event) -> DesignState:
-        return self.play(state, event)[0]
+        after, _, ends_turn = self.play(state, event)
+        return self.put_out(after, end_turn=ends_turn)
 
     def play(self, state: DesignState, event: Event,
-             name: Namer = _seat_words) -> tuple[DesignState, list[str]]:
-        """Apply a design move's effects in order; the state after them and the words of
-        each (what was actually moved: a take stops at the floor, a payment at what there
-        is), which `describe` says."""
+             name: Namer = _seat_words) -> tuple[DesignState, list[str], bool]:
+        """Apply a design move's effects in order: the state after them, the words of each
+        (what was actually moved: a take stops at the floor, a payment at what there is),
+        which `describe` says, and whether the move ends the turn (done by `move_move`,
+        after the eliminations)."""
         m = self.design.move(event.get("name"))
         if m is None:
             known = ", ".join(x.name for x in self.design.moves) or "none"
@@ -276,9 +284,7 @@ class DesignGame(Game[DesignState]):
                 words.append(roll_words("", rolled).strip())
             elif e.do == "end_turn":
                 end_turn = True
-        if end_turn:
-            state = self.end_turn(state)
-        return state, words
+        return state, words, end_turn
 
     def _chosen(self, state: DesignState, m: MoveDesign, event: Event) -> int | None:
         if not m.chooses:
@@ -525,11 +531,11 @@ class DesignGame(Game[DesignState]):
         who = header.name(before.table.current)
         title = str(event.get("name"))
         try:
-            after, words = self.play(before, event, header.name)
-            settled = self.settle(before, after)
+            words = self.play(before, event, header.name)[1]
+            after = self.apply(before, event)
         except (IllegalEvent, KeyError, TypeError, ValueError):
             return f"{who}: {title}"
-        out = settled.table.eliminated - before.table.eliminated
+        out = after.table.eliminated - before.table.eliminated
         words += [f"{header.name(s)} is out" for s in sorted(out)]
         return f"{who}: {title}" + (", " + ", ".join(w for w in words if w) if words else "")
 
