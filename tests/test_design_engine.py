@@ -318,3 +318,27 @@ def test_a_move_that_ends_the_turn_passes_over_the_player_it_put_out():
     s = play(game, s, {"type": "move", "name": "Hit", "player": 3},
              {"type": "move", "name": "Hit", "player": 2})
     assert s.over and s.winners == (0,)
+
+
+def test_a_round_score_after_each_round_of_turns_is_asked_of_the_table():
+    design = {"format_version": 1, "title": "Scored laps", "tallies": [{"name": "points"}],
+              "moves": [], "round_score": {"tally": "points", "min": 0, "max": 9,
+                                           "when": "turns"},
+              "end": [{"when": "rounds", "rounds": 2}],
+              "winner": {"by": "most", "tally": "points"}}
+    game = DesignGame(load(design))
+    header, s = start(game)
+    score = {"type": "score", "scores": [1, 2, 3]}
+    with pytest.raises(IllegalEvent, match="typed when the round of turns is over"):
+        game.apply(s, score)
+    s = play(game, s, *[{"type": "next"}] * 3)
+    assert s.scoring and s.asks_table and s.round == 0
+    assert game.question(s, None) == {"kind": "round_score", "round": 1}
+    assert game.next_refusal(s, {"type": "next"}) == "Type the round's scores first"
+    with pytest.raises(IllegalEvent, match="the round is over: type its scores first"):
+        game.apply(s, {"type": "next"})
+    s = game.apply(s, score)
+    assert not s.scoring and s.round == 1 and s.tallies[0] == (1, 2, 3)
+    assert game.question(s, None) is None
+    s = play(game, s, *[{"type": "next"}] * 3, {"type": "score", "scores": [9, 0, 0]})
+    assert s.over and s.winners == (0,) and game.summary(s)["round"] == 2

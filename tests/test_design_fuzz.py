@@ -121,7 +121,8 @@ def sensible(draw: Any, pot: bool | None = None) -> dict[str, Any]:
     if has_pot:
         design["pot"] = {"start": draw(st.integers(0, 20))}
     if draw(st.booleans()) and plain:
-        design["round_score"] = {"tally": draw(st.sampled_from(plain)), "min": -5, "max": 9}
+        design["round_score"] = {"tally": draw(st.sampled_from(plain)), "min": -5, "max": 9,
+                                 "when": draw(st.sampled_from(["group", "turns"]))}
     if draw(st.booleans()):
         keys = [f"{n} start" for n in names]
         keys += ["pot start"] if has_pot or loose else []

@@ -35,6 +35,7 @@ from companion.rules.table import Table
 Namer = Callable[[int], str]
 ROLL_OFF_DIE = "d8"
 OPEN = ("roll", "first", "end")  # the events a roll-off for who goes first takes
+SCORING = ("score", "end")  # the events a pending round score takes
 
 
 def _seat_words(seat: int) -> str:
@@ -50,14 +51,16 @@ class DesignState(State):
     round_turns: int = 0  # turns ended in this round (a design with no round score)
     rolling: tuple[int, ...] = ()  # the roll-off for who goes first: the seats in it now
     rolls: tuple[tuple[int, int], ...] = ()  # (seat, d8) rolled in this pass of the roll-off
+    scoring: bool = False  # a round of turns is over: its scores are asked (round_score "turns")
     starts: tuple[int, ...] = ()  # each tally's start in force (the house rules')
     target: int | None = None  # the reach target in force
     rounds: int | None = None  # the rounds to play in force
 
     @property
     def asks_table(self) -> bool:
-        """The roll-off for who goes first is a question to the whole table (docs/clock.md)."""
-        return bool(self.rolling)
+        """The roll-off for who goes first and a pending round score are questions to the
+        whole table (docs/clock.md)."""
+        return bool(self.rolling) or self.scoring
 
     @property
     def money(self) -> int | None:
@@ -176,6 +179,9 @@ class DesignGame(Game[DesignState]):
                 and event.get("type") not in OPEN:
             raise IllegalEvent(f"{event.get('type')}: the table is rolling for who goes first "
                                "(roll the 8-sided die, or the group picks)")
+        if isinstance(event, dict) and state.scoring and not state.over \
+                and event.get("type") not in SCORING:
+            raise IllegalEvent(f"{event.get('type')}: the round is over: type its scores first")
         after = super().apply(state, event)
         return after if after.over else self.settle(state, after)
 
@@ -235,14 +241,19 @@ class DesignGame(Game[DesignState]):
         return tuple(active[k] for k in tbl.best_seats(values, lowest=True))
 
     def with_table(self, state: DesignState, table: Table) -> DesignState:
-        # A turn ended: a design with no round score counts its rounds in turns, one round
-        # being as many turns as there are players still in.
-        if table.turns == state.table.turns or self.design.round_score is not None:
+        # A turn ended: a round of turns is as many turns as there are players still in. With
+        # no round score it counts as a round; with a round score typed after each round of
+        # turns ("turns"), its scores are asked; a round the group ends ("group") is ended by
+        # its score alone.
+        rs = self.design.round_score
+        if table.turns == state.table.turns or (rs is not None and rs.when == "group"):
             return replace(state, table=table)
         done = state.round_turns + 1
-        if done >= max(1, len(table.active)):
+        if done < max(1, len(table.active)):
+            return replace(state, table=table, round_turns=done)
+        if rs is None:
             return replace(state, table=table, round=state.round + 1, round_turns=0)
-        return replace(state, table=table, round_turns=done)
+        return replace(state, table=table, round_turns=0, scoring=True)
 
     @move("player", "amount", "dice", required=("name",))
     def move_move(self, state: DesignState, event: Event) -> DesignState:
@@ -434,6 +445,8 @@ class DesignGame(Game[DesignState]):
         rs = self.design.round_score
         if rs is None:
             raise IllegalEvent(f"score: {self.title} has no round score")
+        if rs.when == "turns" and not state.scoring:
+            raise IllegalEvent("score: the scores are typed when the round of turns is over")
         scores, t = event["scores"], state.table
         if not isinstance(scores, list) or len(scores) != t.seats:
             raise IllegalEvent(f"score: \"scores\" must list one number per seat ({t.seats})")
@@ -448,7 +461,7 @@ class DesignGame(Game[DesignState]):
         values = tuple(a + b if floor is None else max(a + b, min(floor, a))
                        for a, b in zip(state.tallies[i], scores))
         return replace(state, tallies=state.tallies[:i] + (values,) + state.tallies[i + 1:],
-                       round=state.round + 1, round_turns=0)
+                       round=state.round + 1, round_turns=0, scoring=False)
 
     @move("player", required=("dice",))
     def move_roll(self, state: DesignState, event: Event) -> DesignState:
@@ -498,11 +511,15 @@ class DesignGame(Game[DesignState]):
         if state.rolling and not state.over:
             return {"kind": "roll_off", "seats": list(state.to_roll),
                     "contenders": list(state.rolling)}
+        if state.scoring and not state.over:
+            return {"kind": "round_score", "round": state.round + 1}
         return None
 
     def next_needs(self, state: DesignState) -> NextNeeds | None:
         if state.rolling:
             return NextNeeds(("roll", "first"), "Roll for who goes first")
+        if state.scoring:
+            return NextNeeds(("score",), "Type the round's scores first")
         return None
 
     # --- words --------------------------------------------------------------------------------
@@ -557,6 +574,7 @@ class DesignGame(Game[DesignState]):
         out["round"] = state.round
         out["eliminated"] = sorted(state.table.eliminated)
         out["rolling"] = list(state.rolling)
+        out["scoring"] = state.scoring
         return out
 
     def text(self, state: DesignState, header: Header) -> str:

@@ -109,11 +109,14 @@ class MoveDesign:
 
 @dataclass(frozen=True)
 class RoundScore:
-    """A number per player typed once a round, added to `tally`."""
+    """A number per player typed once a round, added to `tally`. `when` the round ends:
+    "group" (the group types the scores when its round is over, which ends it) or "turns"
+    (a round is one turn per player still in; then the scores are asked)."""
 
     tally: str
     min: int = -MAX_VALUE
     max: int = MAX_VALUE
+    when: str = "group"
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,8 @@ class Design:
             "pot": {"start": self.pot} if self.pot is not None else None,
             "moves": [m.to_json() for m in self.moves],
             "round_score": ({"tally": self.round_score.tally, "min": self.round_score.min,
-                             "max": self.round_score.max} if self.round_score else None),
+                             "max": self.round_score.max, "when": self.round_score.when}
+                            if self.round_score else None),
             "turn_order": {"moves": list(self.turn_moves), "first": self.first},
             "dice": list(self.dice),
             "end": [e.to_json() for e in self.end],
@@ -407,7 +411,8 @@ class _Loader:
         if tally.money:
             raise DesignError("round_score.tally", f"round_score: adds to {tally.name!r}, a "
                               "money tally (money only moves by payments)")
-        rs = RoundScore(tally.name, raw.get("min", -MAX_VALUE), raw.get("max", MAX_VALUE))
+        rs = RoundScore(tally.name, raw.get("min", -MAX_VALUE), raw.get("max", MAX_VALUE),
+                        raw.get("when", "group"))
         if rs.min > rs.max:
             raise DesignError("round_score", f"round_score: min {rs.min} is more than max "
                               f"{rs.max}")
