@@ -14,10 +14,12 @@ the winners the design's way. Money (the pot and the money tally) is only ever m
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod, table as tbl
+from companion.rules.design import effects
+from companion.rules.design.effects import Namer
 from companion.rules.design.format import MAX_VALUE, Design, Effect, End, MoveDesign
 from companion.rules.game import (
     Call,
@@ -32,7 +34,6 @@ from companion.rules.game import (
 )
 from companion.rules.table import Table
 
-Namer = Callable[[int], str]
 ROLL_OFF_DIE = "d8"
 OPEN = ("roll", "first", "end")  # the events a roll-off for who goes first takes
 SCORING = ("score", "end")  # the events a pending round score takes
@@ -278,11 +279,12 @@ class DesignGame(Game[DesignState]):
         words: list[str] = []
         end_turn = False
         for e in m.effects:
+            n = amount if e.amount == "ask" else int(e.amount or 0)
             if e.do in ("add", "take"):
-                state, said = self._change(state, e, amount, cur, chosen, name)
+                state, said = self._change(state, e, n, cur, chosen, name)
                 words.append(said)
             elif e.do == "pay":
-                state, said = self._pay(state, e, amount, cur, chosen, name)
+                state, said = self._pay(state, e, n, cur, chosen, name)
                 words.append(said)
             elif e.do == "skip":
                 state = replace(state, table=tbl.skip(state.table))
@@ -333,112 +335,36 @@ class DesignGame(Game[DesignState]):
                                f"{', '.join(rolled)}")
         return rolled
 
-    def _targets(self, state: DesignState, who: str, cur: int, chosen: int | None) -> list[int]:
+    def _seats(self, state: DesignState, who: str | None, cur: int,
+               chosen: int | None) -> list[int | None]:
+        """The seats of one side of an effect (None: the pot)."""
+        if who == "pot":
+            return [effects.POT]
         if who == "current":
             return [cur]
         if who == "chosen":
-            assert chosen is not None
             return [chosen]
-        t = state.table
-        # Every other player still in, clockwise from the current player's left.
-        return [s for s in ((cur + k) % t.seats for k in range(1, t.seats))
-                if s not in t.eliminated]
+        return list(effects.others(state.table, cur))
 
     def _change(self, state: DesignState, e: Effect, amount: int, cur: int,
                 chosen: int | None, name: Namer) -> tuple[DesignState, str]:
-        n = amount if e.amount == "ask" else int(e.amount or 0)
         i = self.design.tally_index(e.tally)
-        tally = self.design.tallies[i]
-        values = list(state.tallies[i])
-        moved: list[tuple[int, int]] = []
-        for seat in self._targets(state, e.who, cur, chosen):
-            new = values[seat] + n if e.do == "add" else values[seat] - n
-            if tally.floor is not None:
-                new = max(new, min(tally.floor, values[seat]))
-            moved.append((seat, new - values[seat]))
-            values[seat] = new
-        tallies = state.tallies[:i] + (tuple(values),) + state.tallies[i + 1:]
-        return replace(state, tallies=tallies), self._change_words(e, moved, cur, name)
-
-    @staticmethod
-    def _change_words(e: Effect, moved: list[tuple[int, int]], cur: int, name: Namer) -> str:
-        def signed(d: int) -> str:
-            return f"+{d}" if d >= 0 else str(d)
-
-        if e.who == "current":
-            return f"{signed(moved[0][1])} {e.tally}"
-        if e.who == "chosen":
-            return f"{name(moved[0][0])} {signed(moved[0][1])} {e.tally}"
-        if not moved:
-            return f"nobody else {e.tally}"
-        if len({d for _, d in moved}) == 1:
-            return f"everyone else {signed(moved[0][1])} {e.tally}"
-        return and_list([f"{name(s)} {signed(d)}" for s, d in moved]) + f" {e.tally}"
+        seats = [s for s in self._seats(state, e.who, cur, chosen) if s is not None]
+        values, moved = effects.change(state.tallies[i], self.design.tallies[i],
+                                       e.do == "add", amount, seats)
+        tallies = state.tallies[:i] + (values,) + state.tallies[i + 1:]
+        return replace(state, tallies=tallies), effects.change_words(e, moved, name)
 
     def _pay(self, state: DesignState, e: Effect, amount: int, cur: int,
              chosen: int | None, name: Namer) -> tuple[DesignState, str]:
-        n = amount if e.amount == "ask" else int(e.amount or 0)
         i = self.design.money_tally
-        purses = list(state.tallies[i]) if i is not None else []
-        floor = self.design.tallies[i].floor or 0 if i is not None else 0
-        pot = state.pot
-
-        def side(which: str | None) -> list[int | None]:
-            # None stands for the pot.
-            if which == "pot":
-                return [None]
-            return list(self._targets(state, str(which), cur, chosen))
-
-        transfers: list[tuple[int | None, int | None, int]] = []
-        for payer in side(e.source):
-            for payee in side(e.target):
-                have = pot if payer is None else purses[payer] - floor
-                paid = max(0, min(n, have or 0))
-                if payer is None:
-                    pot = (pot or 0) - paid
-                else:
-                    purses[payer] -= paid
-                if payee is None:
-                    pot = (pot or 0) + paid
-                else:
-                    purses[payee] += paid
-                transfers.append((payer, payee, paid))
-        tallies = state.tallies
-        if i is not None:
-            tallies = tallies[:i] + (tuple(purses),) + tallies[i + 1:]
+        assert i is not None  # load refuses a payment in a design with no money tally
+        purses, pot, transfers = effects.pay(
+            state.tallies[i], self.design.tallies[i].floor or 0, state.pot, amount,
+            self._seats(state, e.source, cur, chosen), self._seats(state, e.target, cur, chosen))
+        tallies = state.tallies[:i] + (purses,) + state.tallies[i + 1:]
         return (replace(state, tallies=tallies, pot=pot),
-                self._pay_words(e, transfers, cur, name))
-
-    @staticmethod
-    def _pay_words(e: Effect, transfers: list[tuple[int | None, int | None, int]], cur: int,
-                   name: Namer) -> str:
-        def who(seat: int | None) -> str:
-            return "the pot" if seat is None else name(seat)
-
-        src, dst = e.source, e.target
-        if not transfers:
-            return "nobody else pays"
-        amounts = {p for _, _, p in transfers}
-        same = len(amounts) == 1
-        if src == "current":
-            if dst == "others":
-                if same:
-                    return f"pays {transfers[0][2]} to everyone else"
-                return "pays " + and_list([f"{p} to {who(b)}" for _, b, p in transfers])
-            return f"pays {transfers[0][2]} to {who(transfers[0][1])}"
-        if dst == "current":
-            if src == "others":
-                if same:
-                    return f"everyone else pays {transfers[0][2]}"
-                return and_list([f"{who(a)} pays {p}" for a, _, p in transfers])
-            return f"takes {transfers[0][2]} from {who(transfers[0][0])}"
-        if src == "others" or dst == "others":
-            if same:
-                return (f"everyone else pays {transfers[0][2]} to the pot" if src == "others"
-                        else f"the pot pays {transfers[0][2]} to everyone else")
-            return and_list([f"{who(a)} pays {p} to {who(b)}" for a, b, p in transfers])
-        a, b, p = transfers[0]
-        return f"{who(a)} pays {p} to {who(b)}"
+                effects.pay_words(e, transfers, name))
 
     @move(required=("scores",))
     def move_score(self, state: DesignState, event: Event) -> DesignState:
