@@ -342,3 +342,34 @@ def test_a_round_score_after_each_round_of_turns_is_asked_of_the_table():
     assert game.question(s, None) is None
     s = play(game, s, *[{"type": "next"}] * 3, {"type": "score", "scores": [9, 0, 0]})
     assert s.over and s.winners == (0,) and game.summary(s)["round"] == 2
+
+
+PAYMENTS = {"format_version": 1, "title": "Payments",
+            "tallies": [{"name": "coins", "start": 3, "money": True}], "pot": {"start": 4},
+            "moves": [{"name": n, "effects": [{"do": "pay", "amount": a, "from": f, "to": t}]}
+                      for n, a, f, t in (("Gift", 2, "current", "others"),
+                                         ("Birthday", 2, "others", "current"),
+                                         ("Refund", 5, "pot", "chosen"),
+                                         ("Fine", 1, "chosen", "pot"),
+                                         ("Tax", 1, "others", "pot"),
+                                         ("Dole", 1, "pot", "others"),
+                                         ("Give", 9, "current", "chosen"))],
+            "end": [{"when": "group"}], "winner": {"by": "most", "tally": "coins"}}
+
+
+@pytest.mark.parametrize("name, player, words, coins, pot", [
+    ("Gift", None, "Ann: Gift, pays 2 to Ben and 1 to Cy", (0, 5, 4), 4),
+    ("Birthday", None, "Ann: Birthday, everyone else pays 2", (7, 1, 1), 4),
+    ("Refund", 2, "Ann: Refund, the pot pays 4 to Cy", (3, 3, 7), 0),
+    ("Fine", 1, "Ann: Fine, Ben pays 1 to the pot", (3, 2, 3), 5),
+    ("Tax", None, "Ann: Tax, everyone else pays 1 to the pot", (3, 2, 2), 6),
+    ("Dole", None, "Ann: Dole, the pot pays 1 to everyone else", (3, 4, 4), 2),
+    ("Give", 1, "Ann: Give, pays 3 to Ben", (0, 6, 3), 4),
+])
+def test_each_payment_moves_what_there_is_and_says_it(name, player, words, coins, pot):
+    game = DesignGame(load(PAYMENTS))
+    header, s = start(game)
+    e = {"type": "move", "name": name} | ({"player": player} if player is not None else {})
+    assert game.describe(e, header, s) == words
+    after = game.apply(s, e)
+    assert (after.tallies[0], after.pot, after.money) == (coins, pot, 13)
