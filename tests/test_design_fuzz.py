@@ -6,6 +6,7 @@ design with a pot, the pot plus the coins is constant through moves, undos and r
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -179,6 +180,8 @@ def test_every_design_is_refused_in_words_or_plays_to_its_end(obj, seed):
     except DesignError as e:
         assert str(e) and "Traceback" not in str(e) and "data." not in str(e)
         return
+    canonical = design.to_json()
+    assert load(json.loads(json.dumps(canonical))) == design  # as the journal keeps it
     game = DesignGame(design)
     rng = random.Random(seed)
     header, state = new_game(game, rng)
