@@ -195,7 +195,8 @@ def test_every_design_is_refused_in_words_or_plays_to_its_end(obj, seed):
         assert after.money == money
         assert game.describe(e, header, state)
         game.calls(e, header, state, after)
-        game.question(after, e)
+        # A question to the whole table is nobody's turn (docs/clock.md), and only then.
+        assert (game.question(after, e) is not None) == (after.asks_table and not after.over)
         assert game.apply(state, e) == after  # redo: the same event, the same state
         events.append(e)
         if step % 10 == 0:
