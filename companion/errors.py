@@ -99,3 +99,16 @@ class LightsNoDriver(LightsError, ImportError):
 
 class LightsDeviceError(LightsError, DeviceError):
     """The SPI device cannot be opened: missing (SPI is off), or not ours to open."""
+
+
+class DesignError(CompanionError, ValueError):
+    """A game design (companion/rules/design/) that is refused: `field` is the path of the
+    field at fault ("moves[2].effects[0]", "" for the design as a whole: what a form
+    highlights), `words` the whole refusal in plain words naming the field or the move
+    ("move Steal: pays from 'the chosen player' but the game has no pot or tally to pay
+    into"): what a person reads, and the error's text."""
+
+    def __init__(self, field: str, words: str) -> None:
+        self.field = shown(field)
+        self.words = shown(words)
+        super().__init__(self.words)

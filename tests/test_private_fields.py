@@ -6,6 +6,9 @@ uvicorn) keep pip from installing a release none of this was tried with; when on
 this file says at once which field a new release renamed or dropped, and which of our files
 read it. Each list is exact: a new read of a library's internals adds its name here.
 
+fastjsonschema: its refusal's fields (documented, but what a design's refusal is made of) are
+checked below, and it is bounded below its next major for them.
+
 starlette and sse-starlette: nothing private. companion/web/ uses their documented API only
 (Starlette, Route, Mount, StaticFiles, Request, the Response classes, BackgroundTask,
 EventSourceResponse with ping and headers). They are bounded all the same: the web's event
@@ -36,6 +39,9 @@ UVICORN_H11_EXTENDS = ("connection_made", "data_received", "on_response_complete
 UVICORN_H11_OURS = ("_deadline", "_cycle", "_arm", "_disarm", "_too_slow")
 # companion/web/server.py: Web.start and Web.stop drive uvicorn.Server through these.
 UVICORN_SERVER = ("started", "should_exit")  # and serve(sockets=...)
+
+# companion/rules/design/schema.py: a schema refusal is put in words from these fields.
+FASTJSONSCHEMA_REFUSAL = ("name", "value", "rule", "rule_definition", "definition")
 
 # companion/drivers/pins.py: _gpiozero_default asks gpiozero which pin library it would pick.
 GPIOZERO_DEVICE = ("_default_pin_factory",)
@@ -108,6 +114,18 @@ def test_gpiozero_still_picks_a_default_pin_factory():
                          "(called by companion/drivers/pins.py)")
 
 
+def test_fastjsonschema_s_refusal_still_carries_what_a_design_s_words_read():
+    import fastjsonschema
+
+    check = fastjsonschema.compile({"type": "object", "properties": {"n": {"maximum": 3}}})
+    with pytest.raises(fastjsonschema.JsonSchemaValueException) as e:
+        check({"n": 4})
+    missing = [a for a in FASTJSONSCHEMA_REFUSAL if not hasattr(e.value, a)]
+    assert not missing, (f"{version('fastjsonschema')}: a refusal has no {missing} "
+                         "(companion/rules/design/schema.py)")
+    assert (e.value.name, e.value.rule, e.value.rule_definition) == ("data.n", "maximum", 3)
+
+
 def test_the_bounded_libraries_are_the_ones_named_here():
     """Each library this file checks has an upper bound in pyproject.toml, and no other
     dependency has one but Pillow (bounded for luma's use of Image.getdata)."""
@@ -120,4 +138,4 @@ def test_the_bounded_libraries_are_the_ones_named_here():
     bounded = {re.split(r"[<>=!~; ]", d, maxsplit=1)[0].lower()
                for d in project["dependencies"] if "<" in d}
     assert bounded == {"luma.core", "luma.oled", "gpiozero", "starlette", "sse-starlette",
-                       "uvicorn", "pillow"}
+                       "uvicorn", "pillow", "fastjsonschema"}
