@@ -18,6 +18,7 @@ from typing import Any
 
 HERE = Path(__file__).parent
 CODE = re.compile(r"[0-9]{6}")
+SHORT_WORD = re.compile(r"[0-9A-Za-z]{1,16}")  # what a wrong pairing link may be said to hold
 
 
 def _json_for_script(value: Any) -> str:
@@ -57,8 +58,14 @@ def routes(web) -> list:
 
     async def pair_landing(request):
         code = request.path_params["code"]
-        # Only six digits are passed on to the script; anything else shows "no code".
-        return page("pair.html", code_json=_json_for_script(code if CODE.fullmatch(code) else None))
+        # Six digits are passed on to the script to pair with. A short run of letters and
+        # digits is passed on as what the link holds instead, for the page to say what is
+        # wrong with it ("The code is 6 digits; this one has 5"); anything else, nothing.
+        if CODE.fullmatch(code):
+            data: object = code
+        else:
+            data = {"wrong": code if SHORT_WORD.fullmatch(code) else ""}
+        return page("pair.html", code_json=_json_for_script(data))
 
     return [
         Route("/", live("live", "Live")),

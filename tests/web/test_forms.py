@@ -360,3 +360,17 @@ def test_a_code_that_is_not_6_digits_is_said_as_that(page, companion, typed, sai
     page.fill("#pair-code", typed)
     page.click("#pair-again button[type=submit]")
     expect(page.locator("#pair-status")).to_have_text(said)
+
+
+@pytest.mark.parametrize("link,said", [
+    ("12345", "This link's code is wrong. The code is 6 digits; this one has 5."),
+    ("12a456", "This link's code is wrong. The code is 6 digits (0-9), not 12a456."),
+    ("x" * 40, "This link holds no code."),  # not said back: only a short word is
+])
+def test_a_pairing_link_whose_code_is_wrong_says_what_is_wrong(page, companion, link, said):
+    """A link typed by hand or cut short (/J/12345) says what is wrong with its code, in the
+    words of the pairing forms, not only that it holds none."""
+    c = companion("table")
+    page.goto(f"{c.url}/J/{link}")
+    expect(page.locator("#pair-status")).to_have_text(said)
+    expect(page.locator("#pair-again")).to_be_visible()  # the way on: type the 6 digits

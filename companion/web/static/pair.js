@@ -1,7 +1,9 @@
 // The pairing landing (/J/{code}): post the code, then leave the URL that holds it.
 "use strict";
 (function () {
-  const code = JSON.parse(document.getElementById("pair-data").textContent || "null");
+  // The six digits of the link, or {wrong: what it holds instead} (pages.py pair_landing).
+  const data = JSON.parse(document.getElementById("pair-data").textContent || "null");
+  const code = typeof data === "string" ? data : null;
   const status = document.getElementById("pair-status");
   const help = document.getElementById("pair-help");
   const again = document.getElementById("pair-again");
@@ -63,5 +65,10 @@
     ev.preventDefault();
     pair(document.getElementById("pair-code").value.trim());
   });
-  if (code) { pair(code); } else { fail("This link holds no code."); }
+  if (code) {
+    pair(code);
+  } else {
+    const wrong = data && data.wrong ? codeProblem(data.wrong) : "";
+    fail(wrong ? "This link's code is wrong. " + wrong + "." : "This link holds no code.");
+  }
 })();
