@@ -72,3 +72,40 @@ def make_app(tmp_path, config):
     yield make
     for app in made:
         testing.close(app)
+
+
+# --- designs as kinds (issue 37) -------------------------------------------------------------
+
+def example_designs() -> list[str]:
+    """The example designs (examples/designs/*.toml) registered as kinds: their names."""
+    import tomllib
+    from pathlib import Path
+
+    from companion import games
+    out = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "examples" / "designs")
+                       .glob("*.toml")):
+        with open(path, "rb") as f:
+            out.append(games.design_kind(tomllib.load(f)).kind)
+    return out
+
+
+def every_kind() -> dict:
+    """Every registered kind, the example designs included: what the tests holding every
+    kind to the table invariants and the panel's layout rules iterate (with
+    `designs_offered`, games.kinds() is the same inside each test)."""
+    from companion import games
+    kinds = dict(games.kinds())
+    kinds.update((name, games.get(name)) for name in example_designs())
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def designs_offered():
+    """New game offers the example designs (games.kinds() includes them) for the module's
+    tests; nothing after."""
+    from companion import games
+    before = games.offered_designs()
+    games.offer_designs([*before, *example_designs()])
+    yield
+    games.offer_designs(before)

@@ -202,3 +202,112 @@ def test_every_example_plays_a_sample_game_to_its_end(path):
         state = k.rules.apply(state, k.sample(rng, 4, state))
     assert k.scoring is not None
     assert len(k.scoring.score(state)) == 4
+
+
+# --- export, import and replay -----------------------------------------------------------------
+
+def _forget(kind: str) -> None:
+    """As on a box that never saw the design: the registry forgets it."""
+    games._DESIGNS.pop(kind, None)
+    games._DESIGN_TEXTS.clear()
+
+
+def test_export_import_replay_round_trip_of_a_design_never_saved(tmp_path, capsys):
+    from companion import cli
+    d = replace(load(example("penalty-pot")), title="Travelling")
+    k = games.design_kind(d.to_json())
+    rng = random.Random(5)
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    with Store(here) as store:
+        j = store.new_game(k.rules.check_header(Header(k.kind, ("Ann", "Ben", "Cy"), 1, {})))
+        for _ in range(60):
+            if j.state.over:
+                break
+            j.append(k.sample(rng, 3, j.state))
+        want = j.game.text(j.state, j.header)
+        gid = store.game_id(j)
+        assert designs.listed(store) == []  # never saved: only the header has it
+    log = tmp_path / "game.jsonl"
+    _forget(k.kind)
+    assert cli.main(["export", "--journal", str(here), "--game", str(gid), "-o",
+                     str(log)]) == 0
+    first = json.loads(log.read_text().splitlines()[0])
+    assert first["game"] == k.kind and first["rules"]["design"] == d.to_json()
+    _forget(k.kind)
+    capsys.readouterr()
+    assert cli.main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.strip() == want
+    _forget(k.kind)
+    assert cli.main(["import", "--journal", str(there), str(log)]) == 0
+    assert "Travelling" in capsys.readouterr().out
+    _forget(k.kind)
+    with Store(there) as store:
+        (info,) = store.games()
+        again = store.load(info.id)
+    assert again.game.text(again.state, again.header) == want
+
+
+# --- the panel: a design game pressed like any kind ----------------------------------------------
+
+def test_a_design_game_on_the_panel_moves_undo_redo_and_calls(tmp_path):
+    from companion.inputs import Button
+    from companion.session import calls
+    from companion.testing import RecordingSpeaker, choose, close, make_app, press
+    k = games.design_kind(example("penalty-pot"))
+    speaker = RecordingSpeaker()
+    app = make_app(tmp_path, kind=k.kind, players=("Ann", "Ben", "Cy"), setup=False,
+                   speaker=speaker)
+    try:
+        j = app.journal
+        assert j.header.rules["design"] == k.rules.design.to_json()
+        press(app, Button.UP)  # the first move: Penalty
+        assert j.events[-1] == {"type": "move", "name": "Penalty"}
+        assert j.state.pot == 7 and j.state.tallies[0][0] == 8 and j.state.table.current == 1
+        line = j.describe(len(j.events) - 1)
+        assert line == "Ann: Penalty, pays 2 to the pot"
+        said = [c.text for c in calls.of_change(j, "append", j.events[-1], 0)]
+        assert said[0] == "Ann: Penalty, pays 2 to the pot", said
+        assert "Ann: Penalty, pays 2 to the pot" in speaker.texts
+        press(app, Button.OK)
+        choose(app, "Steal…")
+        choose(app, "Cy")
+        assert j.events[-1] == {"type": "move", "name": "Steal", "player": 2}
+        press(app, Button.OK)
+        choose(app, "Jackpot…")
+        press(app, Button.UP, Button.UP, Button.OK)
+        assert j.events[-1] == {"type": "move", "name": "Jackpot", "amount": 3}
+        n = len(j.events)
+        press(app, Button.BACK, hold=True)
+        assert len(j.events) == n - 1
+        press(app, Button.OK)
+        choose(app, "Redo")
+        assert len(j.events) == n
+        press(app, Button.NEXT)
+        assert j.events[-1] == {"type": "next"}
+        press(app, Button.ROLL)
+        assert set(j.events[-1]["dice"]) == {"d6"}
+    finally:
+        close(app)
+
+
+def test_a_roll_off_and_a_round_score_on_the_panel(tmp_path):
+    from companion.inputs import Button
+    from companion.testing import close, make_app, press
+    k = games.design_kind(example("ten-rounds"))
+    app = make_app(tmp_path, kind=k.kind, players=("Ann", "Ben"), setup=False)
+    try:
+        j = app.journal
+        assert j.state.rolling
+        while j.state.rolling:
+            press(app, Button.ROLL)
+        assert not j.state.rolling
+        press(app, Button.OK)  # the roll's screen, back to the game
+        assert type(app.top).__name__ == "DesignScreen"
+        press(app, Button.OK)
+        from companion.testing import choose
+        choose(app, "Round scores…")
+        press(app, Button.UP, Button.UP, Button.OK, Button.UP, Button.OK)
+        assert j.events[-1] == {"type": "score", "scores": [2, 1]}
+        assert j.state.tallies[0] == (2, 1) and j.state.round == 1
+    finally:
+        close(app)

@@ -363,8 +363,9 @@ def mode_for(kind: str) -> Any:
 
 
 def builtin(k: GameKind) -> bool:
-    """Whether `k` ships with the companion (its rules are the companion's own code)."""
-    return type(k.rules).__module__.startswith("companion.")
+    """Whether `k` ships with the companion (its rules are the companion's own code; not a
+    group's design, which the companion's one engine plays)."""
+    return type(k.rules).__module__.startswith("companion.") and not is_design(k.kind)
 
 
 def panel_problem(kind: str) -> str:
