@@ -311,3 +311,59 @@ def test_a_roll_off_and_a_round_score_on_the_panel(tmp_path):
         assert j.state.tallies[0] == (2, 1) and j.state.round == 1
     finally:
         close(app)
+
+
+def test_new_game_lists_the_kept_designs_after_the_nine_marked_ours(tmp_path):
+    from companion.inputs import Button
+    from companion.testing import choose, close, make_app, press
+    with Store(tmp_path / "journal.db") as store:
+        saved = designs.save(store, load(example("patch-pairs")))
+        hidden = designs.save(store, load(example("flower-count")))
+        designs.hide(store, hidden.id)
+    games.offer_designs([])  # as at a new start: the app registers them
+    app = make_app(tmp_path)
+    try:
+        assert games.offered_designs() == [saved.kind]
+        press(app, Button.OK)  # the start menu's New game
+        labels = [i.text(app.ctx()) for i in app.top.items]
+        assert labels[-1] == "Patch Pairs (ours)" and "Flower Count (ours)" not in labels
+        assert len(labels) == 10
+        choose(app, "Patch Pairs (ours)")
+        press(app, Button.OK)
+        j = app.journal
+        assert j.header.game == saved.kind
+        assert j.header.rules["design"] == saved.design.to_json()
+    finally:
+        close(app)
+
+
+# --- statistics: a design's games together, by its title ------------------------------------
+
+def test_stats_count_every_version_of_a_design_together_by_its_title(tmp_path, capsys):
+    from companion import cli
+    from companion.session.tally import History
+    path = tmp_path / "journal.db"
+    with Store(path) as store:
+        v1 = designs.save(store, load(example("patch-pairs")))
+        v2 = designs.save(store, replace(v1.design, color="#123456"), replaces=v1.id)
+        for saved, winner in ((v1, 0), (v2, 1), (v2, 1)):
+            k = games.get(saved.kind)
+            j = store.new_game(k.rules.check_header(Header(saved.kind, ("Ann", "Ben"), 0, {})))
+            j.append({"type": "move", "name": "Pair for", "player": winner})
+            j.append({"type": "end"})
+            store.close_game(j)
+        stats = History(store, save=True).stats()
+    assert stats.totals["by_game"] == {v2.kind: 3}
+    assert stats.players["Ben"]["by_game"][v2.kind]["won"] == 2
+    assert stats.players["Ben"]["by_game"][v2.kind]["score"] == "pairs"
+    # Another start, the old version never registered: its saved record still counts with it
+    _forget(v1.kind)
+    games.offer_designs([])
+    _forget(v2.kind)
+    capsys.readouterr()
+    assert cli.main(["stats", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Patch Pairs" in out and "design:" not in out
+    with Store(path) as store:
+        stats = History(store).stats()
+    assert list(stats.totals["by_game"].values()) == [3]

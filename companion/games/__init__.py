@@ -547,3 +547,17 @@ def offer_designs(kinds: Iterable[str]) -> None:
 def offered_designs() -> list[str]:
     """The design kinds New game lists, as `offer_designs` last set them."""
     return list(_OFFERED)
+
+
+def design_group(kind: str) -> str:
+    """The kind a game of `kind` is counted under in the statistics: a design's games are
+    counted together by its title, all its versions (and designs of the same title) under
+    one: the version New game offers, else the first registered by name. Any other kind,
+    or a design not registered, is its own."""
+    k = _DESIGNS.get(kind)
+    if k is None:
+        return kind
+    title = k.title.casefold()
+    same = [name for name, d in _DESIGNS.items() if d.title.casefold() == title]
+    offered = [name for name in _OFFERED if name in same]
+    return offered[0] if offered else min(same)

@@ -19,13 +19,17 @@ import logging
 import sqlite3
 import struct
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import games
 from companion.errors import DesignError
-from companion.rules.design import Design, load
 from companion.session.schema import DESIGNS
 from companion.session.tx import Transaction
+
+if TYPE_CHECKING:
+    # The format (and its schema validator) is imported only once a design is read: a box
+    # whose journal keeps none starts without it.
+    from companion.rules.design import Design
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,7 @@ def _saved(row: tuple[Any, ...]) -> SavedDesign | None:
     if bytes(checksum) != row_checksum(id, version, text, bool(hidden), created):
         log.error("design %s version %s: its checksum does not match: left out", id, version)
         return None
+    from companion.rules.design import load
     try:
         design = load(json.loads(text))
     except (DesignError, ValueError) as e:
@@ -167,5 +172,7 @@ def offer(store: DesignStore) -> list[SavedDesign]:
     """Register the listed designs and tell the registry New game offers them (start-up,
     and after every change here). Returns them."""
     out = listed(store)
+    if not out and not games.offered_designs():
+        return out  # nothing kept: nothing imported
     games.offer_designs([games.design_kind(s.design.to_json()).kind for s in out])
     return out
