@@ -6,8 +6,8 @@ else imports this package.
 
 Its parts are generic, read from the design: the engine (rules.py: `DesignGame` under the
 kind's name, its header carrying the design), the panel's `Mode` (panel.py), the statistics'
-score (the design's winning tally), a random legal move (sample.py) and the web part (web.py,
-set as `web` when it is there).
+score (the design's winning tally), a random legal move (sample.py), the panel's
+screenshots (gallery.py) and the web part (web.py, set as `web` when it is there).
 """
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ def _panel(game: DesignKindGame) -> Any:
     return DesignMode(game)
 
 
+def _gallery(game: DesignKindGame, config: Any) -> Any:
+    from companion.games.design.gallery import shots
+
+    return shots(game, config)
+
+
 def _sample(game: DesignKindGame, rng: random.Random, n: int, state: Any) -> Any:
     return sample.move(game, rng, n, state)
 
@@ -65,6 +71,7 @@ def kind_for(design_json: Mapping[str, Any]) -> GameKind:
                     panel=partial(_panel, game),
                     scoring=scoring(design),
                     sample=partial(_sample, game),
+                    gallery=partial(_gallery, game),
                     web=None,
                     order=ORDER,
                     color=design.color)
