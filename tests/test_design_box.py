@@ -367,3 +367,23 @@ def test_stats_count_every_version_of_a_design_together_by_its_title(tmp_path, c
     with Store(path) as store:
         stats = History(store).stats()
     assert list(stats.totals["by_game"].values()) == [3]
+
+
+def test_the_next_seat_each_game_goes_first_in_a_new_game(tmp_path):
+    from companion.testing import close, make_app
+    from companion.ui import actions as A
+    k = games.design_kind(example("penalty-pot"))  # first = "next_seat"
+    other = games.design_kind(example("patch-pairs"))  # the group picks
+    app = make_app(tmp_path)
+    try:
+        names = ("Ann", "Ben", "Cy")
+        assert app.perform(A.NewGame(Header(k.kind, names, 0, {})))
+        assert app.journal.header.first == 0  # no game of it yet
+        assert app.perform(A.NewGame(Header(other.kind, names, 0, {})))
+        assert app.journal.header.first == 0
+        assert app.perform(A.NewGame(Header(k.kind, names, 0, {})))
+        assert app.journal.header.first == 1  # the seat after the last game's of this design
+        assert app.perform(A.NewGame(Header(k.kind, names, 0, {})))
+        assert app.journal.header.first == 2
+    finally:
+        close(app)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import games
 from companion.errors import DesignError
+from companion.rules.game import Header
 from companion.session.schema import DESIGNS
 from companion.session.tx import Transaction
 
@@ -176,3 +177,29 @@ def offer(store: DesignStore) -> list[SavedDesign]:
         return out  # nothing kept: nothing imported
     games.offer_designs([games.design_kind(s.design.to_json()).kind for s in out])
     return out
+
+
+def first_seat(store: DesignStore, header: Header) -> Header:
+    """A New game's header with its first seat as its design says: for a design whose first
+    player is "the next seat each game", the seat after the first of the group's last game of
+    that design (any version: `games.design_group`); any other header as it is."""
+    if not games.is_design(header.game):
+        return header
+    from companion.rules.design import DesignGame
+    game = games.for_header(header).rules
+    if not isinstance(game, DesignGame) or game.design.first != "next_seat":
+        return header
+    group = games.design_group(header.game)
+    previous = None
+    for (text,) in store.db.execute("SELECT CAST(header AS BLOB) FROM games ORDER BY id DESC"):
+        try:
+            h = json.loads(text)
+            kind = h.get("game")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(kind, str) and games.is_design(kind) and (
+                kind == header.game or (games.find(kind) is not None
+                                        and games.design_group(kind) == group)):
+            previous = h.get("first") if isinstance(h.get("first"), int) else None
+            break
+    return replace(header, first=game.first_seat(len(header.players), previous))
