@@ -103,9 +103,21 @@ def every_kind() -> dict:
 @pytest.fixture(scope="module")
 def designs_offered():
     """New game offers the example designs (games.kinds() includes them) for the module's
-    tests; nothing after."""
+    tests, beside the designs a journal keeps (an app's start-up offers its journal's:
+    designs.offer); nothing after."""
     from companion import games
+    from companion.session import designs
+    examples = example_designs()
+    journal_s = designs.offer
+
+    def offer(store):
+        out = journal_s(store)
+        games.offer_designs([*games.offered_designs(), *examples])
+        return out
+
     before = games.offered_designs()
-    games.offer_designs([*before, *example_designs()])
-    yield
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(designs, "offer", offer)
+        games.offer_designs([*before, *examples])
+        yield
     games.offer_designs(before)
