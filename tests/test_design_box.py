@@ -387,3 +387,24 @@ def test_the_next_seat_each_game_goes_first_in_a_new_game(tmp_path):
         assert app.journal.header.first == 2
     finally:
         close(app)
+
+
+def test_an_unfinished_design_game_resumes_after_a_restart_that_forgot_the_design(tmp_path):
+    from companion.inputs import Button
+    from companion.testing import close, make_app, press
+    d = replace(load(example("patch-pairs")), title="Resumed")
+    k = games.design_kind(d.to_json())
+    app = make_app(tmp_path, kind=k.kind, players=("Ann", "Ben"), setup=False)
+    try:
+        press(app, Button.UP, Button.NEXT, Button.UP)
+        want = app.journal.state
+    finally:
+        close(app)
+    _forget(k.kind)  # a restart: the design was never saved, only the game's header has it
+    app = make_app(tmp_path)
+    try:
+        assert app.journal is not None and app.journal.header.game == k.kind
+        assert app.journal.state == want and app.store.notice == ""
+        assert type(app.top).__name__ == "DesignScreen"
+    finally:
+        close(app)
