@@ -408,3 +408,29 @@ def test_an_unfinished_design_game_resumes_after_a_restart_that_forgot_the_desig
         assert type(app.top).__name__ == "DesignScreen"
     finally:
         close(app)
+
+
+def test_the_turn_clock_and_the_seat_lights_follow_a_design_game(tmp_path):
+    from companion.inputs import Button
+    from companion.testing import FakeClock, RecordingRing, close, drain, make_app, press
+    k = games.design_kind(example("penalty-pot"))
+    clock, ring = FakeClock(), RecordingRing()
+    app = make_app(tmp_path, kind=k.kind, players=("Ann", "Ben", "Cy"), setup=False,
+                   clock=clock, ring=ring, rules={"turn_limit": 10})
+    try:
+        app.render()
+        clock.advance(4)
+        drain(app)
+        assert app.turn_clock.reading().seat == 0
+        press(app, Button.UP)  # Penalty ends Ann's turn
+        clock.advance(3)
+        drain(app)
+        r = app.turn_clock.reading()
+        assert r.seat == 1 and r.totals[0] == 4 and r.elapsed == 3
+        lights = app.lights.snapshot()
+        assert lights is not None and "Ben" in lights["words"]
+        press(app, Button.BACK, hold=True)  # undo: Ann's turn again
+        assert app.turn_clock.reading().seat == 0
+        assert "Ann" in app.lights.snapshot()["words"]
+    finally:
+        close(app)
