@@ -72,3 +72,52 @@ def make_app(tmp_path, config):
     yield make
     for app in made:
         testing.close(app)
+
+
+# --- designs as kinds (issue 37) -------------------------------------------------------------
+
+def example_designs() -> list[str]:
+    """The example designs (examples/designs/*.toml) registered as kinds: their names."""
+    import tomllib
+    from pathlib import Path
+
+    from companion import games
+    out = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "examples" / "designs")
+                       .glob("*.toml")):
+        with open(path, "rb") as f:
+            out.append(games.design_kind(tomllib.load(f)).kind)
+    return out
+
+
+def every_kind() -> dict:
+    """Every registered kind, the example designs included: what the tests holding every
+    kind to the table invariants and the panel's layout rules iterate (with
+    `designs_offered`, games.kinds() is the same inside each test)."""
+    from companion import games
+    kinds = dict(games.kinds())
+    kinds.update((name, games.get(name)) for name in example_designs())
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def designs_offered():
+    """New game offers the example designs (games.kinds() includes them) for the module's
+    tests, beside the designs a journal keeps (an app's start-up offers its journal's:
+    designs.offer); nothing after."""
+    from companion import games
+    from companion.session import designs
+    examples = example_designs()
+    journal_s = designs.offer
+
+    def offer(store):
+        out = journal_s(store)
+        games.offer_designs([*games.offered_designs(), *examples])
+        return out
+
+    before = games.offered_designs()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(designs, "offer", offer)
+        games.offer_designs([*before, *examples])
+        yield
+    games.offer_designs(before)

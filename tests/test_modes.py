@@ -144,7 +144,9 @@ def test_every_built_in_kind_is_where_get_looks_for_it():
     assert installed == declared  # the installed metadata is the checkout's
     assert {name: games.builtin_entry(name) for name in declared} == declared
     packages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
-    assert packages == {name.replace("-", "_") for name in declared}
+    # and the designs' one kind package (its entry point group: chroma_companion.designs)
+    assert packages == {name.replace("-", "_") for name in declared} | {
+        games.DESIGN_ENTRY.partition(":")[0].rpartition(".")[2]}
 
 
 def test_a_name_no_built_in_has_is_looked_up_in_the_entry_points(monkeypatch):

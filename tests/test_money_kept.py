@@ -12,15 +12,18 @@ from dataclasses import dataclass, replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion import games
 from companion.errors import IllegalEvent
 from companion.gallery.sample import header
 from companion.rules.game import Game, Header, State, move
 from companion.rules.table import Table
 from companion.session.journal import Journal
+from tests.conftest import every_kind
 from tests.test_table_asks import random_move
 
-KINDS = sorted(games.kinds())
+# The example designs are kinds too (issue 37): New game offers them in these tests.
+pytestmark = pytest.mark.usefixtures("designs_offered")
+
+KINDS = sorted(every_kind())
 
 
 @settings(max_examples=60, deadline=None)

@@ -23,6 +23,10 @@ from companion.session.journal import Journal
 from companion.ui import draw
 from companion.ui.screen import Context
 
+# The example designs are kinds too (issue 37): New game offers them in these tests, so every
+# kind's screens below include theirs.
+pytestmark = pytest.mark.usefixtures("designs_offered")
+
 # The longest a name may be (companion/names.py, the config's and a phone's limit alike), of
 # the widest letters, sixteen different ones.
 LONG = tuple(f"{'MW' * ((names.MAX_LENGTH - 2) // 2)}{c}{c}" for c in "ABCDEFGHIJKLMNOP")
@@ -112,6 +116,9 @@ def fresh_game_shots(config: Config) -> Iterator[tuple[str, Image.Image]]:
             for screen in opened(item.choose(ctx)):
                 yield f"{kind.kind} menu {item.text(ctx)!r}", screen.render(ctx)
         from companion.ui.modes import history_screen
+        if j.state.asks_table:  # a game that starts by asking the table: the group picks
+            j.append({"type": "first", "player": 0})
+            yield f"{kind.kind} home after the pick", mode.home(ctx).render(ctx)
         j.append({"type": "next"})
         yield f"{kind.kind} history", history_screen(ctx).render(ctx)
         try:

@@ -22,8 +22,12 @@ from companion.session.clock import ASKED, Ledger, Limits
 from companion.session.journal import Journal, turn_mark
 from companion.testing import FakeClock, RecordingSpeaker, close, drain, make_app, press
 from companion.ui import actions as A
+from tests.conftest import every_kind
 
-KINDS = sorted(games.kinds())
+# The example designs are kinds too (issue 37): New game offers them in these tests.
+pytestmark = pytest.mark.usefixtures("designs_offered")
+
+KINDS = sorted(every_kind())
 COMMON = ({"type": "next"}, {"type": "skip"}, {"type": "reverse"})
 
 
@@ -182,6 +186,8 @@ def test_a_rule_vote_on_the_panel_is_nobody_s_turn(tmp_path, kind):
     app = make_app(tmp_path, kind=kind, setup=False, clock=clock, speaker=speaker,
                    rules={"turn_limit": 10})
     try:
+        if app.journal.state.asks_table:  # a game that starts by asking the table (a
+            app.perform(A.Emit({"type": "first", "player": 0}))  # roll-off): the group picks
         app.render()
         clock.advance(3)
         drain(app)

@@ -83,7 +83,8 @@ class App:
         self.left: Journal | None = None  # the game left for the start menu (still open)
         self.unfinished: tuple[ResumeEntry, ...] = ()  # what the start menu's Resume offers
         self.commits = 0  # appends, undos and redos so far
-        from companion.session import roster
+        from companion.session import designs, roster
+        designs.offer(store)  # the group's own designs in New game (docs/designing-a-game.md)
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
         self.statscache: StatsCache = StatsCache(store, self.post)  # the history figures (stats())

@@ -25,7 +25,7 @@ from companion.app.rolls import Rolls
 from companion.app.timers import Scheduler
 from companion.errors import IllegalEvent, JournalError
 from companion.inputs import Quit, Tick
-from companion.session import asides, when
+from companion.session import asides, designs, when
 from companion.session.store import CannotResume
 from companion.ui import actions as A, power
 from companion.ui.screen import Context, Screen, TextScreen
@@ -247,6 +247,7 @@ class Actions:
         park = self.open_unfinished()
         parked = self.open_game_id() if park else None
         try:
+            header = designs.first_seat(app.store, header)  # "the next seat each game"
             # The game open until now is parked when unfinished: Resume brings it back.
             app.journal = app.store.new_game(header, park=park)
         except IllegalEvent as e:

@@ -31,6 +31,30 @@ def write_all(outdir: Path, config, *, scale: int = 4) -> list[Path]:
     return written
 
 
+# The design shown on docs/screens (a group's own game, issue 37): one of the examples.
+EXAMPLE_DESIGN = Path(__file__).resolve().parents[2] / "examples" / "designs" / "penalty-pot.toml"
+
+
+def example_designs() -> list[games.GameKind]:
+    """The example design drawn beside the kinds, unless New game offers it already (and
+    none when the checkout's examples are not there)."""
+    if not EXAMPLE_DESIGN.is_file():
+        return []
+    import tomllib
+    with open(EXAMPLE_DESIGN, "rb") as f:
+        k = games.design_kind(tomllib.load(f))
+    return [] if k.kind in games.kinds() else [k]
+
+
+def shot_prefix(kind: games.GameKind) -> str:
+    """A kind's screenshots' names start with its name; a design's, which is a hash, with
+    "design-" and its title ("design-penalty-pot")."""
+    if not games.is_design(kind.kind):
+        return kind.kind
+    return "design-" + "-".join("".join(c if c.isalnum() else " " for c in
+                                         kind.title.lower()).split())
+
+
 def screens(config) -> Iterator[tuple[str, Image.Image]]:
     """(name, image) of every screen, drawn with the config's names (the tests draw them all
     with the longest names the config allows: tests/test_screen_texts.py)."""
@@ -57,10 +81,10 @@ def screens(config) -> Iterator[tuple[str, Image.Image]]:
     yield "help", help_screen().render(start_ctx)
     yield "error", error_frame()
     yield from device.shots(config)
-    for kind in games.kinds().values():
+    for kind in [*games.kinds().values(), *example_designs()]:
         if kind.gallery is None:
             continue
-        prefix = "" if kind.kind == Game.kind else f"{kind.kind}-"  # the base kind's: no prefix
+        prefix = "" if kind.kind == Game.kind else f"{shot_prefix(kind)}-"  # the base kind's: none
         try:
             for name, journal, stack in kind.gallery(config):
                 ctx = Context(config=config, journal=journal, dice_note="")

@@ -22,22 +22,32 @@ The config's house rules (`[rules.<kind>]`) are checked here, by their kinds' en
 (`house_rules`): companion/config.py, read by every layer, is handed that check by whoever
 loads it (`load_config`, `check_config`; the CLI's own loader reads this registry only for a
 config that has house rules).
+
+A group's own designs (docs/designing-a-game.md, "How the box keeps a design") are kinds too,
+named `design:<hash>` (`design_name`: each version of a design is its own kind). One generic
+kind package builds the GameKind of a design (`kind_for`, found through the entry point group
+`chroma_companion.designs`); `design_kind` registers one, `for_header` registers the design a
+game's header carries (a game from another box, or from a deleted or edited design, replays
+exactly), and `offer_designs` says which of them New game lists (`kinds()`): the newest
+version of each design the journal keeps (companion/session/designs.py).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from companion import config as configmod
 from companion.config import Config
-from companion.errors import ConfigError, IllegalEvent, KindBroken
-from companion.rules.game import Event, Game
+from companion.errors import ConfigError, DesignError, IllegalEvent, KindBroken
+from companion.rules.game import Event, Game, Header
 
 if TYPE_CHECKING:
     import random
@@ -45,6 +55,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GROUP = "chroma_companion.games"
+DESIGN_GROUP = "chroma_companion.designs"  # the one entry point "design": kind_for(design json)
+DESIGN_ENTRY = "companion.games.design:kind_for"  # the built-in one (tests/test_modes.py)
+DESIGN_PREFIX = "design:"
 
 # A random but legal next event for sample journals (statistics benchmark, history
 # screenshots): (rng, number of seats, state) -> event.
@@ -208,7 +221,8 @@ def _import_builtin(kind: str) -> GameKind | None:
     """The built-in kind `kind`, imported without reading the entry points; None when the
     companion has no such package (then the entry points are asked)."""
     module = builtin_entry(kind).partition(":")[0]
-    if not kind.replace("-", "_").isidentifier() or find_spec(module) is None:
+    if not kind.replace("-", "_").isidentifier() or find_spec(module) is None \
+            or module == DESIGN_ENTRY.partition(":")[0]:  # the designs' package: no kind
         return None
     k = getattr(import_module(module), "KIND", None)
     if not isinstance(k, GameKind) or k.kind != kind:
@@ -268,18 +282,26 @@ _ONE: dict[str, GameKind] = {}  # kinds loaded one by one, before (or without) a
 
 
 def kinds() -> dict[str, GameKind]:
-    """Every installed game kind by name, in New game order (all of them are imported)."""
+    """Every installed game kind by name, in New game order (all of them are imported),
+    with the designs New game offers (`offer_designs`) after the built-in kinds."""
     global _KINDS
     if _KINDS is None:
         _KINDS = load()
-    return _KINDS
+    if not _OFFERED:
+        return _KINDS
+    both = {**_KINDS, **{name: _DESIGNS[name] for name in _OFFERED}}
+    return dict(sorted(both.items(), key=lambda kv: (kv[1].order, kv[1].title.casefold()
+                                                     if kv[0] in _OFFERED else "", kv[0])))
 
 
 def get(kind: str) -> GameKind:
     """The kind named `kind`; an unknown name is an illegal event that lists the known.
     Until every kind is asked for (`kinds()`), only this one is imported: resuming a game at
-    start-up reads its own rules and screens, not the other kinds'."""
-    if _KINDS is not None:
+    start-up reads its own rules and screens, not the other kinds'. A design's kind is found
+    once registered (`design_kind`, `for_header`)."""
+    if kind.startswith(DESIGN_PREFIX):
+        k = _DESIGNS.get(kind)
+    elif _KINDS is not None:
         k = _KINDS.get(kind)
     else:
         k = _ONE.get(kind) or _import_builtin(kind)
@@ -341,8 +363,9 @@ def mode_for(kind: str) -> Any:
 
 
 def builtin(k: GameKind) -> bool:
-    """Whether `k` ships with the companion (its rules are the companion's own code)."""
-    return type(k.rules).__module__.startswith("companion.")
+    """Whether `k` ships with the companion (its rules are the companion's own code; not a
+    group's design, which the companion's one engine plays)."""
+    return type(k.rules).__module__.startswith("companion.") and not is_design(k.kind)
 
 
 def panel_problem(kind: str) -> str:
@@ -427,3 +450,114 @@ def check_config(raw: dict[str, Any]) -> dict[str, Any]:
 def load_config(path: Path | str | None = None, *, required: bool = False) -> Config:
     """`companion.config.load` with the house rules checked by their kinds."""
     return configmod.load(path, required=required, house_rules=house_rules)
+
+
+# --- designs: a group's own games, each a kind `design:<hash>` -----------------------------------
+
+_DESIGNS: dict[str, GameKind] = {}  # every registered design by kind name (every version)
+_DESIGN_TEXTS: dict[str, GameKind] = {}  # the same, by the JSON text they were built from
+_OFFERED: list[str] = []  # the design kinds New game lists (`offer_designs`)
+
+
+def canonical_text(design_json: Mapping[str, Any]) -> str:
+    """A design's JSON as its kind name is hashed: keys sorted, no spaces."""
+    return json.dumps(design_json, sort_keys=True, separators=(",", ":"))
+
+
+def design_name(canonical: Mapping[str, Any]) -> str:
+    """The kind name of a design given its canonical dict (`Design.to_json()`):
+    "design:" and the first 12 hex digits of the SHA-256 of `canonical_text`."""
+    digest = hashlib.sha256(canonical_text(canonical).encode("utf-8")).hexdigest()
+    return DESIGN_PREFIX + digest[:12]
+
+
+def is_design(kind: str) -> bool:
+    """Whether `kind` names a design's kind (`design:<hash>`)."""
+    return kind.startswith(DESIGN_PREFIX)
+
+
+_BUILDER: list[Callable[[Any], GameKind]] = []
+
+
+def design_builder() -> Callable[[Any], GameKind]:
+    """The designs' kind builder, `kind_for(design_json) -> GameKind`: the entry point
+    "design" of the group `chroma_companion.designs`. Like a built-in kind's, the companion's
+    own is always DESIGN_ENTRY (tests/test_modes.py), so it is imported without reading the
+    distributions' metadata (a design game resumed at start-up)."""
+    if not _BUILDER:
+        if find_spec(DESIGN_ENTRY.partition(":")[0]) is not None:
+            _BUILDER.append(Part(DESIGN_ENTRY).load())
+        else:
+            from importlib.metadata import entry_points as installed
+
+            eps = [ep for ep in installed(group=DESIGN_GROUP) if ep.name == "design"]
+            if not eps:
+                raise KindBroken(f"no entry point \"design\" in {DESIGN_GROUP}: the "
+                                 "companion is not installed (pip install -e .)")
+            _BUILDER.append(eps[0].load())
+    return _BUILDER[0]
+
+
+def design_kind(design_json: Mapping[str, Any]) -> GameKind:
+    """The GameKind of a design (its JSON: a dict as `load` takes it), built by the entry
+    point and registered under its kind name: `get` and `find` then resolve it. Idempotent:
+    the same design gives the same GameKind. A design that is no design raises DesignError
+    (in words naming the field)."""
+    text = canonical_text(design_json)
+    k = _DESIGN_TEXTS.get(text)
+    if k is None:
+        built = design_builder()(design_json)
+        if not isinstance(built, GameKind) or not is_design(built.kind):
+            raise KindBroken(f"{DESIGN_ENTRY} did not build a design's GameKind "
+                             f"({built!r})")
+        k = _DESIGNS.setdefault(built.kind, built)
+        _DESIGN_TEXTS[text] = k
+    return k
+
+
+def for_header(header: Header) -> GameKind:
+    """The kind of a game's header: a design's kind is registered from the design the header
+    carries (its rules' "design") when this box does not know it yet, so that a game from
+    another box, or from a design since edited or deleted, replays exactly. A header whose
+    design is not its kind's is refused (IllegalEvent): a header cannot lie."""
+    kind = header.game
+    if is_design(kind) and kind not in _DESIGNS:
+        design = header.rules.get("design") if isinstance(header.rules, Mapping) else None
+        if not isinstance(design, Mapping):
+            raise IllegalEvent(f"game {kind!r} carries no design in its header")
+        try:
+            k = design_kind(design)
+        except DesignError as e:
+            raise IllegalEvent(f"game {kind!r}: its design is refused ({e})") from None
+        if k.kind != kind:
+            raise IllegalEvent(f"game {kind!r}: its header's design is {k.kind!r}")
+    return get(kind)
+
+
+def offer_designs(kinds: Iterable[str]) -> None:
+    """Which registered designs New game lists (`kinds()`): the newest non-hidden version of
+    each design the journal keeps, told by companion/session/designs.py."""
+    wanted = list(dict.fromkeys(kinds))
+    unknown = [k for k in wanted if k not in _DESIGNS]
+    if unknown:
+        raise KindBroken(f"design {unknown[0]!r} is not registered (design_kind first)")
+    _OFFERED[:] = wanted
+
+
+def offered_designs() -> list[str]:
+    """The design kinds New game lists, as `offer_designs` last set them."""
+    return list(_OFFERED)
+
+
+def design_group(kind: str) -> str:
+    """The kind a game of `kind` is counted under in the statistics: a design's games are
+    counted together by its title, all its versions (and designs of the same title) under
+    one: the version New game offers, else the first registered by name. Any other kind,
+    or a design not registered, is its own."""
+    k = _DESIGNS.get(kind)
+    if k is None:
+        return kind
+    title = k.title.casefold()
+    same = [name for name, d in _DESIGNS.items() if d.title.casefold() == title]
+    offered = [name for name in _OFFERED if name in same]
+    return offered[0] if offered else min(same)

@@ -17,12 +17,11 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from companion import games
 from companion.errors import CompanionError, JournalError
 from companion.rules.game import Header
 from companion.session import asides
 from companion.session.clock import merge
-from companion.session.journal import Journal, turn_mark
+from companion.session.journal import Journal, game_for, turn_mark
 from companion.session.log import LogTimes
 from companion.session.rows import GameSink, Writer, header_from_json, insert_game
 
@@ -258,7 +257,7 @@ def replay(db: sqlite3.Connection, row: HistoryRow) -> Replayed | None:
     times; None when it no longer replays (export --force still has its rows)."""
     try:
         header = header_from_json(json.loads(row.header))
-        game = games.game(header.game)
+        game = game_for(header)
         header = game.check_header(header)
         rows = db.execute("SELECT CAST(body AS BLOB), at FROM events WHERE game_id=? "
                           "AND status='active' ORDER BY seq", (row.id,)).fetchall()

@@ -69,7 +69,9 @@ def turn_mark(state: State) -> tuple[int, int]:
 
 
 def game_for(header: Header) -> Game[Any]:
-    return games.game(header.game)
+    """The engine of a game's header: the one place a design game's kind is registered from
+    the design its header carries (`games.for_header`), so that it replays on any box."""
+    return games.for_header(header).rules
 
 
 class EventLog:

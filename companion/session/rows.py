@@ -18,11 +18,12 @@ import sqlite3
 from array import array
 from typing import Any, Callable, Protocol
 
-from companion.errors import JournalError
+from companion import games
+from companion.errors import CompanionError, JournalError
 from companion.rules.game import Event, Header
 from companion.session import checksum
 from companion.session.checksum import Mismatch
-from companion.session.journal import Journal
+from companion.session.journal import Journal, game_for
 from companion.session.tx import NotSaved, Transaction
 
 
@@ -197,9 +198,15 @@ def kind_of(db: sqlite3.Connection, game_id: int) -> str | None:
     row = db.execute("SELECT CAST(header AS BLOB) FROM games WHERE id=?",
                      (game_id,)).fetchone()
     try:
-        kind = json.loads(row[0]).get("game") if row else None
+        obj: Any = json.loads(row[0]) if row else None
+        kind = obj.get("game") if obj is not None else None
     except (ValueError, AttributeError):
         return None
+    if isinstance(kind, str) and games.is_design(kind):
+        try:
+            game_for(header_from_json(obj))  # registers the design its header carries
+        except CompanionError:
+            pass  # a header that lies, or no design: the game does not replay
     return kind if isinstance(kind, str) else None
 
 

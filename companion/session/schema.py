@@ -144,7 +144,20 @@ def schema_columns() -> dict[str, frozenset[str]]:
 # sqlite_* names aside).
 KNOWN_NAMES = frozenset({"games", "events", "events_game", "events_active_seq", "imports",
                          "game_stats", "roster", "phones", "asides",
-                         "pauses"})
+                         "pauses", "designs"})
+
+# The group's own designs (companion/session/designs.py): every version of each, its design as
+# canonical JSON under a checksum of the whole row. Made on first use, like the roster: an
+# older journal needs no upgrade (it has no designs), and its first saved design makes it.
+DESIGNS = """CREATE TABLE IF NOT EXISTS designs (
+    id INTEGER NOT NULL,                     -- the design, over its versions
+    version INTEGER NOT NULL,                -- 1, 2, ...: an edit is a new version
+    design TEXT NOT NULL,                    -- canonical JSON (games.canonical_text)
+    checksum BLOB NOT NULL,                  -- of id, version, design, hidden and created
+    hidden INTEGER NOT NULL DEFAULT 0,       -- deleted: left out of New game, kept for games
+    created REAL NOT NULL,
+    PRIMARY KEY (id, version)
+)"""
 
 
 def exactly_ours(db: sqlite3.Connection) -> bool:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from companion.games import scoring as kind_scoring, title as kind_title
+from companion.games import design_group, scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
 from companion.session.clock import Ledger, clock_text
 
@@ -239,12 +239,12 @@ class Stats:
         if not record.winners:
             if short:
                 return ""  # the panel's end screen keeps its own title ("Game over")
-            n = sum(1 for g in self.games if g.finished and g.kind == record.kind
+            n = sum(1 for g in self.games if g.finished and g.kind == design_group(record.kind)
                     and g.id <= record.id)
             return f"No winner, the {_ordinal(n)} {kind}game on this box"
         # Counted up to this game: a later game does not change what this one was.
         upto = [g for g in self.games
-                if g.finished and g.kind == record.kind and g.id <= record.id]
+                if g.finished and g.kind == design_group(record.kind) and g.id <= record.id]
         parts = []
         for seat in record.winners:
             k = key(record.players[seat])
@@ -266,7 +266,10 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
     `player`, only that player's figures are listed, the records stay the group's).
     `left_out`: the games that could not be counted (`History.left_out`), said in the
     totals so that a game never drops out of the figures unsaid."""
-    games = sorted(games, key=lambda g: g.id)
+    # A design's games count together by its title, every version (games.design_group).
+    games = sorted((g if design_group(g.kind) == g.kind else replace(g, kind=design_group(g.kind))
+                    for g in games), key=lambda g: g.id)
+    kind = None if kind is None else design_group(kind)
     names: dict[str, str] = {}  # over every game, so a filter does not change a name
     for g in games:
         for n in g.players:

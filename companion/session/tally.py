@@ -12,10 +12,12 @@ import logging
 import math
 from typing import Any, overload
 
-from companion.errors import JournalError
-from companion.games import find as kind_find
+from companion.errors import CompanionError, JournalError
+from companion.games import find as kind_find, is_design
 from companion.session import asides, when
 from companion.session.clock import Ledger
+from companion.session.journal import game_for
+from companion.session.rows import header_from_json
 from companion.session.stats import (
     GameRecord,
     LeftOut,
@@ -72,6 +74,17 @@ def times_known(row, times: list[float]) -> bool:
     every time a number. A log imported without times has the import's moment on every row:
     no turn figures, no playing time."""
     return bool(row.timed) and when.sane(row.created) and all(when.sane(t) for t in times)
+
+
+def known(row, record: GameRecord) -> None:
+    """A design game counted from its saved record (not replayed) is registered from its
+    header, as a replay would (journal.game_for), so that its title, colour and score are
+    its design's and its versions count together (stats.py, `compute`)."""
+    if is_design(record.kind) and kind_find(record.kind) is None:
+        try:
+            game_for(header_from_json(json.loads(bytes(row.header))))
+        except (CompanionError, ValueError):
+            pass  # counted under its kind name, as a kind not installed here
 
 
 class History:
@@ -149,6 +162,7 @@ class History:
             if record is None:
                 todo.append((row, k))
             else:
+                known(row, record)
                 found[row.id] = (k, record)
         if budget is not None and sum(row.events for row, _ in todo) > budget:
             return None

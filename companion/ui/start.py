@@ -137,8 +137,14 @@ class ResumeScreen(ScrollList):
         return super().on_press(button, ctx)
 
 
+def game_label(kind: str, title: str) -> str:
+    """A kind's line in New game: a group's own design is marked "(ours)"."""
+    return f"{title} (ours)" if games.is_design(kind) else title
+
+
 def choose_game(ctx: Context) -> Menu:
-    items = [Item(g.title, (lambda c, g=g: Push(choose_players(c, g.kind))))
+    """Every kind, the designs New game offers after the built-in ones."""
+    items = [Item(game_label(g.kind, g.title), (lambda c, g=g: Push(choose_players(c, g.kind))))
              for g in games.games().values()]
     return Menu("New game: which?", items)
 
