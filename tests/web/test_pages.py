@@ -58,8 +58,12 @@ def test_a_player_name_cannot_end_the_embedded_snapshot(companion):
     assert json.loads(embedded)["players"] == [HOSTILE, "Ben"]
 
 
-@pytest.mark.parametrize("code, embedded", [("482193", '"482193"'), ("12345", "null"),
-                                            ("48219x", "null"), ("%3Cscript%3E", "null")])
+@pytest.mark.parametrize("code, embedded", [
+    ("482193", '"482193"'),
+    # Not a code: what the link holds instead, for the page to say what is wrong with it,
+    # but only a short run of letters and digits; anything else is not said back at all.
+    ("12345", '{"wrong":"12345"}'), ("48219x", '{"wrong":"48219x"}'),
+    ("%3Cscript%3E", '{"wrong":""}'), ("1" * 17, '{"wrong":""}')])
 def test_pairing_landing_passes_on_six_digits_only(companion, code, embedded):
     c = companion()
     html = get(c, f"/J/{code}")[2]
