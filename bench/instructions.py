@@ -63,6 +63,13 @@ CALIB_ITERATIONS = 10_000
 CALIB_SMALL, CALIB_LARGE = 2, 5
 GOALS = {"press": 16.0, "tick": 5.0}  # ms, p99 (issue 28)
 LIMIT = {"turn_limit": 60}
+# A designed game against the built-in kind it mirrors (issue 37): Match Patch and
+# examples/designs/patch-pairs.toml, the same moves on both: UP (a pair, as both panels have
+# it), NEXT (the turn ends), hold BACK (undo). Goal: p99 within 10%. (DOWN is left out: the
+# design opens its tallies screen there, Match Patch shows its scores on its home screen.)
+MIRROR = ("match-patch", "examples/designs/patch-pairs.toml")
+MIRROR_SCRIPT = ("UP", "UP", "NEXT", "UP", "NEXT", "UP", "!BACK", "NEXT", "UP", "!BACK")
+MIRROR_GOAL = 1.10
 
 
 def calib_workload() -> None:
@@ -141,6 +148,29 @@ def child(tmp: Path, presses: int, ticks: int) -> None:
             mark("set-up")  # what follows the last piece is not part of it
             app.close()
             store.close()
+    # A designed game and the built-in kind it mirrors, the same presses on both.
+    import tomllib
+
+    from bench.common import ROOT
+    from companion import games
+    builtin, path = MIRROR
+    design = games.design_kind(tomllib.loads((ROOT / path).read_text(encoding="utf-8"))).kind
+    for label, kind in (("mirror-builtin", builtin), ("mirror-design", design)):
+        mark("set-up")
+        d = tmp / label
+        d.mkdir()
+        app, store = new_app(d, kind, ("Ann", "Ben", "Cy", "Dee"),
+                             Display(oled.ssd1306(RecordingSerial())), FakeClock(), rules=LIMIT)
+        app.render()
+        mark("warm-up")
+        for b in MIRROR_SCRIPT:
+            one_press(app, b, counted=False)
+        for j in range(presses // 3):
+            mark(f"{label} {MIRROR_SCRIPT[j % len(MIRROR_SCRIPT)]}")
+            one_press(app, MIRROR_SCRIPT[j % len(MIRROR_SCRIPT)], counted=False)
+        mark("set-up")
+        app.close()
+        store.close()
     # The ticks: a new game each, its clock moved one second at a time.
     for i, kind in enumerate(kinds):
         clock = FakeClock()
@@ -217,7 +247,7 @@ def callgrind(tmp: Path, args: list[str]) -> dict[str, list[int]]:
         m = SUMMARY.search((out / f"cg.out.{k + 1}").read_bytes())
         if m is None:
             raise Unavailable(f"no instruction count in {out / f'cg.out.{k + 1}'}")
-        key = label.split()[0] if label.startswith(("press", "tick ")) else label
+        key = label.split()[0] if label.startswith(("press", "tick ", "mirror-")) else label
         by.setdefault(key, []).append(int(m.group(1)))
     return by
 
@@ -266,6 +296,14 @@ def bench_instructions(tmp: Path, figure: Figure, *, quick: bool) -> None:
         figure(f"pi_ring_after_press_minstr_p{p}", pct(after, p) / 1e6, "Minstr", None,
                f"{len(after)} presses: the ring's work after the panel's frame (its "
                "animation worked out, its first frame encoded and sent)")
+    mirror = {k: [max(0.0, x - empty) for x in by[f"mirror-{k}"]] for k in ("builtin", "design")}
+    for k, what in (("builtin", f"{MIRROR[0]}, built in"), ("design", f"{MIRROR[1]}, designed")):
+        for p in (50, 99):
+            figure(f"pi_press_minstr_p{p}_mirror_{k}", pct(mirror[k], p) / 1e6, "Minstr", None,
+                   f"{len(mirror[k])} presses of {what}: the same presses on both, clock on")
+    figure("pi_press_design_vs_builtin_p99", pct(mirror["design"], 99)
+           / pct(mirror["builtin"], 99), "x", MIRROR_GOAL,
+           "p99 of a press in the designed game over the built-in kind it mirrors (issue 37)")
     for what in ("press", "tick"):
         xs = [max(0.0, x - empty) for x in by[what]]
         note = f"{len(xs)} {what}{'es' if what == 'press' else 's'}, callgrind, clock on " \

@@ -93,6 +93,9 @@ class DesignGame(Game[DesignState]):
         self.turn_moves = design.turn_moves  # type: ignore[misc]
         self.default_rules = {key: self._default(key)  # type: ignore[misc]
                               for key in design.house_rules}
+        # The tallies that can put a player out (most designs have none: after each event
+        # `put_out` then only ends a turn a move ended).
+        self.outs = tuple((i, t) for i, t in enumerate(design.tallies) if t.out_at is not None)
 
     # --- house rules --------------------------------------------------------------------------
 
@@ -199,12 +202,15 @@ class DesignGame(Game[DesignState]):
         when `end_turn` (a move's end_turn effect, ended after the eliminations so that the
         turn passes over who just went out) or when the current player went out."""
         t = state.table
-        for i, tally in enumerate(self.design.tallies):
-            for seat in t.active:
-                if tally.out(state.tallies[i][seat], state.starts[i]):
-                    t = tbl.eliminate(t, seat)
-        state = replace(state, table=t) if t is not state.table else state
-        if t.active and (end_turn or t.current in t.eliminated):
+        if self.outs:
+            active = t.active
+            for i, tally in self.outs:
+                for seat in active:
+                    if seat not in t.eliminated \
+                            and tally.out(state.tallies[i][seat], state.starts[i]):
+                        t = tbl.eliminate(t, seat)
+            state = replace(state, table=t) if t is not state.table else state
+        if (end_turn or t.current in t.eliminated) and t.active:
             state = self.end_turn(state)
         return state
 
@@ -258,11 +264,11 @@ class DesignGame(Game[DesignState]):
 
     @move("player", "amount", "dice", required=("name",))
     def move_move(self, state: DesignState, event: Event) -> DesignState:
-        after, _, ends_turn = self.play(state, event)
+        after, _, ends_turn = self.play(state, event, None)  # no words: only describe says them
         return self.put_out(after, end_turn=ends_turn)
 
     def play(self, state: DesignState, event: Event,
-             name: Namer = _seat_words) -> tuple[DesignState, list[str], bool]:
+             name: Namer | None = _seat_words) -> tuple[DesignState, list[str], bool]:
         """Apply a design move's effects in order: the state after them, the words of each
         (what was actually moved: a take stops at the floor, a payment at what there is),
         which `describe` says, and whether the move ends the turn (done by `move_move`,
@@ -347,16 +353,17 @@ class DesignGame(Game[DesignState]):
         return list(effects.others(state.table, cur))
 
     def _change(self, state: DesignState, e: Effect, amount: int, cur: int,
-                chosen: int | None, name: Namer) -> tuple[DesignState, str]:
+                chosen: int | None, name: Namer | None) -> tuple[DesignState, str]:
         i = self.design.tally_index(e.tally)
         seats = [s for s in self._seats(state, e.who, cur, chosen) if s is not None]
         values, moved = effects.change(state.tallies[i], self.design.tallies[i],
                                        e.do == "add", amount, seats)
         tallies = state.tallies[:i] + (values,) + state.tallies[i + 1:]
-        return replace(state, tallies=tallies), effects.change_words(e, moved, name)
+        return (replace(state, tallies=tallies),
+                effects.change_words(e, moved, name) if name is not None else "")
 
     def _pay(self, state: DesignState, e: Effect, amount: int, cur: int,
-             chosen: int | None, name: Namer) -> tuple[DesignState, str]:
+             chosen: int | None, name: Namer | None) -> tuple[DesignState, str]:
         i = self.design.money_tally
         assert i is not None  # load refuses a payment in a design with no money tally
         purses, pot, transfers = effects.pay(
@@ -364,7 +371,7 @@ class DesignGame(Game[DesignState]):
             self._seats(state, e.source, cur, chosen), self._seats(state, e.target, cur, chosen))
         tallies = state.tallies[:i] + (purses,) + state.tallies[i + 1:]
         return (replace(state, tallies=tallies, pot=pot),
-                effects.pay_words(e, transfers, name))
+                effects.pay_words(e, transfers, name) if name is not None else "")
 
     @move(required=("scores",))
     def move_score(self, state: DesignState, event: Event) -> DesignState:
