@@ -195,4 +195,5 @@ def test_api_kinds_lists_the_offered_designs_as_ours_in_their_colour():
     assert len(listed) > 1 and not any(x["title"].endswith("(ours)")
                                        for x in listed if not x["ours"])
     assert ours[0]["rule_labels"]["coins start"] == "Coins at the start"
+    assert ours[0]["rules"] == {"coins start": 10, "pot start": 5}  # the box adds the design
     assert ours[0]["actions"]  # a new game's forms

@@ -311,8 +311,11 @@ class Web:
                 rules = g.check_rules(self.config.house_rules(kind))
             except IllegalEvent:  # the config was checked at load; this is only a guard
                 rules = dict(g.default_rules)
-            # A group's own design (docs/designing-a-game.md): "(ours)", in its colour.
+            # A group's own design (docs/designing-a-game.md): "(ours)", in its colour. The
+            # design its header carries is no house rule to type: the box puts it in.
             ours = games.is_design(kind)
+            if ours:
+                rules.pop("design", None)
             out.append({"kind": kind, "title": f"{g.title} (ours)" if ours else g.title,
                         "ours": ours, "color": games.color(kind),
                         "min_players": g.min_players,
