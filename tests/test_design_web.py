@@ -197,3 +197,14 @@ def test_api_kinds_lists_the_offered_designs_as_ours_in_their_colour():
     assert ours[0]["rule_labels"]["coins start"] == "Coins at the start"
     assert ours[0]["rules"] == {"coins start": 10, "pot start": 5}  # the box adds the design
     assert ours[0]["actions"]  # a new game's forms
+
+
+def test_the_first_six_moves_are_at_hand_the_others_below():
+    d = design_json("patch-pairs")
+    d["moves"] = [{"name": f"Move {i + 1}", "effects": [
+        {"do": "add", "tally": "pairs", "amount": 1}]} for i in range(8)]
+    k = games.design_kind(d)
+    found = kw.actions(k, seen(Journal(Header(k.kind, ("Ann", "Ben"), 0, {}))))
+    assert [(a.title, a.main, [b.label for b in a.buttons]) for a in found] == [
+        ("", True, [f"Move {i + 1}" for i in range(6)]),
+        ("More moves", False, ["Move 7", "Move 8"])]

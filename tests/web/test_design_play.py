@@ -24,6 +24,7 @@ from companion.session.journal import Journal
 from companion.session.store import Store
 from companion.testing import FakeClock
 from tests.web.helpers import count_posts, expect, posts_answered, state
+from tests.web.test_narrow import AT_HAND, LONG, fits
 from tests.web.test_one_tap import tap
 from tests.web.test_tv_fits import SIZES, _fitted, _open, _post, problems
 
@@ -238,3 +239,66 @@ def test_the_tv_fits_a_design_game_at_16_players_with_long_names(browser, tmp_pa
             context.close()
     assert not cut, "\n".join(cut)
     json.dumps(ids)
+
+
+@pytest.mark.parametrize("name", ["penalty-pot", "ten-rounds"])
+def test_a_design_fits_a_phone_and_its_moves_are_at_hand(browser, companion, name):
+    """As every kind (tests/web/test_narrow.py): with long names nothing is wider than a
+    390 px phone, and on /control whose turn it is, NEXT, Undo, Pause and the design's main
+    moves are on a 360x640 screen as it opens, above the scoreboard."""
+    kind = kind_of(name)
+    c = companion(kind, LONG[:4], {"turn_limit": 60}, crowd.game(kind, 4)[2])
+    for width, height in ((390, 844), (360, 640)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.goto(c.url + "/")
+            expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+            assert fits(page) == ""
+            pair(page, c)
+            page.goto(c.url + "/control")
+            expect(page.locator("#actions h2")).to_contain_text("'s turn")
+            expect(page.locator("#pause")).to_be_visible()
+            assert fits(page) == ""
+            at = page.evaluate(AT_HAND)
+            w, h, scrolled = at.pop("view")
+            scoreboard = at.pop("scoreboard")
+            assert scrolled == 0 and len(at) > 4, at
+            for what, (top, bottom, left, right) in at.items():
+                assert 0 <= top and bottom <= h and 0 <= left and right <= w, (what, at)
+                assert bottom <= scoreboard, (what, "under the scoreboard")
+        finally:
+            context.close()
+
+
+def twelve_moves() -> dict:
+    """A design with the most moves a design may have (12): six buttons, six forms, and a
+    round score."""
+    d = copy.deepcopy(example("ten-rounds"))
+    d["title"] = "Twelve Moves"
+    d["moves"] = [{"name": f"Button {i + 1}", "effects": [
+        {"do": "add", "tally": "points", "amount": i + 1}]} for i in range(6)] + \
+        [{"name": f"Asked {i + 1}", "ask": {"min": 1, "max": 9}, "effects": [
+            {"do": "add", "tally": "points", "amount": "ask"}]} for i in range(6)]
+    return d
+
+
+def test_a_design_of_twelve_moves_keeps_six_at_hand(browser, companion):
+    kind = games.design_kind(twelve_moves()).kind
+    c = companion(kind, LONG[:4], {}, [{"type": "first", "player": 0}])
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        page = context.new_page()
+        pair(page, c)
+        page.goto(c.url + "/control")
+        expect(page.locator("#actions h2")).to_contain_text("'s turn")
+        at = page.evaluate(AT_HAND)
+        w, h, _ = at.pop("view")
+        at.pop("scoreboard")
+        assert {"Button 1", "Button 6", "Round scores"} <= set(at) and "Asked 1" not in set(at)
+        for what, (top, bottom, left, right) in at.items():
+            assert 0 <= top and bottom <= h and 0 <= left and right <= w, (what, at)
+        for k in range(1, 7):  # the others are in the actions below, with their forms
+            expect(page.locator(f"#actions form[data-form=move-asked-{k}]")).to_be_attached()
+    finally:
+        context.close()

@@ -41,6 +41,7 @@ from companion.web.kinds import (
 )
 
 SCORE_TITLE = "Round scores"
+MAIN_MOVES = 6  # moves at hand under NEXT on a phone (the round score's form besides)
 
 
 def _pays_chosen(m: MoveDesign) -> bool:
@@ -54,7 +55,7 @@ def _die(name: str) -> Choice:
     return Choice(f"die-{name}", options(*d.faces), key=f"dice.{name}", label=f"{d.label} die")
 
 
-def move_form(m: MoveDesign, s: Seen) -> Form:
+def move_form(m: MoveDesign, s: Seen, *, main: bool = True) -> Form:
     """The form of a move that asks something: the chosen player, the amount, the dice."""
     fields: list[Field] = []
     if m.chooses:
@@ -64,7 +65,7 @@ def move_form(m: MoveDesign, s: Seen) -> Form:
         fields.append(Whole("amount", "Amount", m.ask.min, m.ask.max))
     fields += [_die(d) for d in m.rolls]
     return Form(_form_name(m), m.name, tuple(fields),
-                submit=Send(m.name, {"type": "move", "name": m.name}), main=True)
+                submit=Send(m.name, {"type": "move", "name": m.name}), main=main)
 
 
 def _form_name(m: MoveDesign) -> str:
@@ -102,13 +103,18 @@ def roll_off_form(s: Seen) -> Form:
 def web_for(design: Design) -> KindWeb:
     """The web part of one design: its forms, its view and its words, from its data."""
 
+    # The first MAIN_MOVES moves are the main actions, at hand under NEXT on a phone (a
+    # 360x640 screen holds them all); the others wait below, with the forms.
+    main = {m.name for m in design.moves[:MAIN_MOVES]}
+
     def actions(s: Seen) -> list[Action]:
         out: list[Action] = []
-        quick = tuple(Send(m.name, {"type": "move", "name": m.name})
-                      for m in design.moves if not _asks(m))
-        if quick:
-            out.append(Quick(quick, main=True))
-        out += [move_form(m, s) for m in design.moves if _asks(m)]
+        for at_hand, title in ((True, ""), (False, "More moves")):
+            quick = tuple(Send(m.name, {"type": "move", "name": m.name}) for m in design.moves
+                          if not _asks(m) and (m.name in main) == at_hand)
+            if quick:
+                out.append(Quick(quick, title=title, main=at_hand))
+        out += [move_form(m, s, main=m.name in main) for m in design.moves if _asks(m)]
         rs = design.round_score
         if rs is not None and rs.when == "group":
             out.append(score_form(design, s, ask=False))
