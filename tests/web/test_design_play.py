@@ -302,3 +302,15 @@ def test_a_design_of_twelve_moves_keeps_six_at_hand(browser, companion):
             expect(page.locator(f"#actions form[data-form=move-asked-{k}]")).to_be_attached()
     finally:
         context.close()
+
+
+def test_no_serious_accessibility_violation_with_a_design_game_running(browser, companion):
+    """axe-core on every page (tests/web/test_axe.py) with a design game under way."""
+    from tests.web.test_axe import AXE, _check
+
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (make axe)")
+    kind = kind_of("penalty-pot")
+    c = companion(kind, *crowd.game(kind, 4))
+    problems = _check(browser, c, AXE.read_text(encoding="utf-8"), game=True)
+    assert not problems, "\n".join(problems)
