@@ -176,10 +176,18 @@ SEND = """async ([event, seq]) => {
 }"""
 
 
-def test_new_game_of_a_design_from_a_phone(page, companion, offered):
-    c = companion("table", NAMES)
-    assert c.store is not None
-    saved = designs.save(c.store, load(example("penalty-pot")))
+def test_new_game_of_a_design_from_a_phone(page, tmp_path, offered):
+    """A design kept in the journal is in the phone's New game, "(ours)" in its colour, and
+    a new game of it starts from the phone with the kind name alone."""
+    with Store(tmp_path / "journal.db") as store:  # kept before the box starts
+        saved = designs.save(store, load(example("penalty-pot")))
+    c = Companion(tmp_path / "journal.db")
+    c.seed("table", list(NAMES), {}, [])
+    with c:
+        _new_game(page, c, saved)
+
+
+def _new_game(page, c: Companion, saved: designs.SavedDesign) -> None:
     pair(page, c)
     page.click("#new-game summary")
     option = page.locator(f"#ng-kind option[value='{saved.kind}']")
