@@ -322,3 +322,13 @@ def test_no_serious_accessibility_violation_with_a_design_game_running(browser, 
     c = companion(kind, *crowd.game(kind, 4))
     problems = _check(browser, c, AXE.read_text(encoding="utf-8"), game=True)
     assert not problems, "\n".join(problems)
+
+
+def test_a_double_tap_on_any_button_of_a_design_is_one_action(browser, companion):
+    """Every button of a design's moves and forms, and the main ones, tapped twice at the
+    same place 60, 200 and 350 ms apart: one change, one request (as every kind's,
+    tests/web/test_one_tap.py, whose Undo check records a roll of the 6-sided die: Penalty
+    Pot's own die)."""
+    from tests.web.test_one_tap import test_a_double_tap_on_any_button_of_any_kind_is_one_action
+    test_a_double_tap_on_any_button_of_any_kind_is_one_action(browser, companion,
+                                                              kind_of("penalty-pot"))
