@@ -163,18 +163,24 @@ def test_the_roll_for_who_goes_first_is_the_question_asked():
     assert kw.render(k, seen(j))[1][0]["submit"]["event"] == {"type": "roll", "player": 1}
 
 
-@pytest.mark.parametrize("name, event, said", [
-    ("ten-rounds", {"type": "move", "name": "Bonus"},
+FIRST = [{"type": "first", "player": 0}]
+
+
+@pytest.mark.parametrize("name, before, event, said", [
+    ("ten-rounds", [], {"type": "move", "name": "Bonus"},
      "First roll for who goes first: each player rolls the 8-sided die (or the group picks, "
      "Who goes first)"),
-    ("penalty-pot", {"type": "move", "name": "Steal", "player": 0},
+    ("penalty-pot", [], {"type": "move", "name": "Steal", "player": 0},
      "Steal: choose a player other than the one whose turn it is"),
-    ("penalty-pot", {"type": "move", "name": "Jackpot", "amount": 99},
+    ("penalty-pot", [], {"type": "move", "name": "Steal"}, "Steal: choose a player"),
+    ("ten-rounds", FIRST, {"type": "score", "scores": [5, 500]},
+     "Round scores: Ben's score must be a whole number -50 to 100, not 500"),
+    ("penalty-pot", [], {"type": "move", "name": "Jackpot", "amount": 99},
      "Jackpot: the amount is a whole number 1 to 20, not 99"),
 ])
-def test_a_refused_move_is_said_in_the_moves_words(name, event, said):
+def test_a_refused_move_is_said_in_the_moves_words(name, before, event, said):
     k = kind_of(name)
-    j = Journal(Header(k.kind, ("Ann", "Ben"), 0, {}))
+    j = Journal(Header(k.kind, ("Ann", "Ben"), 0, {}), list(before))
     with pytest.raises(IllegalEvent) as e:
         k.rules.apply(j.state, event)
     assert plain(str(e.value), event, ["Ann", "Ben"], k) == said

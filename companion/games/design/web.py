@@ -168,6 +168,8 @@ def _move_said(m: re.Match[str], name: Name) -> str:
     if (n := re.fullmatch(r"amount must be a whole number (-?\d+)-(-?\d+), not (.*)", rest)):
         got = "nothing" if n[3] == "None" else n[3]
         return f"{m['move']}: the amount is a whole number {n[1]} to {n[2]}, not {got}"
+    if rest.startswith("choose a player ("):
+        return f"{m['move']}: choose a player"
     if rest.startswith("choose another player than the current one"):
         return f"{m['move']}: choose a player other than the one whose turn it is"
     return f"{m['move']}: {named(rest, name)}"
