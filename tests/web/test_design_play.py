@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-import json
 import tomllib
 from pathlib import Path
 
@@ -238,15 +237,18 @@ def test_the_tv_fits_a_design_game_at_16_players_with_long_names(browser, tmp_pa
             page.wait_for_selector("#conn[data-state=live]")
             for kind, gid in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
-                for size in SIZES:
-                    page.set_viewport_size(size)
-                    _fitted(page, seq)
-                    assert page.locator("#players tbody tr").count() == 16
-                    cut += [f"{kind} {size}: {line}" for line in problems(page)]
+                for over in (False, True):  # in progress, then ended by the group
+                    if over:
+                        seq = _post(page, c, "/api/action", {"event": {"type": "end"}})
+                    for size in SIZES:
+                        page.set_viewport_size(size)
+                        _fitted(page, seq)
+                        assert page.locator("#players tbody tr").count() == 16
+                        where = f"{kind}, {'over' if over else 'on'}, {size}: "
+                        cut += [where + line for line in problems(page)]
         finally:
             context.close()
     assert not cut, "\n".join(cut)
-    json.dumps(ids)
 
 
 @pytest.mark.parametrize("name", ["penalty-pot", "ten-rounds"])
