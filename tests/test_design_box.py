@@ -57,7 +57,7 @@ def test_kind_for_builds_the_design_s_kind():
     from companion.games.design import kind_for
     k = kind_for(example("penalty-pot"))
     d = load(example("penalty-pot"))
-    assert k.title == d.title and k.color == d.color and k.order == 95 and k.web is None
+    assert k.title == d.title and k.color == d.color and k.order == 95 and k.web is not None
     assert k.scoring is not None and k.sample is not None
     assert k.mode.kind == k.kind
     with pytest.raises(DesignError):

@@ -3,8 +3,9 @@ browser tests drive.
 
 `Companion` is the real thing on a free port: an App on luma's dummy display, its own thread
 handling the input queue, and the Web (uvicorn in its thread). `demos()` is a realistic game
-in progress for every game kind, from the kinds' own declarations. `main()` opens each in Debian's chromium through Playwright and
-saves the phone (390x844) and TV (1920x1080) layouts, the TV at the kind's most players
+in progress for every game kind, from the kinds' own declarations, and `design_demos()` one of
+a few example designs (examples/designs/). `main()` opens each in Debian's chromium through
+Playwright and saves the phone (390x844) and TV (1920x1080) layouts, the TV at the kind's most players
 (companion/gallery/crowd.py), plus the pairing and control pages, and the turn clock (the TV
 running, at the warning and at "Time!"; /control with Pause and each player's time).
 """
@@ -39,6 +40,38 @@ def demos() -> dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]]
     from companion import games
     return {k: (list(v.demo.players), dict(v.demo.rules), [dict(e) for e in v.demo.events])
             for k, v in games.kinds().items() if v.demo is not None}
+
+
+# The group's own designs the shots show (examples/designs/, in a checkout): a design game is
+# drawn by the one generic web part of every design (companion/games/design/web.py).
+DESIGNS = Path(__file__).resolve().parents[2] / "examples" / "designs"
+DESIGN_DEMOS = ("penalty-pot", "ten-rounds")
+DESIGN_PLAYERS = 4
+
+
+def design_demos() -> dict[str, tuple[list[str], dict[str, Any], list[dict[str, Any]]]]:
+    """A game in progress of each example design in DESIGN_DEMOS, by its kind name
+    (`design:<hash>`, registered here): its random legal moves (companion/gallery/crowd.py)
+    with DESIGN_PLAYERS players. None without the examples (an installed companion)."""
+    import tomllib
+
+    from companion import games
+    out = {}
+    for name in DESIGN_DEMOS:
+        path = DESIGNS / f"{name}.toml"
+        if path.is_file():
+            kind = games.design_kind(tomllib.loads(path.read_text())).kind
+            out[kind] = crowd.game(kind, DESIGN_PLAYERS)
+    return out
+
+
+def shot_name(kind: str) -> str:
+    """A kind's name in its shots' file names: a design's as "design-" and its title
+    ("design-penalty-pot"), never its hash."""
+    from companion import games
+    if not games.is_design(kind):
+        return kind
+    return "design-" + "-".join(games.title(kind).lower().split())
 
 
 def chromium_path() -> str | None:
@@ -183,13 +216,15 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
     written: list[Path] = []
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        shown = demos()
+        shown = {**demos(), **design_demos()}
         # The pairing, control and new-game shots are taken once, during the busiest demo
         # (the most players: the fullest forms and tables), whichever kind that is.
         control = max(shown, key=lambda k: len(shown[k][0]))
-        for kind in kinds or list(shown):
+        names = {shot_name(k): k for k in shown}
+        for kind in [names.get(k, k) for k in kinds] if kinds else list(shown):
             players, rules, events = shown[kind]
-            c = _seeded(Path(tmp) / f"{kind}.db", kind, players, rules, events)
+            file = shot_name(kind)
+            c = _seeded(Path(tmp) / f"{file}.db", kind, players, rules, events)
             with c:
                 for label, size, path in (("phone", PHONE, "/"), ("tv", TV, "/tv")):
                     page = _still_page(browser, size)
@@ -200,11 +235,11 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                     # The frame PNG loaded (a function the driver runs: no eval under the CSP).
                     page.locator("#frame-img").evaluate(
                         "img => img.complete || new Promise(r => { img.onload = r; })")
-                    target = out / f"{kind}-{label}.png"
+                    target = out / f"{file}-{label}.png"
                     page.screenshot(path=str(target), full_page=label == "phone")
                     written.append(target)
                     page.context.close()
-                written.append(_actions_shot(browser, c, out / f"{kind}-actions-phone.png"))
+                written.append(_actions_shot(browser, c, out / f"{file}-actions-phone.png"))
                 if kind == control:
                     written += _control_shots(browser, c, out)
             if kind == control:
@@ -219,8 +254,8 @@ def _crowd_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
     """The TV at the kind's most players, well into a game (companion/gallery/crowd.py):
     every column, the history's newest events and the box, all on the one screen."""
     n = crowd.counts(kind)[-1]
-    c = _seeded(tmp / f"{kind}-{n}.db", kind, *crowd.game(kind, n))
-    return _tv_shot(browser, c, out / f"{kind}-tv-{n}-players.png")
+    c = _seeded(tmp / f"{shot_name(kind)}-{n}.db", kind, *crowd.game(kind, n))
+    return _tv_shot(browser, c, out / f"{shot_name(kind)}-tv-{n}-players.png")
 
 
 def _tv_shot(browser, c: Companion, target: Path) -> Path:
@@ -398,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m companion.gallery.web_shots",
                                  description="screenshots of the table web into a folder")
     ap.add_argument("out", nargs="?", default="docs/web", type=Path)
-    ap.add_argument("--kind", action="append", choices=list(demos()),
+    ap.add_argument("--kind", action="append",
+                    choices=list(demos()) + [shot_name(k) for k in design_demos()],
                     help="only this game kind (repeatable)")
     ap.add_argument("--measure", action="store_true",
                     help="print the page weight and press-to-page latency (JSON) instead")

@@ -180,6 +180,22 @@ class PerSeat:
 
 
 @dataclass(frozen=True)
+class Whole:
+    """One whole number the players type (a move's amount): it starts empty, and an empty or
+    bad one is refused as `missing`, one outside `low`-`high` as `outside` (templates: {label},
+    {low}, {high}, {value}). Labelled `label` beside its input."""
+
+    tag: ClassVar[str] = "whole"
+    name: str
+    label: str
+    low: int
+    high: int
+    key: str = ""
+    missing: str = "{label}: enter a whole number, {low} to {high}"
+    outside: str = "{label}: {low} to {high}, not {value}"
+
+
+@dataclass(frozen=True)
 class Ints:
     """A cell of `SeatRows`: whole numbers typed as "3 3 2", as a list (empty: none). `bad` is
     said when one is not a whole number, `small` when one is under `least` (templates: {name}
@@ -250,7 +266,7 @@ class Row:
     fields: tuple[Field, ...]
 
 
-Field = Choice | Many | Radio | Tick | PerSeat | SeatRows | Note | Row
+Field = Choice | Many | Radio | Tick | PerSeat | Whole | SeatRows | Note | Row
 
 
 @dataclass(frozen=True)
@@ -587,6 +603,11 @@ def refusal(kind: GameKind | None, seen: Seen, event: Mapping[str, Any]) -> str 
         log.error("game kind %s: its web actions failed: %r", kind.kind if kind else None, e)
         return None
     offered = [a for a in found if etype in {s.event.get("type") for s in _sends(a)}]
+    # Of those, the ones whose buttons' fixed fields the event has (a design's moves all
+    # send "move", each with its own "name"); none: every one of the type, as before.
+    exact = [a for a in offered if any(all(event.get(k) == v for k, v in s.event.items())
+                                       for s in _sends(a))]
+    offered = exact or offered
     if etype == "first" and not first_open(seen) and not offered:
         return FIRST_LATE
     if etype in COMMON:
@@ -660,6 +681,11 @@ def _missing(form: Form, seen: Seen, event: Mapping[str, Any]) -> str | None:
         if isinstance(f, Choice) and f.default is None and not f.optional \
                 and not _filled(v) and v is not False:
             return _say(f.missing, label=f.label or form.title)
+        if isinstance(f, Whole):
+            if not _whole(v):
+                return _say(f.missing, label=f.label, low=f.low, high=f.high)
+            if not f.low <= v <= f.high:
+                return _say(f.outside, label=f.label, low=f.low, high=f.high, value=v)
         if isinstance(f, PerSeat):
             got = v if isinstance(v, list) else []
             for k, who in enumerate(seen.players):

@@ -292,7 +292,8 @@ class Web:
 
     def kinds(self) -> list[dict[str, Any]]:
         """/api/kinds: each kind's facts for New game, and its action forms as a new game of
-        it shows them (the snapshot's `actions` has them for the game as it is). `rules` has
+        it shows them (the snapshot's `actions` has them for the game as it is), and its colour; a
+        group's own design (`ours`) is titled with " (ours)". `rules` has
         a turn clock house rule only when the config sets it; `clock_rules` gives the
         ranges of all three."""
         from companion import games
@@ -310,7 +311,14 @@ class Web:
                 rules = g.check_rules(self.config.house_rules(kind))
             except IllegalEvent:  # the config was checked at load; this is only a guard
                 rules = dict(g.default_rules)
-            out.append({"kind": kind, "title": g.title, "min_players": g.min_players,
+            # A group's own design (docs/designing-a-game.md): "(ours)", in its colour. The
+            # design its header carries is no house rule to type: the box puts it in.
+            ours = games.is_design(kind)
+            if ours:
+                rules.pop("design", None)
+            out.append({"kind": kind, "title": f"{g.title} (ours)" if ours else g.title,
+                        "ours": ours, "color": games.color(kind),
+                        "min_players": g.min_players,
                         "max_players": g.max_players, "rules": rules,
                         "house_rules": list(k.mode.house_rules_text),
                         "clock_rules": clock, "actions": fresh(k, rules),

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from companion.games import GameKind, Scoring
 from companion.games.design import sample
 from companion.games.design.rules import DesignKindGame
+from companion.games.design.web import web_for
 from companion.rules.design import Design, DesignState, load
 
 ORDER = 95  # New game: after the built-in kinds (10-90), before a house game's default 100
@@ -72,6 +73,6 @@ def kind_for(design_json: Mapping[str, Any]) -> GameKind:
                     scoring=scoring(design),
                     sample=partial(_sample, game),
                     gallery=partial(_gallery, game),
-                    web=None,
+                    web=web_for(design),
                     order=ORDER,
                     color=design.color)

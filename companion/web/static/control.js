@@ -242,9 +242,10 @@
   function wholeNumber(input, who, d) {
     // One player's number (a per-seat or a number cell): empty, not whole or out of range
     // is said with the declared templates ({name}, {what}, {low}, {high}, {value}).
+    // A minus sign only where the field goes below 0 (a round score of -5).
     const v = input.value.trim();
-    const vars = {name: who, what: d.what, low: d.low, high: d.high, value: v};
-    if (!/^\d+$/.test(v)) throw new FieldError(input, say(d.missing, vars));
+    const vars = {name: who, what: d.what, label: d.label, low: d.low, high: d.high, value: v};
+    if (!(d.low < 0 ? /^-?\d+$/ : /^\d+$/).test(v)) throw new FieldError(input, say(d.missing, vars));
     const n = parseInt(v, 10);
     if (n < d.low || n > d.high) throw new FieldError(input, say(d.outside, vars));
     return n;
@@ -339,6 +340,7 @@
       case "tick":
         return h("label", {class: "inline"}, h("input", {type: "checkbox", name: d.name}), d.label);
       case "per-seat": return perSeat(s, d);
+      case "whole": return beside(number(d.name, d.low, d.high), d.label);
       case "seat-rows":
         return [
           h("div", {class: "hand"}, d.heads.map((t) => h("b", {text: t}))),
@@ -388,6 +390,7 @@
         return undefined;
       }
       case "tick": return field(f, d.name).checked ? true : undefined;
+      case "whole": return wholeNumber(field(f, d.name), "", d);
       case "per-seat": {
         const vals = s.players.map((n, k) => wholeNumber(field(f, d.name + k), n, d));
         if (d.need !== undefined && !vals.includes(d.need)) {
@@ -796,6 +799,7 @@
   function renderKind() {
     const info = kindInfo();
     if (!info) return;
+    ngKind.style.borderLeft = info.ours && info.color ? "0.5rem solid " + info.color : "";
     document.getElementById("ng-count").textContent = info.min_players + "-" + info.max_players + " players";
     document.getElementById("ng-house").textContent = (info.house_rules || []).join("\n") || "Turns and dice.";
     const clockKeys = info.clock_rules || {};
@@ -905,7 +909,12 @@
     if (kinds) return;
     kinds = await get("/api/kinds");
     if (!kinds) return;
-    ngKind.replaceChildren(...kinds.map((k) => h("option", {value: k.kind, text: k.title || k.kind})));
+    ngKind.replaceChildren(...kinds.map((k) => {
+      // A group's own design is drawn in its colour (its title says "(ours)").
+      const o = h("option", {value: k.kind, text: k.title || k.kind});
+      if (k.ours && k.color) o.style.color = k.color;
+      return o;
+    }));
     const cur = Table.snapshot && Table.snapshot.game;
     if (cur) ngKind.value = cur;
     renderKind();
