@@ -19,6 +19,7 @@ from companion.ui import actions as A
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.session.designs import SavedDesign
     from companion.session.journal import Journal
     from companion.session.store import Store
     from companion.ui.modes import Mode
@@ -194,6 +195,46 @@ class PhoneChanges:
             return refused(503, not_saved_words(t) or "the pause was not saved")
         return self.ok(paused=t.turn_clock.paused)
 
+    # --- the "Design a game" page (companion/web/api.py: /api/design/*, /api/designs) --------
+
+    def design_save(self, p: dict) -> dict:
+        """POST /api/design/save: keep a design (a new one, or a new version of the design
+        "replaces"); session/designs.py registers its kind, so New game lists it at once.
+        Refused (422) in the words naming the field when it is no design, or takes a
+        built-in game's name."""
+        from companion.errors import DesignError
+        from companion.rules.design import load
+        from companion.session import designs
+        try:
+            saved = designs.save(self.table.store, load(p["design"]), replaces=p.get("replaces"))
+        except DesignError as e:
+            return {**refused(422, e.words), "field": e.field}
+        return self.ok(design=design_entry(saved))
+
+    def design_delete(self, p: dict) -> dict:
+        """POST /api/design/delete: New game stops offering design "id"; every version is
+        kept (hidden), so the games played with it replay as before."""
+        from companion.session import designs
+        saved = designs.get(self.table.store, p["id"])
+        if saved is None or saved.hidden:
+            return refused(404, f"there is no design {p['id']} to delete")
+        designs.hide(self.table.store, p["id"])
+        return self.ok(deleted=p["id"])
+
+    def designs_listed(self, p: dict) -> dict:
+        """GET /api/designs (read-only: a guest may ask): the designs New game offers."""
+        from companion.session import designs
+        return self.ok(designs=[design_entry(s) for s in designs.listed(self.table.store)])
+
+    def design_file(self, p: dict) -> dict:
+        """GET /api/designs/<id>.json (read-only): the newest version of a design not
+        deleted, as its canonical JSON."""
+        from companion.session import designs
+        saved = designs.get(self.table.store, p["id"])
+        if saved is None or saved.hidden:
+            return refused(404, f"there is no design {p['id']}")
+        return self.ok(title=saved.design.title, design=saved.design.to_json())
+
     def undo(self, p: dict) -> dict:
         j = self.table.journal
         if j is None:
@@ -215,6 +256,13 @@ class PhoneChanges:
         return self.ok()
 
 
+def design_entry(saved: SavedDesign) -> dict:
+    """A kept design as the page lists it."""
+    d = saved.design
+    return {"id": saved.id, "version": saved.version, "title": d.title, "color": d.color,
+            "kind": saved.kind}
+
+
 # The changes a paired phone may ask for (companion/web/api.py: POST /api/<kind>, and
 # /api/roster for "roster-set"); "roster" (reading the names) and "press" (a button) are the
 # bridge's own (bridge.py, WebBridge.web_request).
@@ -227,4 +275,10 @@ CHANGES: dict[str, Callable[[PhoneChanges, dict], dict]] = {
     "undo": PhoneChanges.undo,
     "redo": PhoneChanges.redo,
     "pause": PhoneChanges.pause,
+    "design-save": PhoneChanges.design_save,
+    "design-delete": PhoneChanges.design_delete,
+    # Read-only, asked by any page (GET /api/designs, /api/designs/<id>.json): the app
+    # thread reads the journal's designs, as it reads the roster.
+    "designs": PhoneChanges.designs_listed,
+    "design-file": PhoneChanges.design_file,
 }

@@ -1,0 +1,176 @@
+"""The "Design a game" page's routes (docs/web.md, "Designing a game on a phone") against a
+real uvicorn thread and app thread: the check is read-only and open to a guest, saving and
+deleting need a paired phone and go through the app's queue, a hostile body gets words and a
+4xx (never a 500), and a saved design is a kind New game lists at once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_web_api import Served
+
+from companion import games
+from companion.session import designs
+
+PAIRS = {"format_version": 1, "title": "Pairs to 6", "tallies": [{"name": "pairs"}],
+         "moves": [{"name": "Pair", "effects": [{"do": "add", "tally": "pairs", "amount": 1}]}],
+         "end": [{"when": "reach", "tally": "pairs", "target": 6}],
+         "winner": {"by": "most", "tally": "pairs"}}
+POT = {"format_version": 1, "title": "Coin Pot", "players": {"min": 2, "max": 3},
+       "tallies": [{"name": "coins", "start": 10, "money": True}], "pot": {"start": 5},
+       "moves": [{"name": "Penalty", "effects": [
+           {"do": "pay", "amount": 2, "from": "current", "to": "pot"}]}],
+       "end": [{"when": "group"}], "winner": {"by": "most", "tally": "coins"}}
+
+
+@pytest.fixture
+def served(tmp_path, config, clock):
+    s = Served(tmp_path, config, clock)
+    yield s
+    s.close()
+
+
+def check(s: Served, body) -> tuple[int, dict]:
+    """POST /api/design/check as the page sends it (no seq: it changes nothing)."""
+    status, data, _ = s.request("POST", "/api/design/check", body)
+    return status, data
+
+
+def listed(s: Served) -> list[dict]:
+    return s.get("/api/designs")["designs"]
+
+
+def test_check_previews_the_start_for_a_guest_and_keeps_nothing(served):
+    status, data = check(served, {"design": POT})
+    assert status == 200, data
+    assert data["ok"] and data["title"] == "Coin Pot"
+    assert data["kind"] == games.design_name(data["design"])
+    assert data["players"] == ["Ann", "Ben", "Cy"]  # 4 sample players, at most the design's max
+    assert data["tallies"] == [{"name": "coins", "values": [10, 10, 10], "money": True}]
+    assert data["pot"] == 5 and data["moves"] == ["Penalty"]
+    assert listed(served) == []
+    assert designs.listed(served.store) == []
+
+
+def test_check_names_the_field_at_fault(served):
+    bad = {**PAIRS, "tallies": [{"name": "pairs", "start": 1.5}]}
+    status, data = check(served, {"design": bad})
+    assert status == 422
+    assert data["field"] == "tallies[0].start" and "whole number" in data["error"]
+    status, data = check(served, {"design": {**PAIRS, "title": "Chaos"}})
+    assert status == 422 and data["field"] == "title" and "Chaos" in data["error"]
+
+
+def test_check_reads_a_toml_design_file(served):
+    text = ('format_version = 1\ntitle = "Toml Pairs"\nend = [{ when = "group" }]\n'
+            'winner = { by = "most", tally = "pairs" }\nmoves = []\n'
+            '[[tallies]]\nname = "pairs"\n')
+    status, data = check(served, {"toml": text})
+    assert status == 200, data
+    assert data["design"]["title"] == "Toml Pairs"
+    status, data = check(served, {"toml": "title = ["})
+    assert status == 422 and "TOML" in data["error"]
+
+
+@pytest.mark.parametrize("body", [
+    {"design": "Pairs"}, {"design": None}, {"design": [1, 2]}, {}, {"toml": 3},
+    {"design": PAIRS, "toml": "x"}, {"design": PAIRS, "seq": None},
+    {"design": {**PAIRS, "tallies": "pairs"}}, {"design": {**PAIRS, "moves": [None] * 13}},
+    {"design": {**PAIRS, "players": {"min": True}}},
+    {"design": {**PAIRS, "end": [{"when": "reach", "tally": "pairs", "target": 10**30}]}},
+    {"design": {**PAIRS, "title": "x" * 5000}},
+    {"design": {**PAIRS, "house_rules": [{"a": [{"b": [{"c": [1]}]}]}]}},
+])
+def test_a_hostile_check_gets_words_and_a_4xx(served, body):
+    status, data = check(served, body)
+    assert 400 <= status < 500, data
+    assert isinstance(data["error"], str) and data["error"]
+
+
+def test_a_huge_or_deep_body_is_refused_before_it_is_read(served):
+    huge = {"design": {**PAIRS, "house_rules": ["x" * 30] * 2000}}
+    status, data = check(served, huge)
+    assert status == 413 and "too large" in data["error"]
+    deep = b'{"design": ' + b"[" * 40 + b"]" * 40 + b"}"
+    status, data, _ = served.request("POST", "/api/design/check", raw=deep)
+    assert status == 400 and "nested" in data["error"]
+    status, data, _ = served.request("POST", "/api/design/check", raw=b'{"design": {')
+    assert status == 400 and "JSON" in data["error"]
+
+
+def test_check_comes_from_the_box_own_pages(served):
+    status, data, _ = served.request("POST", "/api/design/check", {"design": PAIRS},
+                                     headers={"Origin": "http://evil.example"})
+    assert status == 403
+
+
+def test_a_guest_cannot_save_or_delete(served):
+    status, data = served.post("/api/design/save", {"design": PAIRS})
+    assert status == 401 and "pair" in data["error"]
+    status, data = served.post("/api/design/delete", {"id": 1})
+    assert status == 401
+    assert designs.listed(served.store) == []
+
+
+def test_a_paired_phone_saves_and_new_game_lists_it(served):
+    served.pair()
+    status, data = served.post("/api/design/save", {"design": PAIRS})
+    assert status == 200, data
+    saved = data["design"]
+    assert saved["id"] == 1 and saved["version"] == 1 and saved["title"] == "Pairs to 6"
+    assert saved["kind"] in games.kinds()
+    assert saved["kind"] in [k["kind"] for k in served.get("/api/kinds")]
+    assert listed(served) == [saved]
+    # The design file, for another box: the design as it is kept.
+    status, body, resp = served.request("GET", "/api/designs/1.json")
+    assert status == 200 and body["title"] == "Pairs to 6" and body["version"] == 1
+    assert "attachment" in resp.getheader("Content-Disposition")
+    assert resp.getheader("Access-Control-Allow-Origin") == "*"
+    status, png, resp = served.request("GET", "/api/designs/1.png")
+    assert status == 200 and png.startswith(b"\x89PNG")
+    # An edit is a new version of the same design.
+    status, data = served.post("/api/design/save", {
+        "design": {**PAIRS, "end": [{"when": "reach", "tally": "pairs", "target": 8}]},
+        "replaces": 1})
+    assert status == 200, data
+    assert (data["design"]["id"], data["design"]["version"]) == (1, 2)
+    assert [d["version"] for d in listed(served)] == [2]
+
+
+def test_save_refuses_in_words(served):
+    served.pair()
+    status, data = served.post("/api/design/save", {"design": {**PAIRS, "title": "Penny Badger"}})
+    assert status == 422 and "Penny Badger" in data["error"]
+    status, data = served.post("/api/design/save", {"design": {**PAIRS, "moves": {}}})
+    assert status == 422 and data["error"]
+    status, data = served.post("/api/design/save", {"design": PAIRS, "replaces": 9})
+    assert status == 422 and "no design 9" in data["error"]
+    status, data = served.post("/api/design/save", {"design": PAIRS, "replaces": "1"})
+    assert status == 400
+    status, data = served.post("/api/design/save", {"design": PAIRS, "colour": "#fff"})
+    assert status == 400 and "colour" in data["error"]
+    assert designs.listed(served.store) == []
+
+
+def test_delete_hides_and_keeps(served):
+    served.pair()
+    status, data = served.post("/api/design/save", {"design": PAIRS})
+    kind = data["design"]["kind"]
+    status, data = served.post("/api/design/delete", {"id": 1})
+    assert status == 200, data
+    assert listed(served) == [] and kind not in games.kinds()
+    assert designs.get(served.store, 1).hidden  # kept, for the games played with it
+    status, data, _ = served.request("GET", "/api/designs/1.json")
+    assert status == 404
+    status, data = served.post("/api/design/delete", {"id": 1})
+    assert status == 404
+    for bad in ({"id": "1"}, {"id": True}, {"id": 0}, {"id": 2**70}, {}):
+        status, data = served.post("/api/design/delete", bad)
+        assert status == 400, (bad, data)
+
+
+def test_unknown_design_file_is_404(served):
+    for path in ("/api/designs/7.json", f"/api/designs/{2**70}.json"):
+        status, data, _ = served.request("GET", path)
+        assert status == 404 and json.dumps(data)
