@@ -383,9 +383,10 @@
   }
 
   function setCheck(state, words) {
-    const el = $("check-status");
-    el.dataset.state = state;
-    el.textContent = words;
+    for (const el of [$("check-status"), $("bar-status")]) {
+      el.dataset.state = state;
+      el.textContent = words;
+    }
   }
 
   // The element that shows a refusal of `path`: the deepest one whose field the path is in.
