@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from test_web_api import Served
 
 from companion import games
 from companion.session import designs
+from companion.web import api, designs as web_designs
+from companion.web.guard import Refused
 
 PAIRS = {"format_version": 1, "title": "Pairs to 6", "tallies": [{"name": "pairs"}],
          "moves": [{"name": "Pair", "effects": [{"do": "add", "tally": "pairs", "amount": 1}]}],
@@ -174,3 +177,37 @@ def test_unknown_design_file_is_404(served):
     for path in ("/api/designs/7.json", f"/api/designs/{2**70}.json"):
         status, data, _ = served.request("GET", path)
         assert status == 404 and json.dumps(data)
+
+
+# --- any body at all: words and a 4xx, or a preview; never an exception ----------------------
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+_KEYS = st.sampled_from(["format_version", "title", "tallies", "moves", "end", "winner", "pot",
+                         "players", "round_score", "turn_order", "dice", "house_rules",
+                         "color", "version"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_JSON, st.dictionaries(_KEYS, _JSON, max_size=8),
+                 st.builds(lambda k, v: {**PAIRS, k: v}, _KEYS, _JSON)))
+def test_any_design_is_checked_in_words(design):
+    try:
+        api.check_design_body({"design": design})
+    except Refused as e:
+        assert 400 <= e.status < 500 and e.reason
+        return
+    status, answer = web_designs.check({"design": design})
+    assert status in (200, 422)
+    assert answer["ok"] if status == 200 else answer["error"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_any_toml_text_is_checked_in_words(text):
+    status, answer = web_designs.check({"toml": text})
+    assert status in (200, 422) and (answer["ok"] or answer["error"])

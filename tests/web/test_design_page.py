@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 from companion import games
 from companion.gallery.web_shots import PHONE, pair
 from tests.web.helpers import expect
 from tests.web.test_axe import violations
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "designs"
 
 
 def _get(c, path: str):
@@ -145,3 +148,44 @@ def test_axe_finds_no_serious_violation_on_design(browser, companion):
             assert not problems, "\n".join(problems)
         finally:
             context.close()
+
+
+def test_import_edit_and_delete(browser, companion):
+    c = companion()
+    context, page = _open(browser, c, paired=True)
+    try:
+        # A design file (TOML, as examples/designs/ has them) fills the form as a new design.
+        page.locator("#import-file").set_input_files(str(EXAMPLES / "penalty-pot.toml"))
+        expect(page.locator("#import-status")).to_contain_text('Imported "Penalty Pot"')
+        expect(page.get_by_label("Title")).to_have_value("Penalty Pot")
+        expect(page.locator(".preview-pot")).to_have_text("The pot: 5")
+        expect(page.locator(".preview-table tbody td").first).to_have_text("10")
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#save-status")).to_contain_text('Saved "Penalty Pot" (version 1)')
+        # Edit: Save keeps a new version of the same design.
+        page.get_by_role("button", name="Edit Penalty Pot").click()
+        expect(page.locator("#editing")).to_contain_text('Editing "Penalty Pot"')
+        page.get_by_label("The pot starts with").fill("7")
+        expect(page.locator(".preview-pot")).to_have_text("The pot: 7")
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator("#save-status")).to_contain_text("(version 2)")
+        assert [(s["id"], s["version"]) for s in _get(c, "/api/designs")["designs"]] == [(1, 2)]
+        # A link (here this box's own): the phone fetches it, the box checks it.
+        page.get_by_role("button", name="Start a new design").click()
+        page.get_by_label("Or a link from another box's Design page").fill(
+            c.url + "/api/designs/1.json")
+        page.get_by_role("button", name="Import", exact=True).click()
+        expect(page.locator("#import-status")).to_contain_text('Imported "Penalty Pot"')
+        expect(page.locator("#editing")).to_have_text("A new design.")
+        # Delete: two taps; New game no longer lists it.
+        delete = page.get_by_role("button", name="Delete Penalty Pot")
+        delete.click()
+        expect(delete).to_have_text("Tap again: delete")
+        delete.click()
+        expect(page.locator("#save-status")).to_contain_text('Deleted "Penalty Pot"')
+        expect(page.locator("#saved-none")).to_be_visible()
+        assert _get(c, "/api/designs")["designs"] == []
+        assert not any(k.startswith("design:") for k in
+                       [k["kind"] for k in _get(c, "/api/kinds")])
+    finally:
+        context.close()
