@@ -550,6 +550,12 @@
       listSaved();
     } else {
       status.textContent = "Not saved: " + r.data.error;
+      // A refusal names its field first ("title: ..."): shown beside it too.
+      const named = /^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): /.exec(r.data.error || "");
+      if (r.status === 422 && named) {
+        lastCheck = {ok: false, error: r.data.error, field: named[1]};
+        showErrors();
+      }
     }
   }
 
