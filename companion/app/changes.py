@@ -5,7 +5,9 @@ after the checks only a phone needs.
 on (the App, through the narrow `Table` below: its journal, store and screens' `perform`) and
 `seq`, the snapshot a change's answer names. It may call `Table.perform` and what the journal
 and store answer; the web bridge (bridge.py) calls it, on the app thread, once a request has
-passed the double-tap and seq checks.
+passed the double-tap and seq checks. The "Design a game" page's designs are kept here too
+(`design-save`, `design-delete`, over companion/session/designs.py), and its two reads (the
+designs kept, one design's file) answered, as the roster is, on the app thread.
 """
 
 from __future__ import annotations
