@@ -402,7 +402,11 @@
 
   function showErrors() {
     for (const el of document.querySelectorAll("#form-body .field-error")) el.remove();
-    for (const el of document.querySelectorAll("#form-body [aria-invalid]")) el.removeAttribute("aria-invalid");
+    for (const el of document.querySelectorAll("#form-body [aria-invalid]")) {
+      el.removeAttribute("aria-invalid");
+      const rest = (el.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== "field-error");
+      if (rest.length) el.setAttribute("aria-describedby", rest.join(" ")); else el.removeAttribute("aria-describedby");
+    }
     const top = $("design-error");
     top.hidden = true;
     if (!lastCheck || lastCheck.ok) return;
@@ -412,9 +416,16 @@
       top.hidden = false;
       return;
     }
-    const control = where.querySelector("input, select");
-    if (control && where.classList.contains("field")) control.setAttribute("aria-invalid", "true");
-    const p = h("p", {class: "field-error", role: "alert", "data-for": lastCheck.field, text: lastCheck.error});
+    // Not an alert: the check's status line says it once (role=status); the field's control
+    // is marked invalid and described by the words.
+    const p = h("p", {class: "field-error", id: "field-error", "data-for": lastCheck.field,
+                      text: lastCheck.error});
+    const control = where.classList.contains("field") ? where.querySelector("input, select") : null;
+    if (control) {
+      control.setAttribute("aria-invalid", "true");
+      const described = (control.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== "field-error");
+      control.setAttribute("aria-describedby", [...described, "field-error"].join(" "));
+    }
     const legend = where.querySelector(":scope > legend, :scope > h2");
     if (legend) legend.after(p); else where.append(p);
   }
