@@ -5,10 +5,13 @@ deleting need a paired phone and go through the app's queue, a hostile body gets
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from PIL import Image
 from test_web_api import Served
 
 from companion import games
@@ -139,6 +142,20 @@ def test_a_paired_phone_saves_and_new_game_lists_it(served):
     assert status == 200, data
     assert (data["design"]["id"], data["design"]["version"]) == (1, 2)
     assert [d["version"] for d in listed(served)] == [2]
+
+
+def test_a_paired_phone_gets_the_panel_picture_of_the_start(served):
+    status, data = served.post("/api/design/picture", {"design": PAIRS})
+    assert status == 401  # a guest: the table preview only
+    served.pair()
+    status, data = served.post("/api/design/picture", {"design": PAIRS})
+    assert status == 200, data
+    png = base64.b64decode(data["png"])
+    assert png.startswith(b"\x89PNG")
+    assert Image.open(io.BytesIO(png)).size == (512, 256)
+    status, data = served.post("/api/design/picture", {"design": {**PAIRS, "moves": 3}})
+    assert status == 422 and data["error"]
+    assert listed(served) == []  # nothing kept
 
 
 def test_save_refuses_in_words(served):

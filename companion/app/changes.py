@@ -12,6 +12,7 @@ designs kept, one design's file) answered, as the roster is, on the app thread.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion import games
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from companion.session.store import Store
     from companion.ui.modes import Mode
     from companion.ui.screen import Context
+
+log = logging.getLogger(__name__)
 
 NO_GAME = "no game is open on the box: start one first"
 
@@ -223,6 +226,36 @@ class PhoneChanges:
         designs.hide(self.table.store, p["id"])
         return self.ok(deleted=p["id"])
 
+    def design_picture(self, p: dict) -> dict:
+        """POST /api/design/picture (a paired phone's: it registers the design's kind, which
+        the registry keeps): the panel's first screen of a new game of the design, for the
+        sample players, as a PNG (4x, base64), drawn here as the app draws every frame."""
+        import base64
+        import io
+
+        from companion.errors import DesignError
+        from companion.rules.design import load
+        from companion.rules.game import Header
+        from companion.session.journal import Journal
+        from companion.ui.draw import scale
+        from companion.ui.screen import Context
+        from companion.web.designs import sample_players
+        try:
+            design = load(p["design"])
+        except DesignError as e:
+            return {**refused(422, e.words), "field": e.field}
+        kind = games.design_kind(design.to_json())
+        try:
+            journal = Journal(Header(kind.kind, tuple(sample_players(design)), 0, {}))
+            ctx = Context(config=self.table.config, journal=journal)
+            img = kind.mode.home(ctx).render(ctx)
+        except Exception:  # a picture only: the page shows the table without it
+            log.exception("the panel could not draw design %s", kind.kind)
+            return refused(500, "the box could not draw this design's screen")
+        buf = io.BytesIO()
+        scale(img, 4).save(buf, format="PNG")
+        return self.ok(png=base64.b64encode(buf.getvalue()).decode("ascii"))
+
     def designs_listed(self, p: dict) -> dict:
         """GET /api/designs (read-only: a guest may ask): the designs New game offers."""
         from companion.session import designs
@@ -279,6 +312,7 @@ CHANGES: dict[str, Callable[[PhoneChanges, dict], dict]] = {
     "pause": PhoneChanges.pause,
     "design-save": PhoneChanges.design_save,
     "design-delete": PhoneChanges.design_delete,
+    "design-picture": PhoneChanges.design_picture,
     # Read-only, asked by any page (GET /api/designs, /api/designs/<id>.json): the app
     # thread reads the journal's designs, as it reads the roster.
     "designs": PhoneChanges.designs_listed,

@@ -243,6 +243,8 @@ def routes(web: Server) -> list[Route]:
                                          limit=designs.MAX_BODY), methods=["POST"]),
         Route("/api/design/delete", paired("design-delete", check_design_delete),
               methods=["POST"]),
+        Route("/api/design/picture", paired("design-picture", check_design_picture,
+                                            limit=designs.MAX_BODY), methods=["POST"]),
         Route("/api/designs", designs_list, methods=["GET"]),
         Route("/api/designs/{id:int}.json", design_file, methods=["GET"]),
         Route("/api/designs/{id:int}.png", design_qr, methods=["GET"]),
@@ -379,6 +381,12 @@ def check_design_save(body: dict[str, Any]) -> dict[str, Any]:
     _only(body, "design", "replaces")
     check_design_body({"design": body.get("design")})
     return {"design": body["design"], "replaces": _design_id(body, "replaces", required=False)}
+
+
+def check_design_picture(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "design")
+    check_design_body({"design": body.get("design")})
+    return {"design": body["design"]}
 
 
 def check_design_delete(body: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,9 @@ Schema, then the checks no schema can say) and, when the box would take it, show
 game starts: the table of tallies for a few sample players and the pot
 (`DesignGame(design).initial`). It runs on the web thread: loading a design is pure (the
 rules layer), and nothing is kept, so a guest may use it too. Saving goes through the app
-thread (companion/app/changes.py, "design-save").
+thread (companion/app/changes.py, "design-save"), and so does the picture of the panel's first
+screen of a design game (a paired phone's, "design-picture": the app thread alone draws, and
+registers the design's kind to draw it).
 """
 
 from __future__ import annotations
@@ -53,12 +55,17 @@ def checked(design_json: Any) -> Design:
     return design
 
 
+def sample_players(design: Design) -> list[str]:
+    """The preview's players: 4 (SAMPLE_PLAYERS), or the design's fewest or most."""
+    n = max(design.min_players, min(len(SAMPLE_PLAYERS), design.max_players))
+    return [SAMPLE_PLAYERS[i] if i < len(SAMPLE_PLAYERS) else f"Player {i + 1}"
+            for i in range(n)]
+
+
 def preview(design: Design) -> dict[str, Any]:
     """How a game of `design` starts, for the page: its kind name, its canonical JSON (what
     Save keeps), and the table of tallies and the pot for up to 4 sample players."""
-    n = max(design.min_players, min(len(SAMPLE_PLAYERS), design.max_players))
-    players = [SAMPLE_PLAYERS[i] if i < len(SAMPLE_PLAYERS) else f"Player {i + 1}"
-               for i in range(n)]
+    players = sample_players(design)
     game = DesignGame(design)
     state = game.initial(Header(game.kind, tuple(players), 0, {}))
     canonical = design.to_json()

@@ -63,6 +63,10 @@ def test_a_paired_phone_designs_pairs_to_6_and_saves_it(browser, companion):
         expect(page.locator(".preview-table tbody tr")).to_have_count(4)
         expect(page.locator(".preview-table tbody td")).to_have_text(["0"] * 4)
         expect(page.locator(".preview-moves .chip")).to_have_text(["Pair"])
+        # And the box's own first screen of it (a paired phone's).
+        frame = page.locator("#preview-frame")
+        expect(frame).to_be_visible()
+        assert frame.evaluate("img => img.complete && img.naturalWidth") == 512
         page.get_by_role("button", name="Save").click()
         expect(page.locator("#save-status")).to_contain_text('Saved "Pairs to 6" (version 1)')
         expect(page.locator(".saved-title")).to_contain_text(["Pairs to 6"])
@@ -106,6 +110,7 @@ def test_a_refusal_is_shown_beside_its_field(browser, companion):
         tallies.get_by_label("Starts at").fill("3")
         expect(page.locator("#check-status")).to_have_text("The box can play this.")
         expect(page.locator("#form-body .field-error")).to_have_count(0)
+        expect(page.locator("#preview-frame")).to_be_hidden()  # a guest: the table only
         expect(page.get_by_role("button", name="Save")).to_be_disabled()  # not paired
     finally:
         context.close()

@@ -375,11 +375,28 @@
     if (res.ok) {
       setCheck("ok", "The box can play this.");
       drawPreview(data);
+      if (paired) drawFrame(n, data.design);
     } else {
       setCheck("bad", "Not yet: " + lastCheck.error);
       $("preview").replaceChildren();
+      $("preview-frame").hidden = true;
     }
     showErrors();
+  }
+
+  // The box's own first screen of the game (a paired phone's: the box draws it on its app
+  // thread, as every frame), under the table.
+  async function drawFrame(n, design) {
+    const r = await json("POST", "/api/design/picture", {design, seq: null});
+    if (n !== checkN) return;
+    const img = $("preview-frame");
+    if (r.ok && r.data.png) {
+      img.src = "data:image/png;base64," + r.data.png;
+      img.hidden = false;
+      $("preview-frame-note").hidden = true;
+    } else {
+      img.hidden = true;
+    }
   }
 
   function setCheck(state, words) {
@@ -624,6 +641,7 @@
     scheduleCheck();
     const me = await json("GET", "/api/me");
     setPaired(!!(me.ok && me.data.paired));
+    if (paired) scheduleCheck();  // its picture too
     listSaved();
   })();
 })();
