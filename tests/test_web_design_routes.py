@@ -29,6 +29,27 @@ POT = {"format_version": 1, "title": "Coin Pot", "players": {"min": 2, "max": 3}
            {"do": "pay", "amount": 2, "from": "current", "to": "pot"}]}],
        "end": [{"when": "group"}], "winner": {"by": "most", "tally": "coins"}}
 
+_T = ["Abcdefghijklmno" + c for c in "ABCD"]
+# The largest a design gets, near enough: 4 tallies, 12 moves of 6 effects, every field set
+# (~7.5 KiB of JSON: more than any other route's 4 KiB, less than the design routes' 16).
+BIG = {"format_version": 1, "title": "Big Big Big Game", "version": 1, "color": "#aabbcc",
+       "players": {"min": 2, "max": 16},
+       "tallies": [{"name": t, "start": -999, "floor": -9999, "out_at": None, "money": False}
+                   for t in _T],
+       "pot": None,
+       "moves": [{"name": f"Movemovemovemo{i:02d}", "ask": {"min": 1, "max": 9999},
+                  "effects": [{"do": "take", "tally": _T[j % 4], "amount": "ask",
+                               "who": "chosen"} for j in range(6)]} for i in range(12)],
+       "round_score": {"tally": _T[0], "min": -9999, "max": 9999, "when": "group"},
+       "turn_order": {"moves": ["skip", "double_skip", "reverse", "reverse_skip", "skip_to"],
+                      "first": "roll_off"},
+       "dice": ["colors", "shapes", "d8", "d6"],
+       "end": [{"when": "reach", "tally": _T[0], "target": 9999}, {"when": "rounds",
+                                                                 "rounds": 999},
+               {"when": "group"}],
+       "winner": {"by": "most", "tally": _T[1]},
+       "house_rules": [t + " start" for t in _T] + ["target", "rounds"]}
+
 
 @pytest.fixture
 def served(tmp_path, config, clock):
@@ -103,6 +124,20 @@ def test_a_huge_or_deep_body_is_refused_before_it_is_read(served):
     assert status == 400 and "nested" in data["error"]
     status, data, _ = served.request("POST", "/api/design/check", raw=b'{"design": {')
     assert status == 400 and "JSON" in data["error"]
+
+
+def test_the_largest_design_is_checked_and_saved(served):
+    assert len(json.dumps({"design": BIG, "seq": None})) > 7000
+    status, data = check(served, {"design": BIG})
+    assert status == 200, data
+    served.pair()
+    status, data = served.post("/api/design/save", {"design": BIG})
+    assert status == 200, data
+    status, data = served.post("/api/design/picture", {"design": BIG})
+    assert status == 200, data
+    # Every other route keeps its 4 KiB.
+    status, data = served.post("/api/roster", {"names": ["x" * 16] * 300})
+    assert status == 413, data
 
 
 def test_check_comes_from_the_box_own_pages(served):
@@ -228,3 +263,11 @@ def test_any_design_is_checked_in_words(design):
 def test_any_toml_text_is_checked_in_words(text):
     status, answer = web_designs.check({"toml": text})
     assert status in (200, 422) and (answer["ok"] or answer["error"])
+
+
+def test_only_the_design_routes_take_a_larger_body():
+    from companion.web import guard
+    assert guard.body_limit("/api/design/check") == guard.DESIGN_BODY
+    assert guard.body_limit("/api/design/save", 100) == guard.DESIGN_BODY
+    assert guard.body_limit("/api/roster") == guard.MAX_BODY
+    assert guard.body_limit("/api/designs", 100) == 100  # a GET's, as any other route's

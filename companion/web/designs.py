@@ -22,9 +22,10 @@ from companion.errors import DesignError
 from companion.rules.design import Design, DesignGame, load
 from companion.rules.game import Header
 from companion.session.designs import reserved
+from companion.web import guard
 
 SAMPLE_PLAYERS = ("Ann", "Ben", "Cy", "Dee")  # the preview's table: 4 players, as the brief's
-MAX_BODY = 32 * 1024  # bytes: a design of 12 moves of 6 effects each is ~8 KiB of JSON
+MAX_BODY = guard.DESIGN_BODY  # bytes: the largest design (12 moves of 6 effects) is ~7 KiB
 FIRST_WORDS = {"picked": "the group picks who goes first",
                "roll_off": "the highest 8-sided roll goes first (ties roll again)",
                "next_seat": "the next seat goes first each game"}

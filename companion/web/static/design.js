@@ -606,7 +606,7 @@
   $("import-file").addEventListener("change", async (e) => {
     const file = e.target.files && e.target.files[0];
     if (!file) return;
-    if (file.size > 32 * 1024) { $("import-status").textContent = "That file is too large to be a design."; return; }
+    if (file.size > 16 * 1024) { $("import-status").textContent = "That file is too large to be a design."; return; }
     const t = await file.text();
     await importFrom(parsed(t) || t, file.name);
   });
