@@ -32,7 +32,6 @@
   const $ = (id) => document.getElementById(id);
   let d = blank();           // the design being edited
   let editing = null;        // the saved design's id this is a new version of (Save)
-  let editingTitle = "";
   let paired = false;
   let checkTimer = 0, checkN = 0, lastCheck = null;
   let uid = 0;
@@ -488,7 +487,6 @@
 
   function setEditing(id, title) {
     editing = id;
-    editingTitle = title || "";
     $("editing").textContent = id === null ? "A new design." : `Editing "${title}": Save keeps a new version of it.`;
   }
 
