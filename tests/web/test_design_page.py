@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion import games
 from companion.gallery.web_shots import PHONE, pair
-from tests.web.helpers import expect
+from tests.web.helpers import WAIT_S, expect
 from tests.web.test_axe import violations
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "designs"
@@ -30,6 +30,12 @@ def _open(browser, c, *, paired: bool, csp: bool = True):
     page.goto(c.url + "/design")
     expect(page.locator("#check-status")).not_to_have_text("Checking…")
     return context, page
+
+
+def _loaded(page, id: str, wider_than: int) -> None:
+    """Wait until the image `id` has loaded, wider than `wider_than` pixels."""
+    page.wait_for_function(f"""() => {{ const i = document.getElementById({json.dumps(id)});
+        return i.complete && i.naturalWidth > {wider_than}; }}""", timeout=WAIT_S * 1000)
 
 
 def _section(page, heading: str):
@@ -66,7 +72,7 @@ def test_a_paired_phone_designs_pairs_to_6_and_saves_it(browser, companion):
         # And the box's own first screen of it (a paired phone's).
         frame = page.locator("#preview-frame")
         expect(frame).to_be_visible()
-        assert frame.evaluate("img => img.complete && img.naturalWidth") == 512
+        _loaded(page, "preview-frame", 511)
         page.get_by_role("button", name="Save").click()
         expect(page.locator("#save-status")).to_contain_text('Saved "Pairs to 6" (version 1)')
         expect(page.locator(".saved-title")).to_contain_text(["Pairs to 6"])
@@ -84,7 +90,7 @@ def test_a_paired_phone_designs_pairs_to_6_and_saves_it(browser, companion):
         # Share: its link and QR code; Copy: a new design from it.
         page.get_by_role("button", name="Share Pairs to 6").click()
         expect(page.locator("#share-link")).to_have_text(c.url + "/api/designs/1.json")
-        assert page.locator("#share-qr").evaluate("img => img.complete && img.naturalWidth") > 0
+        _loaded(page, "share-qr", 0)
         page.get_by_role("button", name="Copy Pairs to 6").click()
         expect(page.get_by_label("Title")).to_have_value("Copy of Pairs to")
         expect(page.locator("#editing")).to_have_text("A new design.")
@@ -168,6 +174,8 @@ def test_import_edit_and_delete(browser, companion):
         page.get_by_role("button", name="Save").click()
         expect(page.locator("#save-status")).to_contain_text('Saved "Penalty Pot" (version 1)')
         # Edit: Save keeps a new version of the same design.
+        page.get_by_role("button", name="Start a new design").click()
+        expect(page.locator("#editing")).to_have_text("A new design.")
         page.get_by_role("button", name="Edit Penalty Pot").click()
         expect(page.locator("#editing")).to_contain_text('Editing "Penalty Pot"')
         page.get_by_label("The pot starts with").fill("7")
