@@ -5,11 +5,14 @@ after the checks only a phone needs.
 on (the App, through the narrow `Table` below: its journal, store and screens' `perform`) and
 `seq`, the snapshot a change's answer names. It may call `Table.perform` and what the journal
 and store answer; the web bridge (bridge.py) calls it, on the app thread, once a request has
-passed the double-tap and seq checks.
+passed the double-tap and seq checks. The "Design a game" page's designs are kept here too
+(`design-save`, `design-delete`, over companion/session/designs.py), and its two reads (the
+designs kept, one design's file) answered, as the roster is, on the app thread.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion import games
@@ -19,10 +22,13 @@ from companion.ui import actions as A
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.session.designs import SavedDesign
     from companion.session.journal import Journal
     from companion.session.store import Store
     from companion.ui.modes import Mode
     from companion.ui.screen import Context
+
+log = logging.getLogger(__name__)
 
 NO_GAME = "no game is open on the box: start one first"
 
@@ -194,6 +200,76 @@ class PhoneChanges:
             return refused(503, not_saved_words(t) or "the pause was not saved")
         return self.ok(paused=t.turn_clock.paused)
 
+    # --- the "Design a game" page (companion/web/api.py: /api/design/*, /api/designs) --------
+
+    def design_save(self, p: dict) -> dict:
+        """POST /api/design/save: keep a design (a new one, or a new version of the design
+        "replaces"); session/designs.py registers its kind, so New game lists it at once.
+        Refused (422) in the words naming the field when it is no design, or takes a
+        built-in game's name."""
+        from companion.errors import DesignError
+        from companion.rules.design import load
+        from companion.session import designs
+        try:
+            saved = designs.save(self.table.store, load(p["design"]), replaces=p.get("replaces"))
+        except DesignError as e:
+            return {**refused(422, e.words), "field": e.field}
+        return self.ok(design=design_entry(saved))
+
+    def design_delete(self, p: dict) -> dict:
+        """POST /api/design/delete: New game stops offering design "id"; every version is
+        kept (hidden), so the games played with it replay as before."""
+        from companion.session import designs
+        saved = designs.get(self.table.store, p["id"])
+        if saved is None or saved.hidden:
+            return refused(404, f"there is no design {p['id']} to delete")
+        designs.hide(self.table.store, p["id"])
+        return self.ok(deleted=p["id"])
+
+    def design_picture(self, p: dict) -> dict:
+        """POST /api/design/picture (a paired phone's: it registers the design's kind, which
+        the registry keeps): the panel's first screen of a new game of the design, for the
+        sample players, as a PNG (4x, base64), drawn here as the app draws every frame."""
+        import base64
+        import io
+
+        from companion.errors import DesignError
+        from companion.rules.design import load
+        from companion.rules.game import Header
+        from companion.session.journal import Journal
+        from companion.ui.draw import scale
+        from companion.ui.screen import Context
+        from companion.web.designs import sample_players
+        try:
+            design = load(p["design"])
+        except DesignError as e:
+            return {**refused(422, e.words), "field": e.field}
+        kind = games.design_kind(design.to_json())
+        try:
+            journal = Journal(Header(kind.kind, tuple(sample_players(design)), 0, {}))
+            ctx = Context(config=self.table.config, journal=journal)
+            img = kind.mode.home(ctx).render(ctx)
+        except Exception:  # a picture only: the page shows the table without it
+            log.exception("the panel could not draw design %s", kind.kind)
+            return refused(500, "the box could not draw this design's screen")
+        buf = io.BytesIO()
+        scale(img, 4).save(buf, format="PNG")
+        return self.ok(png=base64.b64encode(buf.getvalue()).decode("ascii"))
+
+    def designs_listed(self, p: dict) -> dict:
+        """GET /api/designs (read-only: a guest may ask): the designs New game offers."""
+        from companion.session import designs
+        return self.ok(designs=[design_entry(s) for s in designs.listed(self.table.store)])
+
+    def design_file(self, p: dict) -> dict:
+        """GET /api/designs/<id>.json (read-only): the newest version of a design not
+        deleted, as its canonical JSON."""
+        from companion.session import designs
+        saved = designs.get(self.table.store, p["id"])
+        if saved is None or saved.hidden:
+            return refused(404, f"there is no design {p['id']}")
+        return self.ok(title=saved.design.title, design=saved.design.to_json())
+
     def undo(self, p: dict) -> dict:
         j = self.table.journal
         if j is None:
@@ -215,6 +291,13 @@ class PhoneChanges:
         return self.ok()
 
 
+def design_entry(saved: SavedDesign) -> dict:
+    """A kept design as the page lists it."""
+    d = saved.design
+    return {"id": saved.id, "version": saved.version, "title": d.title, "color": d.color,
+            "kind": saved.kind}
+
+
 # The changes a paired phone may ask for (companion/web/api.py: POST /api/<kind>, and
 # /api/roster for "roster-set"); "roster" (reading the names) and "press" (a button) are the
 # bridge's own (bridge.py, WebBridge.web_request).
@@ -227,4 +310,11 @@ CHANGES: dict[str, Callable[[PhoneChanges, dict], dict]] = {
     "undo": PhoneChanges.undo,
     "redo": PhoneChanges.redo,
     "pause": PhoneChanges.pause,
+    "design-save": PhoneChanges.design_save,
+    "design-delete": PhoneChanges.design_delete,
+    "design-picture": PhoneChanges.design_picture,
+    # Read-only, asked by any page (GET /api/designs, /api/designs/<id>.json): the app
+    # thread reads the journal's designs, as it reads the roster.
+    "designs": PhoneChanges.designs_listed,
+    "design-file": PhoneChanges.design_file,
 }

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from companion.inputs import Button
-from companion.web import guard
+from companion.web import designs, guard
 from companion.web.gate import Gate
 from companion.web.guard import Refused
 from companion.web.pairing import Pairing, digest
@@ -140,6 +140,44 @@ def routes(web: Server) -> list[Route]:
     async def roster_get(request: Request) -> Response:
         return await web.ask("roster", {})
 
+    # --- the "Design a game" page (/design; docs/web.md "Designing a game on a phone") ---------
+
+    async def design_check(request: Request) -> Response:
+        """A design checked and previewed: read-only (nothing is kept), so a guest may ask."""
+        try:
+            guard.check_origin(request.headers, web.allowed_hosts)
+            body = await guard.read_json(request, limit=designs.MAX_BODY)
+            check_design_body(body)
+        except Refused as e:
+            return error(e.status, e.reason)
+        status, answer = designs.check(body)
+        return no_store(JSONResponse(answer, status_code=status))
+
+    async def designs_list(request: Request) -> Response:
+        """The designs the journal keeps that New game offers (the app thread reads them)."""
+        return no_store(await web.ask("designs", {}))
+
+    async def design_file(request: Request) -> Response:
+        """A kept design as a file (its canonical JSON), for another box to import: any page
+        may read it (Access-Control-Allow-Origin), as any page may read /api/state."""
+        id = request.path_params["id"]
+        if id >= 2**63:  # SQLite's integers stop there: no such design
+            return error(404, f"there is no design {id}")
+        resp = await web.ask("design-file", {"id": id})
+        if resp.status_code != 200:
+            return resp
+        answer = json.loads(bytes(resp.body))
+        name = re.sub(r"[^A-Za-z0-9]+", "-", answer["title"]).strip("-").lower() or "design"
+        return no_store(JSONResponse(answer["design"], headers={
+            "Content-Disposition": f'attachment; filename="{name}.json"',
+            "Access-Control-Allow-Origin": "*"}))
+
+    async def design_qr(request: Request) -> Response:
+        """A QR code of a design's link (/api/designs/<id>.json at the address the phone
+        used), for another phone to open or another box's /design to import."""
+        link = f"{str(request.base_url).rstrip('/')}/api/designs/{request.path_params['id']}.json"
+        return no_store(Response(designs.qr_png(link), media_type="image/png"))
+
     async def pair(request: Request) -> Response:
         try:
             guard.check_origin(request.headers, web.allowed_hosts)
@@ -161,7 +199,7 @@ def routes(web: Server) -> list[Route]:
                         samesite="strict")
         return resp
 
-    def paired(kind: str, check):
+    def paired(kind: str, check, *, limit: int = guard.MAX_BODY):
         """A POST route for paired browsers: guard, pairing, body check (with the `seq` every
         change carries), then the app, which checks that seq on its own thread."""
         async def endpoint(request: Request) -> Response:
@@ -172,7 +210,7 @@ def routes(web: Server) -> list[Route]:
                     raise Refused(401, "not paired: open Pair a phone on the box and enter the code")
                 if not web.pairing.valid(token):
                     raise Refused(401, "this phone is no longer paired: pair it again")
-                body = await guard.read_json(request)
+                body = await guard.read_json(request, limit=limit)
                 seq = take_seq(body)
                 # `phone`: which paired phone asks (its session, whichever tab): a page's
                 # double tap is told apart from another phone's tap by it (app/taps.py, Taps).
@@ -200,6 +238,16 @@ def routes(web: Server) -> list[Route]:
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
         Route("/api/resume", paired("resume", check_resume), methods=["POST"]),
         Route("/api/play-again", paired("play-again", check_empty), methods=["POST"]),
+        Route("/api/design/check", design_check, methods=["POST"]),
+        Route("/api/design/save", paired("design-save", check_design_save,
+                                         limit=designs.MAX_BODY), methods=["POST"]),
+        Route("/api/design/delete", paired("design-delete", check_design_delete),
+              methods=["POST"]),
+        Route("/api/design/picture", paired("design-picture", check_design_picture,
+                                            limit=designs.MAX_BODY), methods=["POST"]),
+        Route("/api/designs", designs_list, methods=["GET"]),
+        Route("/api/designs/{id:int}.json", design_file, methods=["GET"]),
+        Route("/api/designs/{id:int}.png", design_qr, methods=["GET"]),
     ]
 
 
@@ -301,3 +349,46 @@ def check_new_game(body: dict[str, Any]) -> dict[str, Any]:
         raise Refused(400, f"first must be a seat number, not {_js(first)}")
     return {"game": game, "players": players, "rules": rules, "first": first,
             "replaces": _game_id(body, "replaces", required=False)}
+
+
+def _design_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**63:
+        raise Refused(400, f"{field} must be a saved design's id (as in /api/designs), "
+                      f"not {_js(value)}")
+    return value
+
+
+def check_design_body(body: dict[str, Any]) -> None:
+    """POST /api/design/check: {"design": {...}} (the design as JSON) or {"toml": "..."} (a
+    design file's text); the design itself is checked by `load` (companion/web/designs.py)."""
+    extra = sorted(set(body) - {"design", "toml"})
+    if extra or len(body) != 1:
+        raise Refused(400, "expected {\"design\": {...}} or {\"toml\": \"...\"}"
+                      + (f", not the field {_js(extra[0])}" if extra else ""))
+    if "toml" in body:
+        if not isinstance(body["toml"], str):
+            raise Refused(400, "toml must be a design file's text")
+        return
+    if not isinstance(body.get("design"), dict):
+        raise Refused(400, "design must be an object: a design as docs/designing-a-game.md "
+                           "has it")
+
+
+def check_design_save(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "design", "replaces")
+    check_design_body({"design": body.get("design")})
+    return {"design": body["design"], "replaces": _design_id(body, "replaces", required=False)}
+
+
+def check_design_picture(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "design")
+    check_design_body({"design": body.get("design")})
+    return {"design": body["design"]}
+
+
+def check_design_delete(body: dict[str, Any]) -> dict[str, Any]:
+    _only(body, "id")
+    return {"id": _design_id(body, "id", required=True)}

@@ -29,7 +29,8 @@ layers, both on the web loop (no locks):
 - **Requests** (`Admission`, an ASGI wrapper). Request headers over `MAX_HEADERS` are
   `400` (h11's own limit counts only what it is still waiting for). The body is read first, without a
   slot: it must arrive within `body_timeout` seconds of the headers (else `408`, and the
-  connection is closed) and be at most `max_body` bytes (else `413`), so a slow or unfinished
+  connection is closed) and be at most `max_body` bytes (a game design's routes:
+  `guard.body_limit`) (else `413`), so a slow or unfinished
   body holds no slot a viewer or a phone needs. Then a slot: at most `max_requests` at once,
   of which `reserved` only for browsers with a paired session cookie (a phone's press always
   finds one) and `pairing` only for `POST /api/pair` (a phone that comes to pair is still a
@@ -46,9 +47,15 @@ import random
 import sys
 import time
 from collections import Counter
+from contextvars import ContextVar
 from typing import Any, Callable
 
+from companion.web import guard
 from companion.web.guard import MAX_BODY  # bytes (the largest request is ~1 KiB)
+
+# The body limit of the request being read (`guard.body_limit`: a game design's routes take
+# more than the others), set by `Admission` for `_body` in the request's own task.
+_LIMIT: ContextVar[int] = ContextVar("body_limit")
 
 HEADER_TIMEOUT = 5.0  # seconds to send the request headers
 BODY_TIMEOUT = 5.0  # seconds from the headers to the whole body (then 408)
@@ -529,7 +536,7 @@ class Admission:
                         return -1, []
                     messages.append(message)
                     size += len(message.get("body", b""))
-                    if size > self.gate.max_body:
+                    if size > _LIMIT.get(self.gate.max_body):
                         return 413, []
                     if not message.get("more_body", False):
                         return 0, messages
@@ -547,10 +554,12 @@ class Admission:
                            close=True):
                 await send(m)
             return
+        limit = guard.body_limit(scope.get("path", ""), self.gate.max_body)
+        _LIMIT.set(limit)  # this request's own (each request runs in a task of its own)
         for name, value in scope.get("headers", ()):
-            if name == b"content-length" and value.isdigit() and int(value) > self.gate.max_body:
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
                 for m in _json(413, f"body too large ({int(value)} bytes; at most "
-                                    f"{self.gate.max_body})", close=True):
+                                    f"{limit})", close=True):
                     await send(m)
                 return
         status, messages = await self._body(receive)
@@ -560,7 +569,7 @@ class Admission:
             self.gate.complete(scope.get("client"))
         if status:
             reason = (f"the request body did not arrive within {self.gate.body_timeout:g} s"
-                      if status == 408 else f"body too large (at most {self.gate.max_body} bytes)")
+                      if status == 408 else f"body too large (at most {limit} bytes)")
             for m in _json(status, reason, close=True):
                 await send(m)
             return

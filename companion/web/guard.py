@@ -21,6 +21,7 @@ from typing import Any, Iterable
 from companion import names as player_names
 
 MAX_BODY = 4096  # bytes: the largest request (a new game of 16 named players) is ~1 KiB
+DESIGN_BODY = 16 * 1024  # bytes: a game design's routes (/api/design/...): the largest is ~7 KiB
 MAX_DEPTH = 16  # arrays and objects inside one another (the deepest request needs 5)
 # A JSON string (skipped whole: brackets inside it are text), or one bracket.
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
@@ -31,6 +32,12 @@ class Refused(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
+
+
+def body_limit(path: str, limit: int = MAX_BODY) -> int:
+    """The most bytes a request to `path` may send: `limit`, or DESIGN_BODY for a game
+    design's routes (companion/web/designs.py)."""
+    return max(limit, DESIGN_BODY) if path.startswith("/api/design/") else limit
 
 
 def parse_hostport(text: str) -> tuple[str, int]:

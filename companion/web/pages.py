@@ -7,6 +7,8 @@ the controls of a paired phone. Everything is served by the box: no CDN, no web 
 `/` and `/control` are the same page: `/` shows the game and, once the phone is paired, the
 controls below it; `/control` also offers the pairing code form to a phone that is not paired.
 `/tv` is the game alone in huge text. `/J/{code}` (the QR code's target) pairs and leaves.
+`/design` is the "Design a game" page (`static/design.js`, docs/web.md "Designing a game on a
+phone"): its script may also fetch a design's link from another box (its `connect-src`).
 """
 
 from __future__ import annotations
@@ -43,9 +45,10 @@ def routes(web) -> list:
                                           "frame-ancestors 'none'; base-uri 'none'; "
                                           "form-action 'self'"}
 
-    def page(name: str, **context: Any) -> HTMLResponse:
+    def page(name: str, *, extra_headers: dict[str, str] | None = None,
+             **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(**context)
-        return HTMLResponse(html, headers=headers)
+        return HTMLResponse(html, headers={**headers, **(extra_headers or {})})
 
     def live(mode: str, heading: str):
         async def endpoint(request):
@@ -67,8 +70,17 @@ def routes(web) -> list:
             data = {"wrong": code if SHORT_WORD.fullmatch(code) else ""}
         return page("pair.html", code_json=_json_for_script(data))
 
+    # Import from a link: the phone itself fetches another box's /api/designs/<id>.json (the
+    # box never fetches a URL it is given), so this page may connect to other plain-http boxes.
+    design_csp = {"Content-Security-Policy": headers["Content-Security-Policy"].replace(
+        "default-src 'self';", "default-src 'self'; connect-src 'self' http: https:;")}
+
+    async def design(request):
+        return page("design.html", extra_headers=design_csp)
+
     return [
         Route("/", live("live", "Live")),
+        Route("/design", design),
         Route("/tv", live("tv", "TV")),
         Route("/control", live("control", "Control")),
         Route("/J/{code}", pair_landing),

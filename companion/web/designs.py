@@ -1,0 +1,97 @@
+"""What the "Design a game" page (/design) asks of the web that changes nothing: a design
+checked and previewed (POST /api/design/check), a design's link as a QR code.
+
+`check` loads a design as the box would keep it (`companion.rules.design.load`: the JSON
+Schema, then the checks no schema can say) and, when the box would take it, shows how its
+game starts: the table of tallies for a few sample players and the pot
+(`DesignGame(design).initial`). It runs on the web thread: loading a design is pure (the
+rules layer), and nothing is kept, so a guest may use it too. Saving goes through the app
+thread (companion/app/changes.py, "design-save"), and so does the picture of the panel's first
+screen of a design game (a paired phone's, "design-picture": the app thread alone draws, and
+registers the design's kind to draw it).
+"""
+
+from __future__ import annotations
+
+import io
+import tomllib
+from typing import Any
+
+from companion import games
+from companion.errors import DesignError
+from companion.rules.design import Design, DesignGame, load
+from companion.rules.game import Header
+from companion.session.designs import reserved
+from companion.web import guard
+
+SAMPLE_PLAYERS = ("Ann", "Ben", "Cy", "Dee")  # the preview's table: 4 players, as the brief's
+MAX_BODY = guard.DESIGN_BODY  # bytes: the largest design (12 moves of 6 effects) is ~7 KiB
+FIRST_WORDS = {"picked": "the group picks who goes first",
+               "roll_off": "the highest 8-sided roll goes first (ties roll again)",
+               "next_seat": "the next seat goes first each game"}
+
+
+def refusal(e: DesignError) -> dict[str, Any]:
+    """A refused design as the page shows it: the words beside the field they name."""
+    return {"ok": False, "error": e.words, "field": e.field}
+
+
+def from_toml(text: str) -> dict[str, Any]:
+    """A design file in TOML (examples/designs/*.toml) as the JSON `load` takes; a
+    DesignError when it is no TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise DesignError("", f"the file is not a design (TOML: {e})") from None
+
+
+def checked(design_json: Any) -> Design:
+    """`load`, and a title the box's own games have refused as `designs.save` refuses it
+    (so the page says so before Save)."""
+    design = load(design_json)
+    taken = reserved(design.title)
+    if taken is not None:
+        raise DesignError("title", f"title: {design.title!r} is the name of a game the box "
+                                   f"has ({taken}): choose another")
+    return design
+
+
+def sample_players(design: Design) -> list[str]:
+    """The preview's players: 4 (SAMPLE_PLAYERS), or the design's fewest or most."""
+    n = max(design.min_players, min(len(SAMPLE_PLAYERS), design.max_players))
+    return [SAMPLE_PLAYERS[i] if i < len(SAMPLE_PLAYERS) else f"Player {i + 1}"
+            for i in range(n)]
+
+
+def preview(design: Design) -> dict[str, Any]:
+    """How a game of `design` starts, for the page: its kind name, its canonical JSON (what
+    Save keeps), and the table of tallies and the pot for up to 4 sample players."""
+    players = sample_players(design)
+    game = DesignGame(design)
+    state = game.initial(Header(game.kind, tuple(players), 0, {}))
+    canonical = design.to_json()
+    return {"ok": True, "kind": games.design_name(canonical), "design": canonical,
+            "title": design.title, "color": design.color, "players": players,
+            "tallies": [{"name": t.name, "values": list(values), "money": t.money}
+                        for t, values in zip(design.tallies, state.tallies)],
+            "pot": state.pot, "moves": [m.name for m in design.moves],
+            "first": FIRST_WORDS.get(design.first, design.first)}
+
+
+def check(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST /api/design/check's answer to `body` ({"design": {...}} or {"toml": "..."}):
+    200 and the preview, or 422 and the refusal (words and field)."""
+    try:
+        design_json = from_toml(body["toml"]) if "toml" in body else body.get("design")
+        return 200, preview(checked(design_json))
+    except DesignError as e:
+        return 422, refusal(e)
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` (a design's link) as a PNG: dark on light, a quiet zone, large
+    enough to scan from a phone's screen."""
+    import segno
+    buf = io.BytesIO()
+    segno.make_qr(text, error="m").save(buf, kind="png", scale=6, border=4)
+    return buf.getvalue()
