@@ -138,6 +138,25 @@ def test_a_design_game_is_journaled_and_replays_on_a_box_that_never_saw_the_desi
     assert games.get(k.kind).title == "Elsewhere"
 
 
+def test_the_designs_games_were_played_with_are_named_by_title_on_a_box_that_forgot_them(
+        tmp_path):
+    """/games, /stats and the panel's records name a game by its kind's title: a design the
+    box's registry does not know (edited, deleted, never saved here; a new process) is
+    registered from the games' own headers when the designs are offered (start-up), so it
+    reads "Forgotten Pot", never "design:<hash>"."""
+    d = replace(load(example("penalty-pot")), title="Forgotten Pot")
+    k = games.design_kind(d.to_json())
+    with Store(tmp_path / "journal.db") as store:
+        store.new_game(k.rules.check_header(Header(k.kind, ("Ann", "Ben"), 0, {})))
+        store.db.execute("INSERT INTO games (header, created) VALUES ('not json', 0)")
+    games._DESIGNS.pop(k.kind)
+    games._DESIGN_TEXTS.clear()
+    assert games.title(k.kind) == k.kind  # as a box that never saw it had it
+    with Store(tmp_path / "journal.db") as store:
+        designs.offer(store)
+    assert games.title(k.kind) == "Forgotten Pot"
+
+
 # --- the journal's designs ------------------------------------------------------------------
 
 def test_save_list_get_hide(store):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import games
-from companion.errors import DesignError
+from companion.errors import CompanionError, DesignError
 from companion.rules.game import Header
 from companion.session.schema import DESIGNS
 from companion.session.tx import Transaction
@@ -171,12 +171,41 @@ def hide(store: DesignStore, id: int) -> None:
 
 def offer(store: DesignStore) -> list[SavedDesign]:
     """Register the listed designs and tell the registry New game offers them (start-up,
-    and after every change here). Returns them."""
+    and after every change here), and register the designs the journal's games were played
+    with (`played`). Returns the listed ones."""
+    played(store)
     out = listed(store)
     if not out and not games.offered_designs():
         return out  # nothing kept: nothing imported
     games.offer_designs([games.design_kind(s.design.to_json()).kind for s in out])
     return out
+
+
+def played(store: DesignStore) -> int:
+    """Register the design of every design version a game of the journal was played with
+    (one header each, from the games' own headers), so that the history, /games and /stats
+    name it by its title even when it was since edited, deleted or never saved on this box.
+    A header that does not hold its design is left out (logged). Returns how many."""
+    kinds: dict[str, str] = {}
+    try:
+        rows = store.db.execute(
+            "SELECT json_extract(header, '$.game'), header FROM games "
+            "WHERE json_valid(header) AND json_extract(header, '$.game') LIKE 'design:%'")
+        for kind, text in rows:
+            kinds.setdefault(kind, text)
+    except sqlite3.Error as e:  # a journal the doctor should look at: nothing registered
+        log.warning("designs played: %s", e)
+        return 0
+    n = 0
+    for kind, text in kinds.items():
+        try:
+            h = json.loads(text)
+            games.for_header(Header(kind, tuple(h.get("players") or ()), int(h.get("first", 0)),
+                                    h.get("rules") or {}))
+            n += 1
+        except (CompanionError, ValueError, TypeError) as e:
+            log.warning("the design of %s is not registered: %s", kind, e)
+    return n
 
 
 def first_seat(store: DesignStore, header: Header) -> Header:
