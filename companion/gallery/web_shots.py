@@ -242,6 +242,7 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                 written.append(_actions_shot(browser, c, out / f"{file}-actions-phone.png"))
                 if kind == control:
                     written += _control_shots(browser, c, out)
+                    written += _design_shots(browser, c, out)
             if kind == control:
                 written += _clock_shots(browser, Path(tmp), kind, out)
                 written.append(_ring_shot(browser, Path(tmp), kind, out))
@@ -345,6 +346,31 @@ def _actions_shot(browser, c: Companion, target: Path) -> Path:
     page.locator("#actions").screenshot(path=str(target))
     page.context.close()
     return target
+
+
+def _design_shots(browser, c: Companion, out: Path) -> list[Path]:
+    """The Design a game page (/design) on a paired phone: an example design imported from
+    its file (examples/designs/penalty-pot.toml), its form, and the game's start as the box
+    checked it; then the top of the page and the preview with Save, as a phone shows them."""
+    page = _still_page(browser, PHONE)
+    pair(page, c)
+    page.goto(c.url + "/design")
+    page.locator("#import-file").set_input_files(str(DESIGNS / "penalty-pot.toml"))
+    page.wait_for_selector("#import-status:has-text('Imported')")
+    page.clock.run_for(1000)  # past the page's wait before it asks the box to check
+    page.wait_for_selector(".preview-pot")
+    page.locator("#preview-frame").evaluate(
+        "img => img.complete || new Promise(r => { img.onload = r; img.onerror = r; })")
+    written = []
+    target = out / "design-phone.png"
+    page.screenshot(path=str(target), full_page=True)
+    written.append(target)
+    target = out / "design-preview-phone.png"
+    page.locator("#preview-box").scroll_into_view_if_needed()
+    page.screenshot(path=str(target))
+    written.append(target)
+    page.context.close()
+    return written
 
 
 def _control_shots(browser, c: Companion, out: Path) -> list[Path]:
