@@ -11,6 +11,7 @@ Nothing here runs a design: the engine (engine.py) reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from companion import names
@@ -91,13 +92,13 @@ class MoveDesign:
     effects: tuple[Effect, ...]
     ask: Ask | None = None
 
-    @property
+    @cached_property
     def chooses(self) -> bool:
         """Whether the move names a chosen player (its event's "player")."""
         return any("chosen" in (e.who if e.do in ("add", "take") else None, e.source, e.target)
                    for e in self.effects)
 
-    @property
+    @cached_property
     def rolls(self) -> tuple[str, ...]:
         """The dice the move rolls (its event's "dice"), in the order listed."""
         return tuple(d for e in self.effects if e.do == "roll" for d in e.dice)
@@ -166,16 +167,26 @@ class Design:
 
     format_version = FORMAT_VERSION
 
+    # Looked up at every move: worked out once (a design is frozen; cached_property keeps
+    # each in the instance's own dict, outside the fields, so equality is unchanged).
+    @cached_property
+    def _tally_at(self) -> dict[str, int]:
+        return {t.name: i for i, t in enumerate(self.tallies)}
+
+    @cached_property
+    def _move_named(self) -> dict[str, MoveDesign]:
+        return {m.name: m for m in self.moves}
+
     def tally_index(self, name: str | None) -> int:
         """The index of the tally named `name` (load has checked it exists)."""
-        return next(i for i, t in enumerate(self.tallies) if t.name == name)
+        return self._tally_at[name]  # type: ignore[index]
 
-    @property
+    @cached_property
     def money_tally(self) -> int | None:
         return next((i for i, t in enumerate(self.tallies) if t.money), None)
 
     def move(self, name: object) -> MoveDesign | None:
-        return next((m for m in self.moves if m.name == name), None)
+        return self._move_named.get(name) if isinstance(name, str) else None
 
     def end_when(self, when: str) -> End | None:
         return next((e for e in self.end if e.when == when), None)
