@@ -148,7 +148,7 @@ REFUSALS: list[tuple[str, Callable[[dict[str, Any]], object], str, str]] = [
     ("below floor", lambda d: d["tallies"][0].update(floor=1), "tallies[0].start",
      "tally pairs: starts at 0, below its floor 1"),
     ("money owed", lambda d: d["tallies"].append({**COINS, "floor": -5}), "tallies[1].floor",
-     "tally coins: a money tally's floor is 0 or more (money is never owed), not -5"),
+     "tally coins: money can't go below 0 (it is never owed), so 'never below' can't be -5"),
     ("out at start", lambda d: d["tallies"][0].update(out_at=0), "tallies[0].out_at",
      "tally pairs: out at 0 is where it starts: everybody would be out at once"),
     ("out below floor", lambda d: d["tallies"][0].update(start=5, floor=0, out_at=-1),
@@ -283,3 +283,11 @@ def test_a_design_is_frozen():
     assert isinstance(design, Design)
     with pytest.raises(AttributeError):
         design.title = "Other"  # type: ignore[misc]
+
+
+def test_a_money_tally_left_without_a_floor_stops_at_0():
+    """The Design page sends a blank "never below" as null: for money that is 0 (money is
+    never owed), not a refusal that says "None" to a player (found trying /design as a new
+    user would)."""
+    d = load(changed(lambda d: d["tallies"].append({**COINS, "floor": None})))
+    assert d.tallies[1].floor == 0

@@ -202,3 +202,32 @@ def test_import_edit_and_delete(browser, companion):
                        [k["kind"] for k in _get(c, "/api/kinds")])
     finally:
         context.close()
+
+
+def test_what_a_new_user_met_first(browser, companion):
+    """Tried as a new user would (issue 37): the empty page asks for a title instead of showing
+    a fault in red; the first tap on "Add a move" straight after typing a tally's name is
+    taken (the name's change drew the form again under the finger, and the tap was lost); a
+    design with no pot says nothing of one ("null" was written under the table); a money tally
+    left without "never below" stops at 0; and a reloaded tab keeps what was typed."""
+    c = companion()
+    context, page = _open(browser, c, paired=True)
+    try:
+        expect(page.locator("#check-status")).to_have_text("Start with the game's title.")
+        expect(page.locator("#form-body .field-error")).to_have_count(0)
+        page.get_by_label("Title").fill("Pairs to 6")
+        tallies = _section(page, "What the box counts for each player")
+        tallies.get_by_label("Name").first.fill("pairs")
+        moves = _section(page, "Moves: the buttons a player presses")
+        page.get_by_role("button", name="Add a move").click()  # the name's field still has focus
+        expect(moves.locator("fieldset.move")).to_have_count(1)
+        moves.get_by_label("Name on its button").fill("Pair")
+        expect(page.locator("#check-status")).to_have_text("The box can play this.")
+        expect(page.locator("#preview")).not_to_contain_text("null")
+        expect(page.locator(".preview-pot")).to_have_count(0)
+        page.reload()
+        expect(page.get_by_label("Title")).to_have_value("Pairs to 6")
+        expect(moves.get_by_label("Name on its button")).to_have_value("Pair")
+        expect(page.locator("#check-status")).to_have_text("The box can play this.")
+    finally:
+        context.close()

@@ -299,13 +299,15 @@ class _Loader:
             field = f"tallies[{i}]"
             name = _name(t["name"], f"{field}.name", f"tally {t['name']!r}")
             money = t.get("money", False)
-            floor = t.get("floor", 0 if money else None)
+            floor = t.get("floor")
+            if floor is None and money:  # left blank (a form sends null): money stops at 0
+                floor = 0
             start = t.get("start", 0)
             out_at = t.get("out_at")
             what = f"tally {name}"
-            if money and (floor is None or floor < 0):
-                raise DesignError(f"{field}.floor", f"{what}: a money tally's floor is 0 or "
-                                  f"more (money is never owed), not {floor}")
+            if money and floor < 0:
+                raise DesignError(f"{field}.floor", f"{what}: money can't go below 0 (it is "
+                                  f"never owed), so 'never below' can't be {floor}")
             if floor is not None and start < floor:
                 raise DesignError(f"{field}.start", f"{what}: starts at {start}, below its "
                                   f"floor {floor}")

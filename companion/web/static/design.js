@@ -122,7 +122,10 @@
 
   function get(path) { return path.reduce((o, k) => (o === null || o === undefined ? o : o[k]), d); }
 
+  let untouched = true;  // a new design nobody has typed in yet (its empty title is no fault)
+
   function put(path, value) {
+    untouched = false;
     let o = d;
     for (const k of path.slice(0, -1)) o = o[k];
     const last = path[path.length - 1];
@@ -135,7 +138,26 @@
 
   // --- the form ---------------------------------------------------------------------------
 
+  // A name's "change" comes as its field loses focus: often because a finger is coming down
+  // on a button ("Add a move"). Drawing the form again then would put a new button under the
+  // finger, and the tap would be lost: so while a finger or the mouse is down, the form is
+  // drawn again only once that tap is done (nothing moves under a finger: docs/web.md).
+  let pressing = false;
+  let renderDue = false;
+  document.addEventListener("pointerdown", () => { pressing = true; }, true);
+  const released = () => {
+    pressing = false;
+    if (renderDue) setTimeout(() => { if (renderDue) render(); }, 0);  // after the click
+  };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  function renderSoon() {
+    if (pressing) renderDue = true; else render();
+  }
+
   function render() {
+    renderDue = false;
+    keepDraft();
     const active = document.activeElement && document.activeElement.getAttribute("data-path");
     const body = $("form-body");
     body.replaceChildren(
@@ -216,7 +238,7 @@
     let was = t.name || "";
     const name = text([...path, "name"], {
       oninput: (now) => { renameTally(was, now); was = now; },
-      onchange: () => render()});
+      onchange: () => renderSoon()});
     return h("fieldset", {class: "row-box", "data-field": `tallies[${i}]`},
       h("legend", {text: `Tally ${i + 1}` + (t.name ? `: ${t.name}` : "")}),
       field("Name", "E.g. pairs, points, coins", name, `tallies[${i}].name`),
@@ -260,7 +282,7 @@
     return h("fieldset", {class: "row-box move", "data-field": `moves[${i}]`},
       h("legend", {text: `Move ${i + 1}` + (m.name ? `: ${m.name}` : "")}),
       field("Name on its button", "E.g. Pair, Penalty, Steal", text([...path, "name"],
-            {onchange: () => render()}), `moves[${i}].name`),
+            {onchange: () => renderSoon()}), `moves[${i}].name`),
       h("ol", {class: "effects"}, (m.effects || []).map((e, j) => effectRow(m, i, e, j))),
       (m.effects || []).length < MAX_EFFECTS ? button("Add an effect", () => {
         m.effects.push(addEffect()); scheduleCheck(); }) : null,
@@ -351,7 +373,18 @@
 
   // --- the box's check: refusals beside their fields, or the preview ---------------------------
 
+  // The design being typed is kept on this phone until it is saved (a phone reloads a tab
+  // after its screen was locked): sessionStorage, this tab's own, never sent anywhere.
+  const DRAFT = "chroma-design-draft";
+  function keepDraft() {
+    try { sessionStorage.setItem(DRAFT, JSON.stringify({design: d, editing})); } catch (e) { /* full or off */ }
+  }
+  function draft() {
+    try { return JSON.parse(sessionStorage.getItem(DRAFT) || "null"); } catch (e) { return null; }
+  }
+
   function scheduleCheck() {
+    keepDraft();
     clearTimeout(checkTimer);
     checkTimer = setTimeout(runCheck, CHECK_MS);
   }
@@ -375,6 +408,12 @@
       setCheck("ok", "The box can play this.");
       drawPreview(data);
       if (paired) drawFrame(n, data.design);
+    } else if (untouched && (lastCheck.field || "") === "title") {
+      // A new design nobody has typed in yet: the first thing to do, not a fault (in red).
+      setCheck("waiting", "Start with the game's title.");
+      $("preview").replaceChildren();
+      $("preview-frame").hidden = true;
+      return;
     } else {
       setCheck("bad", "Not yet: " + lastCheck.error);
       $("preview").replaceChildren();
@@ -453,14 +492,15 @@
                    p.tallies.map((t) => h("td", {text: String(t.values[s])}))));
     const swatch = h("span", {class: "swatch", "aria-hidden": "true"});
     swatch.style.background = p.color;  // CSSOM, not a style attribute (CSP)
-    $("preview").replaceChildren(
+    // replaceChildren writes a null as the text "null": what is left out is filtered out.
+    $("preview").replaceChildren(...[
       h("p", {class: "preview-title"}, swatch, p.title),
       h("table", {class: "preview-table"}, h("caption", {class: "sr-only", text: "The table as the game starts"}),
         h("thead", {}, head), h("tbody", {}, rows)),
       p.pot !== null ? h("p", {class: "preview-pot", text: `The pot: ${p.pot}`}) : null,
       p.moves.length ? h("div", {class: "preview-moves", role: "group", "aria-label": "Its moves"},
                          p.moves.map((m) => h("span", {class: "chip", text: m}))) : null,
-      h("p", {class: "note", text: `Who goes first: ${p.first}.`}));
+      h("p", {class: "note", text: `Who goes first: ${p.first}.`})].filter(Boolean));
   }
 
   // --- saved designs: list, edit, copy, share, delete, save ---------------------------------
@@ -490,7 +530,8 @@
     $("editing").textContent = id === null ? "A new design." : `Editing "${title}": Save keeps a new version of it.`;
   }
 
-  function load(design, id, title) {
+  function normalise(design) {
+    // Every part the form draws, present (a design file may leave some out).
     d = design;
     for (const key of ["turn_order", "winner", "players"]) d[key] = d[key] || {};
     d.turn_order.moves = d.turn_order.moves || [];
@@ -498,6 +539,11 @@
     if (d.pot === undefined) d.pot = null;
     if (d.round_score === undefined) d.round_score = null;
     for (const m of d.moves) { m.effects = m.effects || []; if (m.ask === undefined) m.ask = null; }
+  }
+
+  function load(design, id, title) {
+    normalise(design);
+    untouched = !d.title;
     setEditing(id, title);
     lastCheck = null;
     render();
@@ -634,7 +680,14 @@
   // --- start ------------------------------------------------------------------------------
 
   (async function start() {
-    setEditing(null);
+    const kept = draft();  // what was being typed before the tab was reloaded
+    if (kept && kept.design && typeof kept.design === "object" && !Array.isArray(kept.design)) {
+      normalise(kept.design);
+      untouched = !d.title;
+      setEditing(Number.isInteger(kept.editing) ? kept.editing : null, d.title || "");
+    } else {
+      setEditing(null);
+    }
     render();
     scheduleCheck();
     const me = await json("GET", "/api/me");
