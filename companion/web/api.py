@@ -167,7 +167,7 @@ def routes(web: Server) -> list[Route]:
         if resp.status_code != 200:
             return resp
         answer = json.loads(bytes(resp.body))
-        name = re.sub(r"[^A-Za-z0-9]+", "-", answer["title"]).strip("-").lower() or "design"
+        name = designs.file_name(answer["title"])
         return no_store(JSONResponse(answer["design"], headers={
             "Content-Disposition": f'attachment; filename="{name}.json"',
             "Access-Control-Allow-Origin": "*"}))
@@ -176,6 +176,25 @@ def routes(web: Server) -> list[Route]:
         """A QR code of a design's link (/api/designs/<id>.json at the address the phone
         used), for another phone to open or another box's /design to import."""
         link = f"{str(request.base_url).rstrip('/')}/api/designs/{request.path_params['id']}.json"
+        return no_store(Response(designs.qr_png(link), media_type="image/png"))
+
+    async def kind_design(request: Request) -> Response:
+        """A design game's own design by its kind (`design:<hash>`, whose header carries it):
+        what /tv shares, so another group can import it (a design is not secret)."""
+        kind = request.path_params["kind"]
+        design = designs.of_kind(kind)
+        if design is None:
+            return error(404, f"{kind!r} is not a game this box has a design of")
+        return no_store(JSONResponse(design.to_json(), headers={
+            "Content-Disposition": f'attachment; filename="{designs.file_name(design.title)}.json"',
+            "Access-Control-Allow-Origin": "*"}))
+
+    async def kind_design_qr(request: Request) -> Response:
+        """A QR code of a design game's link (/api/design/<kind>.json at the address used)."""
+        kind = request.path_params["kind"]
+        if designs.of_kind(kind) is None:
+            return error(404, f"{kind!r} is not a game this box has a design of")
+        link = f"{str(request.base_url).rstrip('/')}/api/design/{kind}.json"
         return no_store(Response(designs.qr_png(link), media_type="image/png"))
 
     async def pair(request: Request) -> Response:
@@ -245,6 +264,8 @@ def routes(web: Server) -> list[Route]:
               methods=["POST"]),
         Route("/api/design/picture", paired("design-picture", check_design_picture,
                                             limit=designs.MAX_BODY), methods=["POST"]),
+        Route("/api/design/{kind}.json", kind_design, methods=["GET"]),
+        Route("/api/design/{kind}.png", kind_design_qr, methods=["GET"]),
         Route("/api/designs", designs_list, methods=["GET"]),
         Route("/api/designs/{id:int}.json", design_file, methods=["GET"]),
         Route("/api/designs/{id:int}.png", design_qr, methods=["GET"]),

@@ -1,5 +1,6 @@
-"""What the "Design a game" page (/design) asks of the web that changes nothing: a design
-checked and previewed (POST /api/design/check), a design's link as a QR code.
+"""What the "Design a game" page (/design) and /tv ask of the web that changes nothing: a
+design checked and previewed (POST /api/design/check), a design's link as a QR code, and the
+design of a registered design kind (the open game's, which /tv shares).
 
 `check` loads a design as the box would keep it (`companion.rules.design.load`: the JSON
 Schema, then the checks no schema can say) and, when the box would take it, shows how its
@@ -14,6 +15,7 @@ registers the design's kind to draw it).
 from __future__ import annotations
 
 import io
+import re
 import tomllib
 from typing import Any
 
@@ -86,6 +88,22 @@ def check(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return 200, preview(checked(design_json))
     except DesignError as e:
         return 422, refusal(e)
+
+
+def of_kind(kind: str) -> Design | None:
+    """The design of a registered design kind (`design:<hash>`: the open game's, whose
+    header carried it, or one New game offers), for /tv's Share; None for a built-in kind
+    or a design this box does not know."""
+    if not games.is_design(kind):
+        return None
+    k = games.find(kind)
+    design = getattr(k.rules, "design", None) if k is not None else None
+    return design if isinstance(design, Design) else None
+
+
+def file_name(title: str) -> str:
+    """A design file's name from its title: "Pairs to 6" -> "pairs-to-6"."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-").lower() or "design"
 
 
 def qr_png(text: str) -> bytes:

@@ -413,11 +413,13 @@
       setCheck("waiting", "Start with the game's title.");
       $("preview").replaceChildren();
       $("preview-frame").hidden = true;
+      $("preview-tv").hidden = true;
       return;
     } else {
       setCheck("bad", "Not yet: " + lastCheck.error);
       $("preview").replaceChildren();
       $("preview-frame").hidden = true;
+      $("preview-tv").hidden = true;
     }
     showErrors();
   }
@@ -501,6 +503,34 @@
       p.moves.length ? h("div", {class: "preview-moves", role: "group", "aria-label": "Its moves"},
                          p.moves.map((m) => h("span", {class: "chip", text: m}))) : null,
       h("p", {class: "note", text: `Who goes first: ${p.first}.`})].filter(Boolean));
+    drawTV(p);
+  }
+
+  // How /tv shows the game as it starts, drawn small in the TV's colours and layout: the
+  // game's name on top, the players' table with a column per tally on the left, the game's
+  // panel with the pot on the right (the TV's own renderer is table.js, fed by a live game).
+  // As the TV's column heads (companion/games/design/web.py: Python's str.capitalize).
+  const capitalized = (s) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+  function drawTV(p) {
+    const box = $("preview-tv");
+    const swatch = h("span", {class: "tvm-swatch"});
+    swatch.style.background = p.color;  // CSSOM, not a style attribute (CSP)
+    const table = h("table", {class: "tvm-seats"},
+      h("thead", {}, h("tr", {}, h("th", {text: "Player"}),
+                        p.tallies.map((t) => h("th", {class: "num", text: capitalized(t.name)})))),
+      h("tbody", {}, p.players.map((name, s) => h("tr", {}, h("td", {class: "name", text: name}),
+        p.tallies.map((t) => h("td", {class: "num", text: String(t.values[s])}))))));
+    const game = h("div", {class: "tvm-panel tvm-game"}, h("div", {class: "tvm-h", text: p.title}),
+      p.pot !== null ? h("div", {class: "tvm-stat"}, h("div", {class: "tvm-v", text: String(p.pot)}),
+                         h("div", {class: "tvm-l", text: "pot"})) : null);
+    const screen = h("div", {class: "tvm-screen", role: "img",
+                             "aria-label": `The TV as the game starts: the players' table` +
+                               (p.pot !== null ? ` and the pot, ${p.pot}` : "")},
+      h("div", {class: "tvm-kind"}, swatch, p.title),
+      h("div", {class: "tvm-cols"}, h("div", {class: "tvm-panel"}, table), game));
+    box.replaceChildren(screen, h("p", {class: "note", text: "How the TV (/tv) shows it as it starts."}));
+    box.hidden = false;
   }
 
   // --- saved designs: list, edit, copy, share, delete, save ---------------------------------

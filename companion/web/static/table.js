@@ -111,7 +111,28 @@ const Table = (function () {
     return games.length + " unfinished games can be resumed " + where + ", or start a new game";
   }
 
+  // /tv's Share: while a group's own design is on, its design file's QR code and link
+  // (GET /api/design/<kind>.json, docs/web.md "The TV"), for another group to import.
+  let shared = null;
+  function renderShare(s) {
+    const fig = document.getElementById("tv-share");
+    if (!fig) return;
+    const kind = s.game && s.game.startsWith("design:") ? s.game : null;
+    if (kind === shared) return;
+    shared = kind;
+    fig.hidden = kind === null;
+    if (kind === null) return;
+    const path = "/api/design/" + kind;
+    document.getElementById("tv-share-qr").src = path + ".png";
+    document.getElementById("tv-share-title").textContent = s.title || kind;
+    // The link in pieces that each stay whole, so a narrow column breaks it only at a slash.
+    const link = document.getElementById("tv-share-link");
+    link.replaceChildren(...[location.origin, "/api/design/", kind + ".json"]
+      .map((piece) => h("span", {class: "tv-share-piece", text: piece})));
+  }
+
   function renderTurn(s) {
+    renderShare(s);
     const st = s.state || {};
     const who = document.getElementById("who");
     const sub = [];
