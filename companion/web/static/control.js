@@ -762,6 +762,13 @@
     const keep = ngFirst.value;
     ngFirst.replaceChildren(...typedNames().map((n, k) =>
       h("option", {value: String(k), text: n || "player " + (k + 1), selected: String(k) === keep})));
+    hideSeated();
+  }
+  function hideSeated() {
+    // The roster's "+ Ann" offers only the names not in the players' list yet (a seated
+    // name's button did nothing when tapped).
+    const seated = new Set(typedNames().map((n) => n.toLowerCase()));
+    for (const b of document.querySelectorAll("#ng-roster button")) b.hidden = seated.has(b.dataset.name.toLowerCase());
   }
   function addPlayer(name) {
     const info = kindInfo();
@@ -927,17 +934,17 @@
   function armNewGame(title, id) {
     ngGo.dataset.armed = String(id);
     ngArmedAt = Date.now();
-    ngGo.classList.add("danger");
-    ngGo.textContent = "End " + title + " #" + id + " and start";
-    showNote(title + " #" + id + " is not finished: tap again to set it " +
-             "aside (it can be resumed from Games) and start");
+    // The box sets the unfinished game aside (`replaces`: parked, resumable from Games), it
+    // does not end it: the button and the note say so, in the same words, and not in red.
+    ngGo.textContent = "Set " + title + " #" + id + " aside and start";
+    showNote(title + " #" + id + " is not finished: tap again to set it aside and start " +
+             "(it can be resumed from Games)");
     clearTimeout(ngTimer);
     ngTimer = setTimeout(disarmNewGame, 8000);
   }
   function disarmNewGame() {
     clearTimeout(ngTimer);
     delete ngGo.dataset.armed;
-    ngGo.classList.remove("danger");
     ngGo.textContent = ngGoLabel;
   }
   document.getElementById("ng-add").addEventListener("click", () => { const i = addPlayer(""); if (i) i.focus(); });
@@ -961,7 +968,7 @@
     try { rules = {...readRules(), ...readClock(info)}; } catch (e) { showError(e.message); return; }
     const body = {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)};
     // A game in progress is set aside (parked: it can be resumed), never on one tap: the first
-    // tap asks, as the button "End Chaos #3 and start"; the second sends "replaces".
+    // tap asks, as the button "Set Chaos #3 aside and start"; the second sends "replaces".
     // The game on the box, or the unfinished one left for the start menu (`left`).
     const s = Table.snapshot;
     const playing = s && s.game && !(s.state || {}).over;
@@ -990,12 +997,16 @@
     // arrives late (the roster loads when the phone is paired) never replaces their words.
     const text = document.getElementById("roster-text");
     if (!text.dataset.edited) text.value = roster.join("\n");
-    document.getElementById("ng-roster").replaceChildren(...roster.map((n) =>
-      spoken(button("+ " + n, () => {
+    document.getElementById("ng-roster").replaceChildren(...roster.map((n) => {
+      const b = spoken(button("+ " + n, () => {
         if (typedNames().some((t) => t.toLowerCase() === n.toLowerCase())) return;
         const empty = [...ngPlayers.querySelectorAll("input")].find((i) => !i.value.trim());
         if (empty) { empty.value = n; refreshFirst(); } else addPlayer(n);
-      }), "Add " + n)));
+      }), "Add " + n);
+      b.dataset.name = n;
+      return b;
+    }));
+    hideSeated();
   }
   async function loadRoster() {
     const r = await get("/api/roster");
