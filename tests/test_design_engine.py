@@ -387,3 +387,24 @@ def test_one_of_a_tally_is_said_in_the_singular():
     assert game.describe({"type": "move", "name": "Pair"}, header, s) == "Ann: Pair, +1 pair"
     assert game.describe({"type": "move", "name": "Pair for", "player": 2}, header, s) \
         == "Ann: Pair for, Cy +1 pair"
+
+
+def test_the_dice_a_roll_may_use_now():
+    """What the phone offers for ROLL and "Record a roll" (the snapshot's `dice`): the
+    design's dice, the 8-sided die alone while the table rolls for who goes first; a built-in
+    kind does not say (None: every die)."""
+    from companion.rules.game import Game
+    game = example("patch-pairs")
+    header, s = start(game)
+    assert game.dice_now(s) == ()
+    assert example("penalty-pot").dice_now(start(example("penalty-pot"))[1]) == ("d6",)
+    with open(EXAMPLES / "patch-pairs.toml", "rb") as f:
+        design = tomllib.load(f)
+    design["turn_order"]["first"] = "roll_off"  # no dice, but the roll-off's 8-sided die
+    game = DesignGame(load(design))
+    header, s = start(game, 2)
+    assert s.rolling and game.dice_now(s) == ("d8",)
+    s = play(game, s, {"type": "roll", "dice": {"d8": 3}}, {"type": "roll", "dice": {"d8": 5}})
+    assert not s.rolling and s.table.current == 1 and game.dice_now(s) == ()
+    table = Game()
+    assert table.dice_now(table.initial(Header("table", ("Ann", "Ben"), 0, {}))) is None

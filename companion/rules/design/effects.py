@@ -75,14 +75,17 @@ def unit(tally: str, amount: int) -> str:
 
 def change_words(e: Effect, moved: Moved, name: Namer) -> str:
     """"+1 pair", "Ben -2 points", "everyone else -1 point", "Ben -2 and Cy -1 points"."""
+    def by(d: int) -> str:
+        return f"{_signed(d)} {unit(str(e.tally), d)}"
+
     if e.who == "current":
-        return f"{_signed(moved[0][1])} {unit(e.tally, moved[0][1])}"
+        return by(moved[0][1])
     if e.who == "chosen":
-        return f"{name(moved[0][0])} {_signed(moved[0][1])} {unit(e.tally, moved[0][1])}"
+        return f"{name(moved[0][0])} {by(moved[0][1])}"
     if not moved:
         return f"nobody else {e.tally}"
     if len({d for _, d in moved}) == 1:
-        return f"everyone else {_signed(moved[0][1])} {unit(e.tally, moved[0][1])}"
+        return f"everyone else {by(moved[0][1])}"
     return and_list([f"{name(s)} {_signed(d)}" for s, d in moved]) + f" {e.tally}"
 
 

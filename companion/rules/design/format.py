@@ -305,7 +305,7 @@ class _Loader:
             start = t.get("start", 0)
             out_at = t.get("out_at")
             what = f"tally {name}"
-            if money and floor < 0:
+            if money and floor is not None and floor < 0:
                 raise DesignError(f"{field}.floor", f"{what}: money can't go below 0 (it is "
                                   f"never owed), so 'never below' can't be {floor}")
             if floor is not None and start < floor:
