@@ -193,7 +193,7 @@ def test_a_take_stops_at_the_floor_and_others_take_each_other_player():
     hit = {"type": "move", "name": "Hit"}
     assert game.describe(hit, header, s) == "Ann: Hit, everyone else -2 points"
     s = game.apply(s, hit)
-    assert game.describe(hit, header, s) == "Ann: Hit, everyone else -1 points"
+    assert game.describe(hit, header, s) == "Ann: Hit, everyone else -1 point"
     s = play(game, s, hit, {"type": "move", "name": "Drop", "amount": 9})
     assert s.tallies == ((0, 0, 0),)
     s = game.apply(s, {"type": "end"})
@@ -312,7 +312,7 @@ def test_a_move_that_ends_the_turn_passes_over_the_player_it_put_out():
     game = DesignGame(load(design))
     header, s = start(game, 4)
     hit = {"type": "move", "name": "Hit", "player": 1}
-    assert game.describe(hit, header, s) == "Ann: Hit, Ben -1 lives, Ben is out"
+    assert game.describe(hit, header, s) == "Ann: Hit, Ben -1 life, Ben is out"
     s = game.apply(s, hit)
     assert s.table.eliminated == {1} and s.table.current == 2 and s.table.turns == 1
     s = play(game, s, {"type": "move", "name": "Hit", "player": 3},
@@ -373,3 +373,38 @@ def test_each_payment_moves_what_there_is_and_says_it(name, player, words, coins
     assert game.describe(e, header, s) == words
     after = game.apply(s, e)
     assert (after.tallies[0], after.pot, after.money) == (coins, pot, 13)
+
+
+def test_one_of_a_tally_is_said_in_the_singular():
+    """"+1 pair", not "+1 pairs" (a new user's findings, issue 37): the group's own plural
+    loses its final "s" for 1 or -1, and only then."""
+    from companion.rules.design.effects import unit
+    assert [unit("pairs", n) for n in (1, -1, 2, 0, -3)] == ["pair", "pair", "pairs", "pairs", "pairs"]
+    assert unit("victory points", 1) == "victory point" and unit("glass", 1) == "glass"
+    assert (unit("lives", -1), unit("pennies", 1), unit("pies", 1)) == ("life", "penny", "pie")
+    game = example("patch-pairs")
+    header, s = start(game)
+    assert game.describe({"type": "move", "name": "Pair"}, header, s) == "Ann: Pair, +1 pair"
+    assert game.describe({"type": "move", "name": "Pair for", "player": 2}, header, s) \
+        == "Ann: Pair for, Cy +1 pair"
+
+
+def test_the_dice_a_roll_may_use_now():
+    """What the phone offers for ROLL and "Record a roll" (the snapshot's `dice`): the
+    design's dice, the 8-sided die alone while the table rolls for who goes first; a built-in
+    kind does not say (None: every die)."""
+    from companion.rules.game import Game
+    game = example("patch-pairs")
+    header, s = start(game)
+    assert game.dice_now(s) == ()
+    assert example("penalty-pot").dice_now(start(example("penalty-pot"))[1]) == ("d6",)
+    with open(EXAMPLES / "patch-pairs.toml", "rb") as f:
+        design = tomllib.load(f)
+    design["turn_order"]["first"] = "roll_off"  # no dice, but the roll-off's 8-sided die
+    game = DesignGame(load(design))
+    header, s = start(game, 2)
+    assert s.rolling and game.dice_now(s) == ("d8",)
+    s = play(game, s, {"type": "roll", "dice": {"d8": 3}}, {"type": "roll", "dice": {"d8": 5}})
+    assert not s.rolling and s.table.current == 1 and game.dice_now(s) == ()
+    table = Game()
+    assert table.dice_now(table.initial(Header("table", ("Ann", "Ben"), 0, {}))) is None

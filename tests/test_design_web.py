@@ -214,3 +214,20 @@ def test_the_first_six_moves_are_at_hand_the_others_below():
     assert [(a.title, a.main, [b.label for b in a.buttons]) for a in found] == [
         ("", True, [f"Move {i + 1}" for i in range(6)]),
         ("More moves", False, ["Move 7", "Move 8"])]
+
+
+def test_a_design_without_rounds_shows_the_turns_played_not_rounds():
+    """Patch Pairs has no round score and no rounds to play: its figure is the turns ended,
+    not "rounds played" (2 of which showed when not every player had had a turn: a skip ends
+    a turn too). A design where rounds count keeps its rounds."""
+    k = kind_of("patch-pairs")
+    j = Journal(Header(k.kind, ("Ann", "Ben", "Cy"), 0, {}))
+    for e in ({"type": "skip_to", "player": 2}, {"type": "skip_to", "player": 1},
+              {"type": "skip_to", "player": 2}):
+        j.append(e)
+    stats = kw.to_json(kw.part(k).view(seen(j)))["stats"]
+    assert {"kind": "stat", "label": "turns played", "value": "3"} in stats
+    assert not [s for s in stats if s.get("label") == "rounds played"]
+    k = kind_of("ten-rounds")
+    stats = kw.to_json(kw.part(k).view(seen(Journal(Header(k.kind, ("Ann", "Ben"), 0, {})))))["stats"]
+    assert [s["label"] for s in stats if "played" in s.get("label", "")] == ["rounds played"]

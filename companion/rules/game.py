@@ -204,6 +204,10 @@ class Game(Generic[S]):
     # Common turn moves the kind's own screens make, beside the menu's (Chaos's "Skip to
     # most" is a skip_to): live inputs may record them too.
     own_turn_moves: ClassVar[tuple[str, ...]] = ()
+    # The dice the kind is played with (names in rules/dice.py DICE), for the phone's ROLL and
+    # "Record a roll" (the snapshot's `dice`, from `dice_now`); None: not declared, the phone
+    # offers every die.
+    dice: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self) -> None:
         self.moves: dict[str, Move[S]] = {}
@@ -388,6 +392,10 @@ class Game(Generic[S]):
         """Whether `event` recorded the dice now in `last_roll` (the web names whose roll it
         was): a `roll`, or any move with `dice`; a kind whose own move rolls says so."""
         return "dice" in event
+
+    def dice_now(self, state: S) -> tuple[str, ...] | None:
+        """The dice a roll may use now (the phone offers these): the kind's `dice`."""
+        return self.dice
 
     def question(self, state: S, last: Event | None) -> dict[str, Any] | None:
         """What the game's flow asks the table now that `last` was recorded (the panel asks

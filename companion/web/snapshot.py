@@ -43,7 +43,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "ask": None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}", "clock": None, "ring": ring,
-        "calls": list(calls or []), "speech": speech, "next": None,
+        "calls": list(calls or []), "speech": speech, "next": None, "dice": None,
     }
     if journal is None:
         return snap
@@ -59,7 +59,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "history": [{"n": i + 1, "text": journal.describe(i)} for i in range(max(0, n - HISTORY), n)],
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
-        "clock": clock, "next": next_needs(journal),
+        "clock": clock, "next": next_needs(journal), "dice": dice_now(journal),
     })
     return snap
 
@@ -70,6 +70,13 @@ def next_needs(journal) -> dict[str, Any] | None:
     and the phone's NEXT takes the player to those controls instead of sending `next`."""
     needs = None if journal.state.over else journal.game.next_needs(journal.state)
     return None if needs is None else {"moves": list(needs.moves), "words": needs.words}
+
+
+def dice_now(journal) -> list[str] | None:
+    """The dice the phone offers for ROLL and "Record a roll" now (Game.dice_now): a list, or
+    None where the kind does not say (every die); [] for a game with none."""
+    dice = journal.game.dice_now(journal.state)
+    return None if dice is None else list(dice)
 
 
 def with_now(text: str, now: float) -> str:

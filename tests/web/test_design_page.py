@@ -231,3 +231,21 @@ def test_what_a_new_user_met_first(browser, companion):
         expect(page.locator("#check-status")).to_have_text("The box can play this.")
     finally:
         context.close()
+
+
+def test_ties_share_the_win_only_where_ties_can_happen(browser, companion):
+    """"Ties share the win" is said under the most or the fewest of a tally, not under "The
+    last player left", where there is never a tie (a new user's findings, issue 37)."""
+    c = companion()
+    context, page = _open(browser, c, paired=False)
+    try:
+        winner = _section(page, "Who wins")
+        expect(winner.get_by_label("The winner is")).to_have_value("most")
+        expect(winner.get_by_text("Ties share the win")).to_be_visible()
+        winner.get_by_label("The winner is").select_option("last_left")
+        expect(winner.get_by_label("Of the tally")).to_have_count(0)
+        expect(winner.get_by_text("Ties share the win")).to_have_count(0)
+        winner.get_by_label("The winner is").select_option("fewest")
+        expect(winner.get_by_text("Ties share the win")).to_be_visible()
+    finally:
+        context.close()

@@ -77,7 +77,12 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
         inputs.nth(i).fill(("Zoe", "Yan", "Xia", "Wu")[i])
     go = page.locator("#new-game-form button[type=submit]")
     go.click()
-    expect(go).to_have_text("End Chaos #1 and start")
+    # The box sets Chaos aside (resumable), it does not end it: the button says so, as the
+    # note does, and not in red.
+    expect(go).to_have_text("Set Chaos #1 aside and start")
+    expect(page.locator("#error")).to_have_text(
+        "Chaos #1 is not finished: tap again to set it aside and start (it can be resumed from Games)")
+    assert "danger" not in (go.get_attribute("class") or "")
     assert state(c)["game"] == "chaos"  # one tap changed nothing
     page.wait_for_timeout(750)  # a second thought, not a double tap's second tap
     go.click()

@@ -80,3 +80,19 @@ def test_templates_and_static_files_are_package_data():
     used = {f"templates/{p.name}" for p in (here / "templates").glob("*.html")} | \
         {f"static/{p.name}" for p in (here / "static").iterdir()}
     assert used <= shipped
+
+
+@pytest.mark.parametrize(("path", "here"), [("/", "/"), ("/control", "/control"), ("/design", "/design"),
+                                            ("/games", "/games"), ("/stats", "/stats")])
+def test_every_page_has_the_same_menu(companion, path, here):
+    """One menu on every page with a header: /control had no Design link, /design no TV, /games
+    no Control (a new user's findings, issue 37). The page's own link is the one marked."""
+    c = companion("table", ["Ann", "Ben"])
+    html = get(c, path)[2]
+    nav = re.search(r"<nav>(.*?)</nav>", html, re.S)
+    assert nav is not None
+    links = re.findall(r'<a href="([^"]+)"( aria-current="page")?>([^<]+)</a>', nav.group(1))
+    assert [(h, n) for h, _, n in links] == [("/", "Live"), ("/control", "Control"), ("/tv", "TV"),
+                                             ("/design", "Design"), ("/games", "Games"),
+                                             ("/stats", "Stats")]
+    assert [h for h, current, _ in links if current] == [here]

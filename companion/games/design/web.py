@@ -6,8 +6,8 @@ that asks a number (its "ask" range), a chosen player or the dice it rolls; the 
 form (a number per player, the players' input) when the game asks for it (or at any time,
 for a round the group ends); the roll for who goes first while the table rolls for it. The
 game view: a column per tally in the players' table, named in the design's words; the pot,
-the rounds, the target and who is out as the game panel's figures. A move the engine refuses
-is said in the move's own words (`WORDS`).
+the rounds (or, where rounds count for nothing, the turns), the target and who is out as the
+game panel's figures. A move the engine refuses is said in the move's own words (`WORDS`).
 """
 
 from __future__ import annotations
@@ -130,10 +130,16 @@ def web_for(design: Design) -> KindWeb:
         if reach is not None:
             stats.append(Stat("target", f"{rules.get('target', reach.target)} {reach.tally}"))
         rounds = design.end_when("rounds")
-        played = str(st.get("round", 0))
-        if rounds is not None:
-            played += f" of {rules.get('rounds', rounds.rounds)}"
-        stats.append(Stat("rounds played", played))
+        if design.round_score is None and rounds is None:
+            # Rounds count for nothing in this design: the engine's round (as many turns as
+            # players still in, ended by NEXT or by a skip) read as if everyone had had a
+            # turn when not everyone had. The turns ended are the true count.
+            stats.append(Stat("turns played", str(st.get("turns", 0))))
+        else:
+            played = str(st.get("round", 0))
+            if rounds is not None:
+                played += f" of {rules.get('rounds', rounds.rounds)}"
+            stats.append(Stat("rounds played", played))
         out = st.get("eliminated") or []
         if any(t.out_at is not None for t in design.tallies):
             stats.append(Stat("out", ", ".join(s.name(k) for k in out) if out else "nobody"))

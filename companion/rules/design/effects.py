@@ -45,16 +45,47 @@ def _signed(d: int) -> str:
     return f"+{d}" if d >= 0 else str(d)
 
 
+# A tally is named by the group's own plural ("pairs", "lives"); one of it is said in the
+# singular. The plain rule (drop the final "s"; "-ies" -> "-y") is wrong for these words,
+# where the singular is spelt otherwise or the word is the same in both.
+_SINGULAR = {"lives": "life", "knives": "knife", "wives": "wife", "halves": "half",
+             "leaves": "leaf", "wolves": "wolf", "thieves": "thief", "shelves": "shelf",
+             "cookies": "cookie", "zombies": "zombie", "movies": "movie", "goalies": "goalie",
+             "birdies": "birdie", "brownies": "brownie", "rookies": "rookie",
+             "calories": "calorie", "species": "species", "series": "series"}
+
+
+def unit(tally: str, amount: int) -> str:
+    """The tally's name for `amount` of it: "+1 pair", "-1 life", "+2 pairs", "0 pairs".
+    Only the last word changes ("+1 victory point"); a word not ending in one "s" is kept."""
+    if abs(amount) != 1:
+        return tally
+    head, _, last = tally.rpartition(" ")
+    head += " " if head else ""
+    low = last.lower()
+    if low in _SINGULAR:
+        one = _SINGULAR[low]
+        return head + (one.capitalize() if last[:1].isupper() else one)
+    if low.endswith("ies") and len(low) > 4:  # "pennies", not "pies"
+        return head + last[:-3] + "y"
+    if low.endswith("s") and not low.endswith("ss"):
+        return head + last[:-1]
+    return tally
+
+
 def change_words(e: Effect, moved: Moved, name: Namer) -> str:
-    """"+1 pairs", "Ben -2 points", "everyone else -1 points", "Ben -2 and Cy -1 points"."""
+    """"+1 pair", "Ben -2 points", "everyone else -1 point", "Ben -2 and Cy -1 points"."""
+    def by(d: int) -> str:
+        return f"{_signed(d)} {unit(str(e.tally), d)}"
+
     if e.who == "current":
-        return f"{_signed(moved[0][1])} {e.tally}"
+        return by(moved[0][1])
     if e.who == "chosen":
-        return f"{name(moved[0][0])} {_signed(moved[0][1])} {e.tally}"
+        return f"{name(moved[0][0])} {by(moved[0][1])}"
     if not moved:
         return f"nobody else {e.tally}"
     if len({d for _, d in moved}) == 1:
-        return f"everyone else {_signed(moved[0][1])} {e.tally}"
+        return f"everyone else {by(moved[0][1])}"
     return and_list([f"{name(s)} {_signed(d)}" for s, d in moved]) + f" {e.tally}"
 
 

@@ -91,6 +91,7 @@ class DesignGame(Game[DesignState]):
         self.min_players = design.min_players  # type: ignore[misc]
         self.max_players = design.max_players  # type: ignore[misc]
         self.turn_moves = design.turn_moves  # type: ignore[misc]
+        self.dice = design.dice  # type: ignore[misc]
         self.default_rules = {key: self._default(key)  # type: ignore[misc]
                               for key in design.house_rules}
         # The tallies that can put a player out (most designs have none: after each event
@@ -439,6 +440,11 @@ class DesignGame(Game[DesignState]):
         return replace(super().move_first(state, event), rolling=(), rolls=())
 
     # --- what the table is asked --------------------------------------------------------------
+
+    def dice_now(self, state: DesignState) -> tuple[str, ...]:
+        """The design's dice; while the table rolls for who goes first, the 8-sided die alone
+        (what `move_roll` takes)."""
+        return (ROLL_OFF_DIE,) if state.rolling else self.design.dice
 
     def question(self, state: DesignState, last: Event | None) -> dict[str, Any] | None:
         if state.rolling and not state.over:

@@ -22,9 +22,16 @@
   const drive = document.getElementById("drive");
   if (onControlPage) document.getElementById("turn").after(drive);
 
-  // The dice of "Record a roll", a common action of every kind.
+  // The dice of "Record a roll", a common action of every kind: [name, label, faces]. A kind
+  // that declares its dice (the snapshot's `dice`: a design's) is offered those alone.
   const COLOR_FACES = ["red", "orange", "yellow", "green", "blue", "logo"];
   const SHAPE_FACES = ["square", "circle", "star", "cross", "pentagon", "logo"];
+  const DICE = [["colors", "Colors", COLOR_FACES], ["shapes", "Shapes", SHAPE_FACES],
+                ["d8", "8-sided", [1, 2, 3, 4, 5, 6, 7, 8]], ["d6", "6-sided", [1, 2, 3, 4, 5, 6]]];
+  function diceOf(s) {
+    // null: the kind does not say (every die); [] : it uses none (no ROLL, no Record a roll).
+    return Array.isArray(s.dice) ? DICE.filter(([k]) => s.dice.includes(k)) : DICE;
+  }
 
   // --- talking to the box -------------------------------------------------------------------
   let noteTimer = 0;
@@ -491,6 +498,7 @@
     const turns = s.turns || [];
     const moves = [["skip", "Skip"], ["double_skip", "Double skip"], ["reverse", "Reverse"],
                    ["reverse_skip", "Reverse + skip"]].filter(([t]) => turns.includes(t));
+    const used = diceOf(s);
     return [
       h("h3", {text: "Turn"}),
       h("div", {class: "quick"}, nextButton(),
@@ -505,18 +513,17 @@
       !st.turns ? form("Who goes first",
         labelled(select("player", seatOptions(s, live), "", true), "Goes first", true), "Goes first",
         (f) => ({type: "first", player: chosen(f, "player", "Who goes first: choose one")}), "first") : null,
-      form("Record a roll (dice rolled by hand)", [h("div", {class: "row"}, die("colors", "Colors", COLOR_FACES),
-        die("shapes", "Shapes", SHAPE_FACES), die("d8", "8-sided", [1, 2, 3, 4, 5, 6, 7, 8]),
-        die("d6", "6-sided", [1, 2, 3, 4, 5, 6]))],
+      used.length ? form("Record a roll (dice rolled by hand)",
+        [h("div", {class: "row"}, used.map(([k, label, faces]) => die(k, label, faces)))],
         "Record the roll", (f) => {
           const dice = {};
-          for (const k of ["colors", "shapes", "d8", "d6"]) {
+          for (const [k] of used) {
             const v = field(f, k).value;
             if (v) dice[k] = k.startsWith("d") ? parseInt(v, 10) : v;
           }
-          if (!Object.keys(dice).length) throw new FieldError(field(f, "colors"), "Pick at least one die");
+          if (!Object.keys(dice).length) throw new FieldError(field(f, used[0][0]), "Pick at least one die");
           return {type: "roll", dice};
-        }, "roll"),
+        }, "roll") : null,
       h("div", {class: "quick"}, confirmButton("End the game", {type: "end"})),
     ];
   }
@@ -560,7 +567,7 @@
     // the turn, the seats, the question, and the kind's own forms as the box worked them out,
     // but for their defaults (one taken from the state, as the last color, redraws nothing).
     const key = JSON.stringify([s.game_id, s.game, s.players, st.over, st.current, !st.turns,
-                                st.eliminated, s.ask, s.actions, s.unfinished, s.left],
+                                st.eliminated, s.ask, s.actions, s.unfinished, s.left, s.dice],
                                (k, v) => (k === "default" ? undefined : v));
     if (key === actionsKey) return;
     actionsKey = key;
@@ -762,6 +769,13 @@
     const keep = ngFirst.value;
     ngFirst.replaceChildren(...typedNames().map((n, k) =>
       h("option", {value: String(k), text: n || "player " + (k + 1), selected: String(k) === keep})));
+    hideSeated();
+  }
+  function hideSeated() {
+    // The roster's "+ Ann" offers only the names not in the players' list yet (a seated
+    // name's button did nothing when tapped).
+    const seated = new Set(typedNames().map((n) => n.toLowerCase()));
+    for (const b of document.querySelectorAll("#ng-roster button")) b.hidden = seated.has(b.dataset.name.toLowerCase());
   }
   function addPlayer(name) {
     const info = kindInfo();
@@ -927,17 +941,17 @@
   function armNewGame(title, id) {
     ngGo.dataset.armed = String(id);
     ngArmedAt = Date.now();
-    ngGo.classList.add("danger");
-    ngGo.textContent = "End " + title + " #" + id + " and start";
-    showNote(title + " #" + id + " is not finished: tap again to set it " +
-             "aside (it can be resumed from Games) and start");
+    // The box sets the unfinished game aside (`replaces`: parked, resumable from Games), it
+    // does not end it: the button and the note say so, in the same words, and not in red.
+    ngGo.textContent = "Set " + title + " #" + id + " aside and start";
+    showNote(title + " #" + id + " is not finished: tap again to set it aside and start " +
+             "(it can be resumed from Games)");
     clearTimeout(ngTimer);
     ngTimer = setTimeout(disarmNewGame, 8000);
   }
   function disarmNewGame() {
     clearTimeout(ngTimer);
     delete ngGo.dataset.armed;
-    ngGo.classList.remove("danger");
     ngGo.textContent = ngGoLabel;
   }
   document.getElementById("ng-add").addEventListener("click", () => { const i = addPlayer(""); if (i) i.focus(); });
@@ -961,7 +975,7 @@
     try { rules = {...readRules(), ...readClock(info)}; } catch (e) { showError(e.message); return; }
     const body = {game: ngKind.value, players, rules, first: parseInt(ngFirst.value || "0", 10)};
     // A game in progress is set aside (parked: it can be resumed), never on one tap: the first
-    // tap asks, as the button "End Chaos #3 and start"; the second sends "replaces".
+    // tap asks, as the button "Set Chaos #3 aside and start"; the second sends "replaces".
     // The game on the box, or the unfinished one left for the start menu (`left`).
     const s = Table.snapshot;
     const playing = s && s.game && !(s.state || {}).over;
@@ -990,12 +1004,16 @@
     // arrives late (the roster loads when the phone is paired) never replaces their words.
     const text = document.getElementById("roster-text");
     if (!text.dataset.edited) text.value = roster.join("\n");
-    document.getElementById("ng-roster").replaceChildren(...roster.map((n) =>
-      spoken(button("+ " + n, () => {
+    document.getElementById("ng-roster").replaceChildren(...roster.map((n) => {
+      const b = spoken(button("+ " + n, () => {
         if (typedNames().some((t) => t.toLowerCase() === n.toLowerCase())) return;
         const empty = [...ngPlayers.querySelectorAll("input")].find((i) => !i.value.trim());
         if (empty) { empty.value = n; refreshFirst(); } else addPlayer(n);
-      }), "Add " + n)));
+      }), "Add " + n);
+      b.dataset.name = n;
+      return b;
+    }));
+    hideSeated();
   }
   async function loadRoster() {
     const r = await get("/api/roster");
@@ -1037,6 +1055,7 @@
   // Pause: the box is asked for a state ("paused": true or false), never a toggle, so two
   // phones tapping Pause at once leave the clock paused. The label says what a tap does.
   const pauseButton = document.getElementById("pause");
+  const rollButton = document.querySelector("button.press[data-button=ROLL]");
   pauseButton.addEventListener("click", async () => {
     const c = Table.snapshot && Table.snapshot.clock;
     if (!c) return;
@@ -1107,6 +1126,8 @@
     if (ngGo.dataset.armed && String(s.game_id) !== ngGo.dataset.armed) disarmNewGame();
     renderActions(s);
     renderPause(s);
+    // The box's ROLL opens its dice: not offered for a kind that uses none (a design's `dice = []`).
+    rollButton.hidden = !diceOf(s).length;
     for (const [id, can] of [["undo", s.can_undo], ["redo", s.can_redo]]) {
       const b = document.getElementById(id);
       b.disabled = !can || busy.has(b);

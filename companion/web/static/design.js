@@ -204,7 +204,7 @@
       ], "dice"),
       endSection(),
       section("Who wins", "winner-h", [
-        field("The winner is", "Ties share the win", select(["winner", "by"], WINNER, () => {
+        field("The winner is", d.winner.by === "last_left" ? "" : "Ties share the win", select(["winner", "by"], WINNER, () => {
           if (d.winner.by === "last_left") delete d.winner.tally;
           else if (!d.winner.tally) d.winner.tally = tallyNames()[0] || ""; }), "winner"),
         d.winner.by !== "last_left" ? field("Of the tally", "", select(["winner", "tally"], tallyOptions()),
