@@ -98,7 +98,7 @@ def test_a_new_game_over_an_unfinished_one_asks_then_parks_it_and_games_resumes_
     chaos = page.locator("button.resume[data-game='1']")
     expect(chaos).to_have_text("Resume Chaos #1")
     chaos.click()
-    expect(chaos).to_have_text("End Table #2 and resume")
+    expect(chaos).to_have_text("Set Table #2 aside and resume")
     assert state(c)["game_id"] == 2
     page.wait_for_timeout(750)
     chaos.click()
@@ -188,8 +188,8 @@ def test_a_second_tab_of_the_same_phone_cannot_get_round_it(page, companion):
 
 
 def test_a_double_tap_on_a_tap_twice_button_only_arms_it(page, companion):
-    """Found trying it as players: the first tap of "End the game" (and of "End Chaos #1 and
-    start", "End ... and resume") only arms the button and sends nothing, so a double tap's
+    """Found trying it as players: the first tap of "End the game" (and of "Set Chaos #1
+    aside and start", "Set ... aside and resume") only arms the button and sends nothing, so a double tap's
     second tap confirmed it and one double tap ended the game. The second tap within 0.7 s of
     arming is ignored; a tap after that confirms. The page's clock stands still while the two
     taps land, so a slow machine cannot stretch them apart."""

@@ -1,6 +1,6 @@
 // The Resume buttons of /games (paired browsers only: the page has them, and this script, only
 // then). It follows the box's snapshots, so a resume is asked on the snapshot the page knows
-// (its "seq"); while another game is in progress the first tap asks first ("End Chaos #3 and
+// (its "seq"); while another game is in progress the first tap asks first ("Set Chaos #3 aside and
 // resume"), the second sends "replaces". A button is disabled until its answer is in.
 "use strict";
 
@@ -49,8 +49,8 @@
       if (!armed || armed[0] !== b || armed[1] !== playing) {
         disarm();
         armed = [b, playing, Date.now()];
-        b.textContent = "End " + (snap.title || snap.game) + " #" + playing + " and resume";
-        b.classList.add("danger");
+        // What the box does: the game in progress is set aside (Games offers it again).
+        b.textContent = "Set " + (snap.title || snap.game) + " #" + playing + " aside and resume";
         armTimer = setTimeout(disarm, 8000);
         return;
       }
