@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from companion.errors import IllegalEvent
+from companion.games.design.sample import move_events
 from companion.rules import dice as dicemod
 from companion.rules.design import DesignGame, DesignState, load
 from companion.rules.game import COMMON_TURN_MOVES, Header
@@ -47,16 +48,7 @@ def candidates(game: DesignGame, state: DesignState, rng: random.Random) -> list
     amount and dice, the round score, the common moves, a roll of the design's dice."""
     d, t = game.design, state.table
     seats = list(range(t.seats))
-    out: list[dict] = []
-    for m in d.moves:
-        e: dict[str, Any] = {"type": "move", "name": m.name}
-        if m.chooses:
-            e["player"] = rng.choice(seats)
-        if m.ask is not None:
-            e["amount"] = rng.randint(m.ask.min, m.ask.max)
-        if m.rolls:
-            e["dice"] = dicemod.roll(m.rolls, rng)
-        out += [e, e]
+    out: list[dict] = move_events(d, seats, rng)
     if d.round_score is not None:
         rs = d.round_score
         out.append({"type": "score", "scores": [0 if s in t.eliminated

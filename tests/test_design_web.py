@@ -7,7 +7,6 @@ New game offers, titled "(ours)", in their colour."""
 from __future__ import annotations
 
 import json
-import random
 import re
 import tomllib
 from pathlib import Path
@@ -27,6 +26,7 @@ from tests.test_web_kinds import (
     FIELD_TAGS,
     STATIC,
     WIDGET_TAGS,
+    along_samples,
     filled_event,
     problems,
     seen,
@@ -50,21 +50,7 @@ def journals(k: games.GameKind) -> list[Journal]:
     g = k.rules
     out = [Journal(Header(k.kind, tuple(f"P{i + 1}" for i in range(n)), 0, {}))
            for n in sorted({g.min_players, g.max_players})]
-    assert k.sample is not None
-    for seed in range(4):
-        rng = random.Random(seed)
-        j = Journal(Header(k.kind, ("A", "B", "C", "D"), 0, {}))
-        for _ in range(60):
-            if j.state.over:
-                break
-            try:
-                j.append(k.sample(rng, 4, j.state))
-            except IllegalEvent:
-                continue
-            if len(j.events) % 6 == 0:
-                out.append(Journal(j.header, list(j.events)))
-        out.append(j)
-    return out
+    return out + along_samples(k, seeds=4, moves=60, every=6, first=lambda seed: 0)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

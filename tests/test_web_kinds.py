@@ -11,7 +11,7 @@ import logging
 import random
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -141,19 +141,29 @@ def journals(kind: GameKind) -> list[Journal]:
         out.append(Journal(Header(kind.kind, kind.demo.players, 0, dict(kind.demo.rules)),
                            [dict(e) for e in kind.demo.events]))
     if kind.sample is not None:
-        for seed in range(3):
-            rng = random.Random(seed)
-            j = Journal(Header(kind.kind, ("A", "B", "C", "D"), seed % 4, {}))
-            for _ in range(40):
-                if j.state.over:
-                    break
-                try:
-                    j.append(kind.sample(rng, 4, j.state))
-                except IllegalEvent:
-                    continue
-                if len(j.events) % 8 == 0:
-                    out.append(Journal(j.header, list(j.events)))
-            out.append(j)
+        out += along_samples(kind, seeds=3, moves=40, every=8, first=lambda seed: seed % 4)
+    return out
+
+
+def along_samples(kind: GameKind, *, seeds: int, moves: int, every: int,
+                  first: Callable[[int], int]) -> list[Journal]:
+    """States along `seeds` random sample games of 4 players (the kind's `sample` moves, up to
+    `moves` tries each, seat `first(seed)` first): one every `every` events, and each end."""
+    assert kind.sample is not None
+    out = []
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        j = Journal(Header(kind.kind, ("A", "B", "C", "D"), first(seed), {}))
+        for _ in range(moves):
+            if j.state.over:
+                break
+            try:
+                j.append(kind.sample(rng, 4, j.state))
+            except IllegalEvent:
+                continue
+            if len(j.events) % every == 0:
+                out.append(Journal(j.header, list(j.events)))
+        out.append(j)
     return out
 
 

@@ -9,8 +9,24 @@ from typing import Any
 
 from companion.errors import IllegalEvent
 from companion.rules import dice as dicemod
-from companion.rules.design import DesignGame, DesignState
+from companion.rules.design import Design, DesignGame, DesignState
 from companion.rules.game import Event
+
+
+def move_events(design: Design, seats: list[int], rng: random.Random) -> list[Event]:
+    """Each of the design's moves as its event, with a random chosen player (of `seats`),
+    amount and dice where the move takes them; each twice (the likeliest thing to press)."""
+    out: list[Event] = []
+    for m in design.moves:
+        e: dict[str, Any] = {"type": "move", "name": m.name}
+        if m.chooses:
+            e["player"] = rng.choice(seats)
+        if m.ask is not None:
+            e["amount"] = rng.randint(m.ask.min, m.ask.max)
+        if m.rolls:
+            e["dice"] = dicemod.roll(m.rolls, rng)
+        out += [e, e]
+    return out
 
 
 def candidates(game: DesignGame, state: DesignState, rng: random.Random) -> list[Event]:
@@ -20,15 +36,7 @@ def candidates(game: DesignGame, state: DesignState, rng: random.Random) -> list
     out: list[Event] = []
     if state.rolling:
         out += [{"type": "roll", "dice": {"d8": rng.randint(1, 8)}}] * 6
-    for m in d.moves:
-        e: dict[str, Any] = {"type": "move", "name": m.name}
-        if m.chooses:
-            e["player"] = rng.choice(seats)
-        if m.ask is not None:
-            e["amount"] = rng.randint(m.ask.min, m.ask.max)
-        if m.rolls:
-            e["dice"] = dicemod.roll(m.rolls, rng)
-        out += [e, e]
+    out += move_events(d, seats, rng)
     if d.round_score is not None:
         rs = d.round_score
         out += [{"type": "score", "scores": [
