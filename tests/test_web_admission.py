@@ -304,9 +304,9 @@ def test_a_guest_hanging_up_mid_body_logs_nothing(served, monkeypatch):
     ended: list[int] = []
     body = Admission._body
 
-    async def watched(self, receive):
+    async def watched(self, receive, limit):
         begun.append(1)
-        result = await body(self, receive)
+        result = await body(self, receive, limit)
         ended.append(result[0])
         return result
     monkeypatch.setattr(Admission, "_body", watched)

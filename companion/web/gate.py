@@ -47,15 +47,10 @@ import random
 import sys
 import time
 from collections import Counter
-from contextvars import ContextVar
 from typing import Any, Callable
 
 from companion.web import guard
 from companion.web.guard import MAX_BODY  # bytes (the largest request is ~1 KiB)
-
-# The body limit of the request being read (`guard.body_limit`: a game design's routes take
-# more than the others), set by `Admission` for `_body` in the request's own task.
-_LIMIT: ContextVar[int] = ContextVar("body_limit")
 
 HEADER_TIMEOUT = 5.0  # seconds to send the request headers
 BODY_TIMEOUT = 5.0  # seconds from the headers to the whole body (then 408)
@@ -521,9 +516,9 @@ class Admission:
             await send(message)
         return sending
 
-    async def _body(self, receive) -> tuple[int, list[dict[str, Any]]]:
+    async def _body(self, receive, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """The request's body messages: (0, messages), or (status, []) for 408 (too slow),
-        413 (too large) and -1 (the client hung up: no answer)."""
+        413 (over `limit` bytes) and -1 (the client hung up: no answer)."""
         import asyncio  # here: the web loop has it already; a companion run --no-web never does
 
         messages: list[dict[str, Any]] = []
@@ -536,7 +531,7 @@ class Admission:
                         return -1, []
                     messages.append(message)
                     size += len(message.get("body", b""))
-                    if size > _LIMIT.get(self.gate.max_body):
+                    if size > limit:
                         return 413, []
                     if not message.get("more_body", False):
                         return 0, messages
@@ -554,15 +549,15 @@ class Admission:
                            close=True):
                 await send(m)
             return
+        # A game design's routes take more than the others (guard.body_limit).
         limit = guard.body_limit(scope.get("path", ""), self.gate.max_body)
-        _LIMIT.set(limit)  # this request's own (each request runs in a task of its own)
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > limit:
                 for m in _json(413, f"body too large ({int(value)} bytes; at most "
                                     f"{limit})", close=True):
                     await send(m)
                 return
-        status, messages = await self._body(receive)
+        status, messages = await self._body(receive, limit)
         if status == -1:
             return  # gone: nobody to answer, nothing to log
         if status == 0:
