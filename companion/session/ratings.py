@@ -150,7 +150,7 @@ class Ratings:
         self._before: dict[int, tuple[str, dict[str, Skill], dict[str, Skill]]] = {}
         self._folded: dict[int, tuple[Played, tuple]] = {}  # id -> (record, signature)
         self._last: tuple[float, int] | None = None
-        self.refolds = 0  # full folds so far (the first one too)
+        self.refolds = 0  # times every game was folded again (not counting the first fold)
         self.folds = 0  # games folded so far
 
     @classmethod
