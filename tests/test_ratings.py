@@ -348,3 +348,22 @@ def test_the_terminal_table_marks_new_players(tmp_path, capsys):
     assert "(new)" not in rows["Ann"] and "(new)" in rows["Cy"] and "(new)" in rows["Dee"]
     assert f"(new): fewer than {R.PROVISIONAL_GAMES} games with a winner" in out
     assert "; rating " in out  # each kind's clause
+
+
+def test_the_stats_cache_folds_a_new_end_alone(store):
+    from companion.app.statscache import StatsCache
+    cache = StatsCache(store, [].append)
+    for players in (("Ann", "Ben"), ("Ben", "Cy"), ("Ann", "Cy")):
+        j = store.new_game(Header("match-patch", players))
+        j.append({"type": "pair", "player": 1})
+        j.append({"type": "end"})
+    first = cache.ratings()
+    assert first is not None and (first.refolds, first.folds) == (0, 3)
+    j = store.new_game(Header("match-patch", ("Ann", "Ben", "Cy")))
+    j.append({"type": "pair", "player": 2})
+    j.append({"type": "end"})
+    cache.changed()
+    now = cache.ratings()
+    assert now is first and (now.refolds, now.folds) == (0, 4)  # the one new game folded
+    assert cache.stats().players["Cy"]["rated_games"] == 3
+    assert list(cache.stats().players)[0] == "Cy"  # three wins of three

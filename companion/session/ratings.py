@@ -159,7 +159,11 @@ class Ratings:
 
     def update(self, records: Iterable[Played]) -> Ratings:
         """Brought up to `records` (every game; the unrated are skipped). Returns itself."""
-        now = {g.id: g for g in records if rated(g)}
+        now: dict[int, Played] = {}
+        for g in records:
+            folded = self._folded.get(g.id)
+            if (folded is not None and folded[0] is g) or rated(g):  # the same record: rated
+                now[g.id] = g
         same = len(self._folded) <= len(now) and all(
             (g := now.get(i)) is not None and (g is old or _signature(g) == sig)
             for i, (old, sig) in self._folded.items())
