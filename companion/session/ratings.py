@@ -165,9 +165,12 @@ class Ratings:
             if (folded is not None and folded[0] is g) or rated(g):  # the same record: rated
                 now[g.id] = g
         same = len(self._folded) <= len(now) and all(
-            (g := now.get(i)) is not None and (g is old or _signature(g) == sig)
+            (h := now.get(i)) is not None and (h is old or _signature(h) == sig)
             for i, (old, sig) in self._folded.items())
         if same:
+            for i, (old, sig) in self._folded.items():
+                if now[i] is not old:  # the same result in a record read again
+                    self._folded[i] = (now[i], sig)
             new = sorted((g for i, g in now.items() if i not in self._folded), key=order)
             if not new or self._last is None or order(new[0]) > self._last:
                 for g in new:
