@@ -21,10 +21,10 @@ statistics share: stats.py imports it from here, so that this module needs nothi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Protocol, Sequence
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from companion.games import design_group, scoring as kind_scoring
 
@@ -70,6 +70,13 @@ class Skill:
     mu: float
     sigma: float
     games: int = 0
+    # openskill's own object for the same mu and sigma, handed to its next game as it is:
+    # each one made costs a random id (os.urandom), a third of the fold's time otherwise.
+    model: PlackettLuceRating | None = field(default=None, compare=False, repr=False)
+
+    def rated(self) -> PlackettLuceRating:
+        return self.model if self.model is not None else MODEL.rating(mu=self.mu,
+                                                                      sigma=self.sigma)
 
     @property
     def ordinal(self) -> float:
@@ -197,10 +204,9 @@ class Ratings:
         for table, trail in ((self.overall, self._trail),
                              (kinds, self._kind_trail.setdefault(kind, {}))):
             was = [table.get(k, NEW) for k in names]
-            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in was]
-            out = MODEL.rate(teams, ranks=[float(ranks[k]) for k in names])
+            out = MODEL.rate([[s.rated()] for s in was], ranks=[float(ranks[k]) for k in names])
             for k, s, team in zip(names, was, out):
-                now = Skill(team[0].mu, team[0].sigma, s.games + 1)
+                now = Skill(team[0].mu, team[0].sigma, s.games + 1, team[0])
                 table[k] = now
                 trail.setdefault(k, []).append((g.id, now.rating))
         self._folded[g.id] = (g, _signature(g))
@@ -255,8 +261,7 @@ def chances(ratings: Mapping[str, Skill], players: Sequence[str]) -> list[float]
     distinct = {key(n): s for n, s in zip(players, skills)}
     if 2 * sum(s.provisional for s in distinct.values()) > len(distinct):
         return None
-    return [float(p) for p in MODEL.predict_win(
-        [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills])]
+    return [float(p) for p in MODEL.predict_win([[s.rated()] for s in skills])]
 
 
 def favourites(chances: Sequence[float]) -> set[int]:
