@@ -367,3 +367,16 @@ def test_the_stats_cache_folds_a_new_end_alone(store):
     assert now is first and (now.refolds, now.folds) == (0, 4)  # the one new game folded
     assert cache.stats().players["Cy"]["rated_games"] == 3
     assert list(cache.stats().players)[0] == "Cy"  # three wins of three
+
+
+def test_the_bench_prints_the_ratings_figures(capsys):
+    from bench import run
+    run.FIGURES.clear()
+    assert run.main(["--quick", "--only", "ratings"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()
+            if line.startswith("{")]
+    by = {r["figure"]: r for r in rows}
+    assert set(by) == {"ratings_500_ms", "ratings_500_incremental_ms",
+                       "ratings_500_stats_after_end_ms"}
+    assert by["ratings_500_ms"]["goal"] == 2000.0
+    assert all(r["value"] > 0 for r in rows)
