@@ -11,6 +11,10 @@ with and without a score, one or two winners, a minute apart.
   ratings when a game ends. The median over 20 games.
 - ratings_5000_stats_after_end_ms: the whole figures after that game (`compute` with the
   kept ratings), as StatsCache computes them when a screen next asks.
+- ratings_5000_undone_end_ms: the latest game's end undone (its game no longer finished):
+  that game taken back from the kept ratings. The median over 20 games.
+- ratings_5000_older_import_ms: a game older than all the others imported: every game
+  taken back and folded again after it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -51,7 +56,7 @@ def bench_ratings(tmp: Path, figure, *, quick: bool) -> None:
         t0 = time.perf_counter()
         kept = Ratings.of(base)
         full.append((time.perf_counter() - t0) * 1000)
-    assert kept.folds == n and kept.refolds == 0
+    assert kept.folds == n and kept.unfolds == 0
     steps, after = [], []
     for i in range(len(extra)):
         now = base + extra[:i + 1]
@@ -61,7 +66,18 @@ def bench_ratings(tmp: Path, figure, *, quick: bool) -> None:
         t0 = time.perf_counter()
         compute(now, ratings=kept)
         after.append((time.perf_counter() - t0) * 1000)
-    assert kept.refolds == 0 and kept.folds == n + len(extra)  # each folded alone
+    assert kept.unfolds == 0 and kept.folds == n + len(extra)  # each folded alone
+    undone = []
+    for i in range(len(extra), 0, -1):
+        t0 = time.perf_counter()
+        kept.update(base + extra[:i - 1])
+        undone.append((time.perf_counter() - t0) * 1000)
+    assert kept.unfolds == len(extra) and kept.folds == n + len(extra)  # one each
+    older = replace(extra[0], id=n + 1000, created=base[0].created - 60)
+    t0 = time.perf_counter()
+    kept.update([older, *base])
+    imported = (time.perf_counter() - t0) * 1000
+    assert kept.folds == 2 * n + len(extra) + 1  # every game again, after the older one
     note = f"{n} finished games of 2-6 seats, 20 players"
     figure(f"ratings_{n}_ms", statistics.median(full), "ms", 2000.0,
            note + ": every game folded (a restart, companion stats, a refold)")
@@ -69,3 +85,7 @@ def bench_ratings(tmp: Path, figure, *, quick: bool) -> None:
            note + ": one more finished game into the kept ratings (median of 20)")
     figure(f"ratings_{n}_stats_after_end_ms", statistics.median(after), "ms", None,
            note + ": the whole figures after it, with the kept ratings (median of 20)")
+    figure(f"ratings_{n}_undone_end_ms", statistics.median(undone), "ms", None,
+           note + ": the latest end undone, that game taken back (median of 20)")
+    figure(f"ratings_{n}_older_import_ms", imported, "ms", None,
+           note + ": a game older than all imported, every game folded again after it")

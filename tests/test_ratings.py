@@ -205,6 +205,12 @@ def test_imported_in_any_order_the_ratings_are_the_same(history, rng):
     for i in range(len(b)):
         inc.update(sorted(b, key=lambda g: g.id)[:i + 1])
     assert skills(inc) == skills(R.Ratings.of(a))
+    # Then some games gone or unfinished again, in one update: as if never played.
+    kept = [g for g in b if rng.random() < 0.7]
+    inc.update(kept)
+    fresh = R.Ratings.of(kept)
+    assert skills(inc) == skills(fresh)
+    assert {n: inc.trail(n) for n in NAMES} == {n: fresh.trail(n) for n in NAMES}
 
 
 def log_lines(players: tuple[str, ...], pairs: list[int], started: float) -> str:
@@ -217,7 +223,8 @@ def log_lines(players: tuple[str, ...], pairs: list[int], started: float) -> str
 
 def test_an_import_of_older_games_rates_them_where_they_were_played(tmp_path, capsys):
     """Logs with their times, imported in two orders into two journals: the same ratings
-    (and the same ones as History's incremental update, which refolds for the older game)."""
+    (and the same ones as History's kept ratings, which fold every game after the older one
+    again)."""
     t0 = 1_700_000_000.0
     logs = []
     for i, (players, pairs) in enumerate([
@@ -243,10 +250,10 @@ def test_an_import_of_older_games_rates_them_where_they_were_played(tmp_path, ca
     figures(journal, [1, 2, 3, 4])
     with Store(journal, read_only=True) as s:
         h = tally.History(s)
-        assert h.ratings().refolds == 0 and h.ratings().folds == 4
+        assert (h.ratings().unfolds, h.ratings().folds) == (0, 4)
         assert cli.main(["import", str(logs[0]), "--journal", str(journal)]) == 0
         again = h.ratings()
-        assert (again.refolds, again.folds) == (1, 4 + 5)
+        assert (again.unfolds, again.folds) == (4, 4 + 5)  # every game after it, again
         assert skills(again) == skills(R.Ratings.of(h.records()))
         assert again.trail("Ann")[0][0] == 5  # the oldest game, imported last
 
@@ -265,29 +272,32 @@ def test_an_undone_end_rates_as_if_the_game_never_ended(tmp_path):
         j.append({"type": "pair", "player": 0})
         j.append({"type": "end"})
         ended = h.ratings()
-        assert ended.refolds == 0 and ended.folds == 4  # the new end folded in alone
+        assert (ended.unfolds, ended.folds) == (0, 4)  # the new end folded in alone
         assert ended.skill("Ann").games == 3
         j.undo()  # the end taken back: the game is unfinished again
         undone = h.ratings()
-        assert skills(undone) == earlier and undone.refolds == 1
+        assert skills(undone) == earlier
+        assert (undone.unfolds, undone.folds) == (1, 4)  # that game taken back, no other
         assert undone.trail("Ann")[-1][0] == 3 and undone.before(j.sink.game_id) is None
         j.redo()
-        assert skills(h.ratings()) == skills(ended)
+        assert skills(h.ratings()) == skills(ended) and h.ratings().folds == 5
 
 
 def test_incremental_folds_only_the_new_games():
     games = regulars_and_a_newcomer()
     r = R.Ratings.of(games[:10])
-    assert (r.refolds, r.folds) == (0, 10)
+    assert (r.unfolds, r.folds) == (0, 10)
     r.update(games)
-    assert (r.refolds, r.folds) == (0, len(games))
+    assert (r.unfolds, r.folds) == (0, len(games))
     assert skills(r) == skills(R.Ratings.of(games))
-    # A folded game changed (its winner), or one dropped: every game again.
+    # A folded game changed (its winner): taken back with every game after it, and folded
+    # again. The latest one dropped: that one taken back.
     changed = games[:5] + [game(6, ("Ann", "Ben", "Cy"), (2,))] + games[6:]
     r.update(changed)
-    assert r.refolds == 1 and skills(r) == skills(R.Ratings.of(changed))
+    assert (r.unfolds, r.folds) == (26, 31 + 26) and skills(r) == skills(R.Ratings.of(changed))
     r.update(changed[:-1])
-    assert r.refolds == 2 and skills(r) == skills(R.Ratings.of(changed[:-1]))
+    assert (r.unfolds, r.folds) == (27, 57) and skills(r) == skills(R.Ratings.of(changed[:-1]))
+    assert r.trail("Zed") == [] and "zed" not in r.overall  # his only game taken back
 
 
 # --- who is favourite ---------------------------------------------------------------------------
@@ -358,13 +368,13 @@ def test_the_stats_cache_folds_a_new_end_alone(store):
         j.append({"type": "pair", "player": 1})
         j.append({"type": "end"})
     first = cache.ratings()
-    assert first is not None and (first.refolds, first.folds) == (0, 3)
+    assert first is not None and (first.unfolds, first.folds) == (0, 3)
     j = store.new_game(Header("match-patch", ("Ann", "Ben", "Cy")))
     j.append({"type": "pair", "player": 2})
     j.append({"type": "end"})
     cache.changed()
     now = cache.ratings()
-    assert now is first and (now.refolds, now.folds) == (0, 4)  # the one new game folded
+    assert now is first and (now.unfolds, now.folds) == (0, 4)  # the one new game folded
     assert cache.stats().players["Cy"]["rated_games"] == 3
     assert list(cache.stats().players)[0] == "Cy"  # three wins of three
 
@@ -377,6 +387,7 @@ def test_the_bench_prints_the_ratings_figures(capsys):
             if line.startswith("{")]
     by = {r["figure"]: r for r in rows}
     assert set(by) == {"ratings_500_ms", "ratings_500_incremental_ms",
-                       "ratings_500_stats_after_end_ms"}
+                       "ratings_500_stats_after_end_ms", "ratings_500_undone_end_ms",
+                       "ratings_500_older_import_ms"}
     assert by["ratings_500_ms"]["goal"] == 2000.0
     assert all(r["value"] > 0 for r in rows)
