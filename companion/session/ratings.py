@@ -31,8 +31,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from companion.games import design_group, scoring as kind_scoring
 
 # A player is provisional in a scope (overall, or one kind) until this many rated games there:
-# five games of three or four seats take a new player's sigma from 8.3 to about 5-6, where
-# mu - 3 sigma is no longer mostly the starting uncertainty.
+# about two game nights. Sigma falls slowly (8.3 at the start, about 7.5 after five games of
+# three or four seats with mixed results, 5.5 after 25), so no sigma is the threshold; mu -
+# 3 sigma keeps a newcomer's number low anyway, and the flag keeps a newcomer who won their
+# first games below every regular, whatever the numbers.
 PROVISIONAL_GAMES = 5
 
 # openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): its manual advises keeping
