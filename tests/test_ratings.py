@@ -307,6 +307,7 @@ def test_chances_and_upsets():
     r = R.Ratings.of(games)
     c = R.chances(r.overall, ["Ann", "Ben", "Cy"])
     assert c is not None and sum(c) == pytest.approx(1.0)
+    assert R.chances(r, ["Ann", "Ben", "Cy"]) == c  # a Ratings: its overall skills
     strongest = max(("Ann", "Ben", "Cy"), key=lambda n: r.skill(n).mu)
     assert R.favourites(c) == {["Ann", "Ben", "Cy"].index(strongest)}
     # One name at two seats: one rating at both, the same chance.

@@ -276,11 +276,16 @@ def before(records: Iterable[Played], game_id: int,
 
 # --- who is favourite ------------------------------------------------------------------------
 
-def chances(ratings: Mapping[str, Skill], players: Sequence[str]) -> list[float] | None:
+def chances(ratings: Ratings | Mapping[str, Skill],
+            players: Sequence[str]) -> list[float] | None:
     """Each seat's chance to win (0-1, adding up to 1), from openskill's predict_win over the
-    seats as teams of one; a name with two seats has one rating at both. None when most
-    players (more than half of the distinct names) are provisional in `ratings`, or with
-    fewer than two seats: no prediction is better than one made of guesses."""
+    seats as teams of one; a name with two seats has one rating at both. `ratings`: one
+    scope's skills by `key` (`Ratings.scope(kind)`, `Ratings.before(game)`, `before(...)`),
+    or a Ratings for its overall ones. None when most players (more than half of the
+    distinct names) are provisional there, or with fewer than two seats: no prediction is
+    better than one made of guesses."""
+    if isinstance(ratings, Ratings):
+        ratings = ratings.overall
     if len(players) < 2:
         return None
     skills = [ratings.get(key(n), NEW) for n in players]
