@@ -164,15 +164,17 @@ def csv_rows(play: Play) -> Iterator[dict[str, str]]:
                "rank": "" if s.rank is None else str(s.rank)}
 
 
-def csv_lines(plays: Iterable[Play]) -> Iterator[str]:
-    """The CSV, a line at a time (the header first): a big journal is streamed, not built."""
+def csv_lines(plays: Iterable[Play], *, per_chunk: int = 250) -> Iterator[str]:
+    """The CSV in chunks of `per_chunk` games (the header first): a big journal is streamed,
+    not built whole (a chunk per game made 5,000 games three times slower to send)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
     writer.writeheader()
-    for p in plays:
+    for n, p in enumerate(plays, 1):
         for row in csv_rows(p):
             writer.writerow(row)
-        yield _take(out)
+        if n % per_chunk == 0:
+            yield _take(out)
     yield _take(out)
 
 
