@@ -249,3 +249,17 @@ def test_plays_of_a_season_only():
 def test_file_names_are_plain():
     assert exports.file_name("plays-Été 2026!", "csv") == "chroma-plays-t-2026.csv"
     assert exports.file_name("game-12", "bgstats") == "chroma-game-12.bgstats.json"
+
+
+def test_an_altered_game_is_refused_as_its_log_is(journal, capsys):
+    db = sqlite3.connect(journal)
+    db.execute("UPDATE events SET body='{\"type\": \"roll\", \"dice\": {\"d8\": 8}}' "
+               "WHERE game_id=1 AND seq=1")  # still a legal game, not the one played
+    db.commit()
+    db.close()
+    code, out, err = run(capsys, "--journal", str(journal), "--format", "csv", "--game", "1")
+    assert code == 1 and out == ""
+    assert "the game was altered after it was recorded; companion export --force" in err
+    code, out, _ = run(capsys, "--journal", str(journal), "--format", "csv", "--game", "1",
+                       "--force")
+    assert code == 0 and [r["game"] for r in csv.DictReader(io.StringIO(out))] == ["1"] * 3

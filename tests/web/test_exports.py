@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = [{"type": "sell", "hands": [{"sets": [3, 3, 2], "unmatched": 0}, {"sets": [2, 2]}]},
-       {"type": "end"}]
+       {"type": "roll", "dice": {"d8": 3}}, {"type": "end"}]
 
 
 @pytest.fixture
@@ -115,3 +115,15 @@ def test_games_page_links_and_a_download(page, served):
     rows = list(csv.DictReader(io.StringIO(Path(download.path()).read_text(encoding="utf-8"))))
     assert [(r["player"], r["score"], r["winner"], r["rank"]) for r in rows] == [
         ("Ann", "230", "yes", "1"), ("Ben", "15", "no", "2")]
+
+
+def test_an_altered_game_is_refused_like_its_log(served, tmp_path):
+    import sqlite3
+    db = sqlite3.connect(tmp_path / "journal.db")
+    db.execute("UPDATE events SET body='{\"type\": \"roll\", \"dice\": {\"d8\": 8}}' "
+               "WHERE game_id=1 AND seq=1")  # still a legal game, not the one played
+    db.commit()
+    db.close()
+    status, _, body = get(served, "/games/1.bgstats.json")
+    assert status == 409 and body.endswith("the game was altered after it was recorded.")
+    assert get(served, "/games/1.jsonl")[0] == 409  # as its log
