@@ -260,6 +260,19 @@ def test_an_altered_game_is_refused_as_its_log_is(journal, capsys):
     code, out, err = run(capsys, "--journal", str(journal), "--format", "csv", "--game", "1")
     assert code == 1 and out == ""
     assert "the game was altered after it was recorded; companion export --force" in err
-    code, out, _ = run(capsys, "--journal", str(journal), "--format", "csv", "--game", "1",
-                       "--force")
+    code, out, err = run(capsys, "--journal", str(journal), "--format", "csv", "--game", "1",
+                         "--force")
     assert code == 0 and [r["game"] for r in csv.DictReader(io.StringIO(out))] == ["1"] * 3
+    assert err.startswith("altered: ") and \
+        err.endswith("written anyway (--force): game 1 is not as it was recorded\n")
+
+
+def test_no_journal_yet(tmp_path, capsys):
+    path = str(tmp_path / "none.db")
+    code, out, _ = run(capsys, "--journal", path, "--format", "csv", "--all")
+    assert code == 0 and out == ",".join(exports.CSV_FIELDS) + "\r\n"
+    code, out, _ = run(capsys, "--journal", path, "--format", "bgstats", "--all")
+    assert code == 0 and json.loads(out) == []
+    code, out, err = run(capsys, "--journal", path, "--format", "bgstats")
+    assert code == 1 and out == "" and err.startswith("companion: no games yet: there is no")
+    assert not (tmp_path / "none.db").exists()  # nothing made

@@ -127,17 +127,22 @@ def export_plays(args) -> int:
                                      "recorded; companion export --force writes it anyway")
             # Named as in every game (a player's name as first written), not in this one's.
             play = exports.play_of(record, exports.first_names(records), cfg.seasons())
-            return _write_plays(args, [play], many=False)
+            code = _write_plays(args, [play], many=False)
+            for m in altered:
+                print(f"altered: {m}", file=sys.stderr)
+            if altered:
+                print(f"written anyway (--force): game {gid} is not as it was recorded",
+                      file=sys.stderr)
+            return code
     chosen, unfinished = exports.plays(records, cfg.seasons(), season)
-    if many:
-        if unfinished:
-            n = len(unfinished)
-            print(f"{n} unfinished game{'s' * (n != 1)} left out (only a finished game is a "
-                  "play)", file=sys.stderr)
-        for x in left_out:  # games that do not replay: named, as `companion stats` does
-            if season is None or season.holds(started.get(x.game, -1.0)):
-                print(shown(f"game {x.game} left out ({x.kind}): {x.why}"), file=sys.stderr)
-    return _write_plays(args, chosen, many=many)
+    if unfinished:
+        n = len(unfinished)
+        print(f"{n} unfinished game{'s' * (n != 1)} left out (only a finished game is a "
+              "play)", file=sys.stderr)
+    for x in left_out:  # games that do not replay: named, as `companion stats` does
+        if season is None or season.holds(started.get(x.game, -1.0)):
+            print(shown(f"game {x.game} left out ({x.kind}): {x.why}"), file=sys.stderr)
+    return _write_plays(args, chosen, many=True)
 
 
 def _write_plays(args, chosen, *, many: bool) -> int:
