@@ -14,9 +14,12 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.errors import ConfigError
+
+if TYPE_CHECKING:
+    from companion.session.seasons import Season
 
 APP_NAME = "chroma-companion"
 
@@ -109,6 +112,14 @@ DEFAULTS: dict[str, Any] = {
         "host": "0.0.0.0",  # every interface; "127.0.0.1" = this computer only
         "port": 8080,
     },
+    "stats": {
+        # Before a game starts, /tv and the phones show each player's chance to win from the
+        # ratings (docs/stats.md); false hides it (and "upset!" at the end).
+        "favourite": True,
+        # Seasons: [[stats.seasons]] name = "Autumn 2026", from = 2026-09-01, to = 2026-11-30
+        # ("to" left out: the season goes on). Ratings and tables per season on /stats.
+        "seasons": [],
+    },
     # House rules per game kind, e.g. [rules.penny-badger] bank = 100. Checked by each game.
     "rules": {},
 }
@@ -182,6 +193,11 @@ class Config:
         if configured:
             return Path(configured).expanduser()
         return default_state_dir() / "journal.db"
+
+    def seasons(self) -> tuple[Season, ...]:
+        """The group's seasons ([[stats.seasons]]), in date order."""
+        from companion.session.seasons import parse
+        return parse(self.data["stats"]["seasons"], where="stats.seasons")
 
     def house_rules(self, kind: str) -> dict[str, Any]:
         return dict(self.data["rules"].get(kind, {}))
@@ -351,6 +367,13 @@ def _check_semantics(data: dict[str, Any]) -> None:
         raise ConfigError("web.port", f"{w['port']} is not a port number (1-65535)")
     if not w["host"].strip() or any(c.isspace() for c in w["host"]):
         raise ConfigError("web.host", f"{w['host']!r} is not an address (e.g. \"0.0.0.0\")")
+    if data["stats"]["seasons"]:
+        # Only then: the seasons' module (dates, a dataclass) is not part of every start-up.
+        from companion.session.seasons import SeasonProblem, parse
+        try:  # kept as plain data (name, "from" and "to" as ISO dates); Config.seasons() parses
+            data["stats"]["seasons"] = [s.to_json() for s in parse(data["stats"]["seasons"])]
+        except SeasonProblem as e:
+            raise ConfigError(f"stats.{e.where}", e.problem) from None
     import shlex
     try:
         if not shlex.split(data["power"]["command"]):
