@@ -192,11 +192,19 @@ class Ratings:
         new = [g for gid, g in now.items() if gid not in self._folded]
         if new:
             cut = min(cut, bisect.bisect_left(self._keys, min(order(g) for g in new)))
+        if cut == 0:  # every game again: start afresh rather than take each one back
+            self._start_afresh()
         while len(self._order) > cut:
             self._unfold()
         for g in sorted((g for gid, g in now.items() if gid not in self._folded), key=order):
             self._fold(g)
         return self
+
+    def _start_afresh(self) -> None:
+        self.unfolds += len(self._order)
+        self.overall, self.by_kind = {}, {}
+        self._trail, self._kind_trail, self._before, self._folded = {}, {}, {}, {}
+        self._order, self._keys = [], []
 
     def _fold(self, g: Played) -> None:
         kind = design_group(g.kind)
