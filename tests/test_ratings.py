@@ -392,3 +392,18 @@ def test_the_bench_prints_the_ratings_figures(capsys):
                        "ratings_500_older_import_ms"}
     assert by["ratings_500_ms"]["goal"] == 2000.0
     assert all(r["value"] > 0 for r in rows)
+
+
+def test_docs_stats_md_documents_every_rating_field():
+    from pathlib import Path
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "stats.md").read_text()
+    p = compute(regulars_and_a_newcomer()).players["Ann"]
+    new = set(p) - {"played", "won", "win_rate", "by_game", "head_to_head", "timed_games",
+                    "turns", "turn_seconds", "average_turn", "slowest_turn",
+                    "slowest_turn_game", "time_share"}
+    assert new == {"rating", "provisional", "mu", "sigma", "rated_games", "rating_history",
+                   "nemesis", "victim"}
+    assert [k for k in new if f"`players.N.{k}`" not in docs] == []
+    assert "`players.N.by_game.KIND.rating`, `.provisional`, `.mu`, `.sigma`, `.rated_games`" \
+        in docs
+    assert set(R.Skill(25.0, 8.0).to_json()) <= set(p["by_game"]["table"])
