@@ -407,3 +407,19 @@ def test_docs_stats_md_documents_every_rating_field():
     assert "`players.N.by_game.KIND.rating`, `.provisional`, `.mu`, `.sigma`, `.rated_games`" \
         in docs
     assert set(R.Skill(25.0, 8.0).to_json()) <= set(p["by_game"]["table"])
+
+
+def test_only_the_latest_games_keep_their_skills_before(monkeypatch):
+    monkeypatch.setattr(R, "KEEP_BEFORE", 3)
+    games = regulars_and_a_newcomer()[:10]
+    r = R.Ratings.of(games)
+    assert r.before(10) is not None and r.before(8) is not None and r.before(7) is None
+    # A change among the kept games: those from it taken back.
+    late = games[:8] + [game(9, ("Ann", "Ben", "Cy"), (1,))] + games[9:]
+    r.update(late)
+    assert (r.unfolds, r.folds) == (2, 12) and skills(r) == skills(R.Ratings.of(late))
+    # Further back than the kept ones: every game again.
+    early = late[:1] + [game(2, ("Ann", "Ben", "Cy"), (2,))] + late[2:]
+    r.update(early)
+    assert (r.unfolds, r.folds) == (12, 22) and skills(r) == skills(R.Ratings.of(early))
+    assert len(r._before) == 3 and r.before(7) is None and r.before(8) is not None
