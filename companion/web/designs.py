@@ -5,11 +5,13 @@ design of a registered design kind (the open game's, which /tv shares).
 `check` loads a design as the box would keep it (`companion.rules.design.load`: the JSON
 Schema, then the checks no schema can say) and, when the box would take it, shows how its
 game starts: the table of tallies for a few sample players and the pot
-(`DesignGame(design).initial`). It runs on the web thread: loading a design is pure (the
-rules layer), and nothing is kept, so a guest may use it too. Saving goes through the app
-thread (companion/app/changes.py, "design-save"), and so does the picture of the panel's first
-screen of a design game (a paired phone's, "design-picture": the app thread alone draws, and
-registers the design's kind to draw it).
+(`DesignGame(design).initial`), and /tv's snapshot of that new game (`tv_snapshot`: the
+snapshot the live one is, made by the same code, which the page's TV preview draws with
+/tv's own renderer). It runs on the web thread: loading a design and folding a fresh game are
+pure, and nothing is kept or registered (`games.previewing`), so a guest may use it too: the
+box makes data, the phone draws it. Saving goes through the app thread
+(companion/app/changes.py, "design-save"), and so does the picture of the panel's first
+screen of a design game (a paired phone's, "design-picture": the app thread alone draws).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from companion.errors import DesignError
 from companion.rules.design import Design, DesignGame, load
 from companion.rules.game import Header
 from companion.session.designs import reserved
-from companion.web import guard
+from companion.session.journal import Journal
+from companion.web import guard, snapshot
 
 SAMPLE_PLAYERS = ("Ann", "Ben", "Cy", "Dee")  # the preview's table: 4 players, as the brief's
 MAX_BODY = guard.DESIGN_BODY  # bytes: the largest design (12 moves of 6 effects) is ~7 KiB
@@ -77,7 +80,20 @@ def preview(design: Design) -> dict[str, Any]:
             "tallies": [{"name": t.name, "values": list(values), "money": t.money}
                         for t, values in zip(design.tallies, state.tallies)],
             "pot": state.pot, "moves": [m.name for m in design.moves],
-            "first": FIRST_WORDS.get(design.first, design.first)}
+            "first": FIRST_WORDS.get(design.first, design.first),
+            "tv": tv_snapshot(design, players)}
+
+
+def tv_snapshot(design: Design, players: list[str]) -> dict[str, Any]:
+    """The snapshot /tv would be sent as a new game of `design` for `players` starts:
+    `snapshot.build` of a fresh journal (the design's web part draws its view), with no
+    picture of the box (`frame`: the box's screen now is another game's; the page puts in
+    the design's own when it has it). The design's kind is only previewed, never
+    registered (`games.previewing`): it is dropped once the snapshot is made."""
+    with games.previewing(design.to_json()) as kind:
+        journal = Journal(Header(kind.kind, tuple(players), 0, {}))
+        snap = snapshot.build(journal, seq=0)
+    return {**snap, "frame": None}
 
 
 def check(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
