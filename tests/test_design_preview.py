@@ -13,9 +13,11 @@ import pytest
 from test_web_api import Served
 
 from companion import games
+from companion.rules.design import load
 from companion.rules.game import Header
 from companion.session.journal import Journal
-from companion.web import designs, snapshot
+from companion.web import api, designs, snapshot
+from companion.web.guard import Refused
 
 POT = {"format_version": 1, "title": "Coin Pot", "players": {"min": 2, "max": 3},
        "tallies": [{"name": "coins", "start": 10, "money": True}], "pot": {"start": 5},
@@ -58,6 +60,24 @@ def test_the_check_answers_with_the_tv_snapshot_of_the_new_game():
         games._DESIGNS.pop(kind.kind)
         games._DESIGN_TEXTS.pop(games.canonical_text(POT))
     assert {**live, "frame": None} == tv
+
+
+def test_the_preview_names_its_players_after_the_phones_names():
+    body = api.check_design_body({"design": POT, "players": [" Zoe ", "Ann"]})
+    status, answer = designs.check(body)
+    assert status == 200, answer
+    assert answer["players"] == ["Zoe", "Ann", "Ben"]  # the design's most: 3
+    assert answer["tv"]["players"] == answer["players"]
+    assert designs.sample_players(load(POT), ["A", "B", "C", "D", "E"]) == ["A", "B", "C"]
+    four = load({**POT, "players": {"min": 2, "max": 8}})
+    assert designs.sample_players(four) == ["Ann", "Ben", "Cy", "Dee"]
+    six = load({**POT, "players": {"min": 6, "max": 8}})
+    assert designs.sample_players(six, ["Cy"]) == ["Cy", "Ann", "Ben", "Dee", "Player 5",
+                                                    "Player 6"]
+    for bad in ("Zoe", [3], ["Zoe", "zoe"], [f"P{i}" for i in range(17)], [""]):
+        with pytest.raises(Refused) as e:
+            api.check_design_body({"design": POT, "players": bad})
+        assert e.value.status == 400 and e.value.reason.startswith("players"), e.value.reason
 
 
 def test_200_previewed_designs_leave_the_registry_as_it_was():
@@ -134,3 +154,9 @@ def test_200_pictures_of_distinct_designs_leave_the_registry_as_it_was(served):
         assert status == 200, data
         assert base64.b64decode(data["png"]).startswith(b"\x89PNG")
     assert registry() == before
+    status, data = served.post("/api/design/picture", {"design": POT, "players": ["Zoe"]})
+    assert status == 200, data
+    status, data = served.post("/api/design/picture", {"design": POT, "players": ["Zoe", "zoe"]})
+    assert status == 400 and "twice" in data["error"]
+    status, data = served.post("/api/design/picture", {"design": POT, "who": 1})
+    assert status == 400 and "who" in data["error"]

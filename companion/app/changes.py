@@ -228,8 +228,9 @@ class PhoneChanges:
 
     def design_picture(self, p: dict) -> dict:
         """POST /api/design/picture (a paired phone's: the app thread alone draws): the
-        panel's first screen of a new game of the design, for the sample players, as a PNG
-        (4x, base64), drawn here as the app draws every frame."""
+        panel's first screen of a new game of the design, for the sample players (named by
+        "players", the page's), as a PNG (4x, base64), drawn here as the app draws every
+        frame."""
         import base64
         import io
 
@@ -246,7 +247,8 @@ class PhoneChanges:
             return {**refused(422, e.words), "field": e.field}
         try:  # previewed, not registered: dropped once drawn (games.previewing)
             with games.previewing(design.to_json()) as kind:
-                journal = Journal(Header(kind.kind, tuple(sample_players(design)), 0, {}))
+                players = tuple(sample_players(design, p.get("players", ())))
+                journal = Journal(Header(kind.kind, players, 0, {}))
                 ctx = Context(config=self.table.config, journal=journal)
                 img = kind.mode.home(ctx).render(ctx)
         except Exception:  # a picture only: the page shows the table without it

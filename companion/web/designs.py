@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 import tomllib
-from typing import Any
+from typing import Any, Sequence
 
 from companion import games
 from companion.errors import DesignError
@@ -61,17 +61,21 @@ def checked(design_json: Any) -> Design:
     return design
 
 
-def sample_players(design: Design) -> list[str]:
-    """The preview's players: 4 (SAMPLE_PLAYERS), or the design's fewest or most."""
+def sample_players(design: Design, names: Sequence[str] = ()) -> list[str]:
+    """The preview's players: 4, or the design's fewest or most; named `names` (the phone's:
+    the box's roster), then SAMPLE_PLAYERS not taken, then "Player 5"..."""
     n = max(design.min_players, min(len(SAMPLE_PLAYERS), design.max_players))
-    return [SAMPLE_PLAYERS[i] if i < len(SAMPLE_PLAYERS) else f"Player {i + 1}"
-            for i in range(n)]
+    taken = {name.casefold() for name in names}
+    more = [name for name in SAMPLE_PLAYERS if name.casefold() not in taken]
+    out = [*names, *more][:n]
+    return out + [f"Player {i + 1}" for i in range(len(out), n)]
 
 
-def preview(design: Design) -> dict[str, Any]:
+def preview(design: Design, names: Sequence[str] = ()) -> dict[str, Any]:
     """How a game of `design` starts, for the page: its kind name, its canonical JSON (what
-    Save keeps), and the table of tallies and the pot for up to 4 sample players."""
-    players = sample_players(design)
+    Save keeps), and the table of tallies and the pot for up to 4 players (`sample_players`
+    named by `names`), and /tv's snapshot of it."""
+    players = sample_players(design, names)
     game = DesignGame(design)
     state = game.initial(Header(game.kind, tuple(players), 0, {}))
     canonical = design.to_json()
@@ -97,11 +101,12 @@ def tv_snapshot(design: Design, players: list[str]) -> dict[str, Any]:
 
 
 def check(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """POST /api/design/check's answer to `body` ({"design": {...}} or {"toml": "..."}):
-    200 and the preview, or 422 and the refusal (words and field)."""
+    """POST /api/design/check's answer to `body` ({"design": {...}} or {"toml": "..."}, and
+    "players": the names checked by api.check_design_body): 200 and the preview, or 422 and
+    the refusal (words and field)."""
     try:
         design_json = from_toml(body["toml"]) if "toml" in body else body.get("design")
-        return 200, preview(checked(design_json))
+        return 200, preview(checked(design_json), body.get("players", ()))
     except DesignError as e:
         return 422, refusal(e)
 

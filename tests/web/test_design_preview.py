@@ -86,13 +86,24 @@ def test_the_preview_is_the_tv_renderer_and_follows_a_renamed_tally(browser, com
         context.close()
 
 
-def test_a_paired_phone_sees_the_box_screen_in_the_tv_preview(browser, companion):
+def test_the_preview_has_the_tables_names_and_a_paired_phone_the_box_screen(browser, companion):
+    """The preview's players are the table's own (the roster New game offers: 3 set here, and
+    Ann for the fourth seat); a paired phone's TV holds the box's own first screen."""
     c = companion()
     context = browser.new_context(viewport=PHONE)
     try:
         page = context.new_page()
         pair(page, c)
+        status = page.evaluate("""async () => (await fetch('/api/roster', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({names: ['Zoe', 'Yan', 'Xi'], seq: null})})).status""")
+        assert status == 200
         _open_design(page, c)
+        names = ["Zoe", "Yan", "Xi", "Ann"]
+        expect(page.locator(".preview-table tbody th")).to_have_text(names)
+        tv = page.frame_locator("#tv-frame")
+        expect(tv.locator("#players .name-t")).to_have_text(names)
+        expect(tv.locator("#who")).to_have_text("Zoe")
         expect(page.locator("#preview-frame")).to_be_visible()
         expect(page.frame_locator("#tv-frame").locator(".panel.frame")).to_be_visible()
         img = page.frame_locator("#tv-frame").locator("#frame-img")
@@ -142,7 +153,10 @@ def test_hostile_bodies_get_words_never_a_500(companion):
               b'{"toml": "title = "}', b'{"design": {"title": "x"}, "players": ["A"]}',
               b'{"design": {"format_version": 1, "title": "\\u0000", "tallies": "x"}}',
               b"\xff\xfe", json.dumps({"design": {"format_version": 1, "title": "T" * 5000}}).encode(),
-              b'{"design": ' + b"[" * 60 + b"]" * 60 + b"}"]
+              b'{"design": ' + b"[" * 60 + b"]" * 60 + b"}",
+              b'{"design": {}, "players": "Ann"}', b'{"design": {}, "players": [1]}',
+              b'{"design": {}, "players": ["Ann", "ann"]}', b'{"players": ["Ann"]}',
+              json.dumps({"design": {}, "players": [f"P{i}" for i in range(17)]}).encode()]
     for body in bodies:
         status, raw = _post(c, "/api/design/check", body, origin)
         assert 400 <= status < 500, (body[:40], status, raw[:200])

@@ -33,6 +33,7 @@
   let d = blank();           // the design being edited
   let editing = null;        // the saved design's id this is a new version of (Save)
   let paired = false;
+  let players = [];          // the box's roster: the preview's players are named by it
   let checkTimer = 0, checkN = 0, lastCheck = null;
   let uid = 0;
 
@@ -395,7 +396,7 @@
     let res, data = null;
     try {
       res = await fetch("/api/design/check", {method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify({design: d})});
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify({design: d, players})});
       data = await res.json();
     } catch (e) {
       if (n === checkN) setCheck("bad", "The box does not answer: " + (e.message || e));
@@ -427,7 +428,7 @@
   // The box's own first screen of the game (a paired phone's: the box draws it on its app
   // thread, as every frame), under the table.
   async function drawFrame(n, design) {
-    const r = await json("POST", "/api/design/picture", {design, seq: null});
+    const r = await json("POST", "/api/design/picture", {design, players, seq: null});
     if (n !== checkN) return;
     const img = $("preview-frame");
     if (r.ok && r.data.png) {
@@ -725,9 +726,11 @@
     }
     render();
     scheduleCheck();
-    const me = await json("GET", "/api/me");
+    const [me, roster] = await Promise.all([json("GET", "/api/me"), json("GET", "/api/roster")]);
+    // The table's own names (New game's roster) in the preview, the first 16 at most.
+    players = roster.ok && Array.isArray(roster.data.names) ? roster.data.names.slice(0, 16) : [];
     setPaired(!!(me.ok && me.data.paired));
-    if (paired) scheduleCheck();  // its picture too
+    scheduleCheck();  // with the roster's names (and, paired, the box's picture too)
     listSaved();
   })();
 })();
