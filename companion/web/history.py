@@ -15,6 +15,7 @@ Charts are pygal SVG drawn here, inline, with no JavaScript.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import sqlite3
@@ -35,6 +36,7 @@ from companion.session import when as stored_when
 from companion.session.checksum import describe
 from companion.session.clock import clock_text, whole
 from companion.session.rows import load_game
+from companion.session.seasons import current
 from companion.session.stats import (
     GameRecord,
     LeftOut,
@@ -433,8 +435,11 @@ def routes(web) -> list:
         from companion.web.api import COOKIE
         pairing = getattr(web, "pairing", None)
         paired = pairing is not None and pairing.valid(request.cookies.get(COOKIE))
+        # "This season"'s plays are offered only while a season holds today (the config's).
+        config = getattr(web, "config", None)
+        season = current(config.seasons(), dt.date.today()) if config is not None else None
         return page("history_games.html", games=list(reversed(recs or [])),
-                    no_journal=recs is None, paired=paired,
+                    no_journal=recs is None, paired=paired, season=season,
                     headers=RESUME_HEADERS if paired else HEADERS)
 
     def game(request):
