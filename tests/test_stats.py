@@ -345,7 +345,10 @@ def test_records_screen_and_end_line(make_app, tmp_path):
     choose(app, "Records")
     assert isinstance(app.top, RecordsScreen) and app.top.kind == "match-patch"
     rows = app.top.rows(app.ctx())
-    assert rows[0] == ("Cy", 1, 1, 1.0) and len(rows) == 4
+    # (name, rating, provisional, won, played): after one game everyone is new, the winner
+    # highest (docs/stats.md, "Ratings")
+    assert rows[0][0] == "Cy" and rows[0][2:] == (True, 1, 1) and len(rows) == 4
+    assert rows[0][1] > max(r[1] for r in rows[1:])
     press(app, Button.OK)  # next kind: all games
     assert app.top.kind == ""
     press(app, Button.BACK)
@@ -445,7 +448,8 @@ def test_records_screen_pages_sixteen_players(config):
     ctx = Context(config=config, stats=lambda: stats)
     screen = RecordsScreen(ctx)
     assert screen.kind == "match-patch" and screen.pages(ctx) == 4
-    assert screen.rows(ctx)[0] == ("P03", 2, 17, round(2 / 17, 3))  # most wins first
+    first = screen.rows(ctx)[0]  # the best rated: P03 won twice (established after 5 games)
+    assert first[0] == "P03" and first[2:] == (False, 2, 17)
     seen = []
     for _ in range(5):  # DOWN stops at the last page
         screen.render(ctx)
@@ -510,3 +514,27 @@ def test_a_game_that_no_longer_replays_is_said_not_counted(journal):
     assert "no longer replays" in left["why"] and "companion doctor" in left["why"]
     assert statsmod.not_counted_lines(st_.totals) == [
         f"Not counted: game {pig} (Pig Farm: {left['why']})"]
+
+
+def test_records_screen_ranks_a_regular_above_a_newcomer_who_won_once():
+    """Issue 38: 12 wins in 30 games over 1 win in 1 game; the screen shows "new" for a
+    provisional rating and never overlaps its columns (a 1234/1234 takes room from names)."""
+    from types import SimpleNamespace
+
+    from PIL import Image, ImageDraw
+
+    from companion.ui.records import RecordsScreen
+    players = {
+        "Newcomer": {"rating": 3.1, "provisional": True, "won": 1, "played": 1, "by_game": {}},
+        "Regular": {"rating": 2.4, "provisional": False, "won": 12, "played": 30,
+                    "by_game": {}},
+        "Marathon": {"rating": -12.3, "provisional": False, "won": 1234, "played": 1234,
+                     "by_game": {}},
+    }
+    stats = SimpleNamespace(players=players, games=[], totals={"by_game": {}})
+    ctx = SimpleNamespace(stats=lambda: stats)
+    screen = RecordsScreen(ctx)  # type: ignore[arg-type]
+    assert [r[0] for r in screen.rows(ctx)] == ["Regular", "Marathon", "Newcomer"]
+    img = Image.new("1", (128, 64))
+    screen.draw_on(ImageDraw.Draw(img), ctx)  # type: ignore[arg-type]
+    assert img.getbbox() is not None

@@ -1,4 +1,4 @@
-"""Records: wins and win rate per player, from the start menu; one line of history on the end
+"""Records: each player's skill rating and wins, from the start menu; one line of history on the end
 screens ("3rd win in 5 games", under which the winner's name is shown big).
 
 The figures come from `ctx.stats()`, which the app thread computes on demand (companion/session/stats.py);
@@ -23,8 +23,9 @@ def _stats(ctx: Context) -> Any:
 
 
 class RecordsScreen(Screen):
-    """Four players a page, most wins first: name, wins of games played, win rate.
-    UP/DOWN turn the pages; OK or NEXT shows the next game kind (then all games); BACK leaves."""
+    """Four players a page, as /stats ranks them: established players by skill rating, then
+    the provisional ones (docs/stats.md, "Ratings"): name, rating ("new" while provisional),
+    wins of games played. UP/DOWN turn the pages; OK or NEXT shows the next game kind (then all games); BACK leaves."""
 
     ROWS = 4
     ROW_H = 12
@@ -44,7 +45,9 @@ class RecordsScreen(Screen):
             self.opened = True
             self.kind = next((g.kind for g in reversed(stats.games) if g.finished), ALL)
 
-    def rows(self, ctx: Context) -> list[tuple[str, int, int, float | None]]:
+    def rows(self, ctx: Context) -> list[tuple[str, float, bool, int, int]]:
+        """(name, rating, provisional, won, played) in the statistics' order: established
+        players by rating, then the provisional ones (the same ranking as /stats)."""
         stats = _stats(ctx)
         if stats is None:
             return []
@@ -53,8 +56,9 @@ class RecordsScreen(Screen):
         for name, p in stats.players.items():
             figures = p if self.kind == ALL else p["by_game"].get(self.kind)
             if figures:
-                out.append((name, figures["won"], figures["played"], figures["win_rate"]))
-        out.sort(key=lambda r: (-r[1], -(r[3] or 0), r[0].casefold()))
+                out.append((name, figures["rating"], figures["provisional"], figures["won"],
+                            figures["played"]))
+        out.sort(key=lambda r: (r[2], -r[1], -r[3], -r[4], r[0].casefold()))
         return out
 
     def pages(self, ctx: Context) -> int:
@@ -74,14 +78,18 @@ class RecordsScreen(Screen):
             draw.hint(d, "A moment, please" if counting else "Finished games count")
             return
         f = draw.font(self.SIZE)
-        for i, (name, won, played, rate) in enumerate(
-                rows[self.page * self.ROWS:(self.page + 1) * self.ROWS]):
+        shown = rows[self.page * self.ROWS:(self.page + 1) * self.ROWS]
+        # The columns from the right: wins of games, then the rating, as wide as this page's
+        # widest (a 1234/1234 or a -12.3 takes its room from the names, never overlaps).
+        scores = [f"{won}/{played}" for _, _, _, won, played in shown]
+        ratings = ["new" if provisional else f"{rating:.1f}"
+                   for _, rating, provisional, _, _ in shown]
+        rating_x = draw.WIDTH - 1 - max(draw.text_size(t, self.SIZE)[0] for t in scores) - 6
+        room = rating_x - max(draw.text_size(t, self.SIZE)[0] for t in ratings) - 4
+        for i, (name, *_) in enumerate(shown):
             y = top + i * self.ROW_H + self.ROW_H // 2
-            pct = f"{round(rate * 100)}%" if rate is not None else "-"
-            d.text((draw.WIDTH - 1, y), pct, font=f, fill=1, anchor="rm")
-            score = f"{won}/{played}"
-            d.text((92, y), score, font=f, fill=1, anchor="rm")
-            room = 92 - draw.text_size(score, self.SIZE)[0] - 5  # 1234/1234 needs the room
+            d.text((draw.WIDTH - 1, y), scores[i], font=f, fill=1, anchor="rm")
+            d.text((rating_x, y), ratings[i], font=f, fill=1, anchor="rm")
             d.text((1, y), draw.clip(name, room, self.SIZE, (name,)), font=f, fill=1,
                    anchor="lm")
 
