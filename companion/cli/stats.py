@@ -1,4 +1,5 @@
-"""`companion stats`: per-player wins, win rates, scores and records (docs/stats.md)."""
+"""`companion stats`: per-player skill ratings, wins, win rates, scores and records
+(docs/stats.md)."""
 
 from __future__ import annotations
 
@@ -19,11 +20,14 @@ def stats(args) -> int:
     cfg = load_config(args)
     records: list[statsmod.GameRecord] = []
     left_out: list[statsmod.LeftOut] = []
+    ratings = None
     if cfg.journal_path().exists():
         with open_store(cfg, read_only=True) as store:  # stats never change the journal
             history = tally.History(store)
             records, left_out = history.records(), history.left_out
-    result = statsmod.compute(records, kind=args.game, player=args.player, left_out=left_out)
+            ratings = history.ratings(records)
+    result = statsmod.compute(records, kind=args.game, player=args.player, left_out=left_out,
+                              ratings=ratings)
     if args.player is not None and not result.players:
         raise CompanionError(f"no finished games with a player called {args.player.strip()!r}")
     if args.json:

@@ -10,7 +10,8 @@ replayed, and nothing is computed at start-up.
 
 Names are compared ignoring case and surrounding spaces and shown as first written. Only
 finished games count toward played and won; a shared win counts for each winner; a game the
-group ended with no winner counts as played. docs/stats.md documents every field.
+group ended with no winner counts as played. Players are ranked by their skill rating
+(session/ratings.py): established players first. docs/stats.md documents every field.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Iterable
 from companion.games import design_group, scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
 from companion.session.clock import Ledger, clock_text
+from companion.session.ratings import PROVISIONAL_GAMES, Ratings, Skill, key
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +139,6 @@ def record_of(game_id: int, header: Header, state: State, *, events: int, create
 
 # --- the statistics ------------------------------------------------------------------------
 
-def key(name: str) -> str:
-    """Names are the same player when equal ignoring case and surrounding spaces."""
-    return name.strip().casefold()
-
-
 def _rate(won: int, played: int) -> float | None:
     return round(won / played, 3) if played else None
 
@@ -220,6 +217,9 @@ class Stats:
     records: dict[str, Any]
     totals: dict[str, Any]
     names: dict[str, str] = field(default_factory=dict)  # key(name) -> as first written
+    # The skill ratings the figures were ranked by (all games, every scope): for `chances`
+    # and `Ratings.before` (session/ratings.py).
+    ratings: Ratings = field(default_factory=Ratings)
 
     def shown(self, name: str) -> str:
         """A name as the player's first game wrote it (the same with or without a filter)."""
@@ -261,11 +261,17 @@ class Stats:
 
 
 def compute(games: Iterable[GameRecord], *, kind: str | None = None,
-            player: str | None = None, left_out: Iterable[LeftOut] = ()) -> Stats:
+            player: str | None = None, left_out: Iterable[LeftOut] = (),
+            ratings: Ratings | None = None) -> Stats:
     """Per-player figures, head-to-head and records over `games` (optionally one kind; with
     `player`, only that player's figures are listed, the records stay the group's).
     `left_out`: the games that could not be counted (`History.left_out`), said in the
-    totals so that a game never drops out of the figures unsaid."""
+    totals so that a game never drops out of the figures unsaid. `ratings`: the skill
+    ratings already brought up to `games` (History keeps them, folding only new games);
+    without it they are folded here from every game."""
+    games = list(games)
+    if ratings is None:
+        ratings = Ratings.of(games)
     # A design's games count together by its title, every version (games.design_group).
     games = sorted((g if design_group(g.kind) == g.kind else replace(g, kind=design_group(g.kind))
                     for g in games), key=lambda g: g.id)
@@ -306,8 +312,14 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
             _add_times(g, keys, people)
     wanted = None if player is None else key(player)
     players: dict[str, dict[str, Any]] = {}
-    for pk, p in sorted(people.items(), key=lambda kv: (-kv[1].won, -kv[1].won / kv[1].played,
-                                                        -kv[1].played, kv[0])):
+    def rank(item: tuple[str, _Player]) -> tuple:
+        """Established players by rating, then the provisional ones by rating (ties: most
+        wins, most played, the name)."""
+        pk, p = item
+        s = ratings.skill(pk, kind)
+        return (s.provisional, -s.ordinal, -p.won, -p.played, pk)
+
+    for pk, p in sorted(people.items(), key=rank):
         if wanted is not None and pk != wanted:
             continue
         by_game = {}
@@ -325,14 +337,20 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
                 for extra in sc.extras:
                     out[extra] = k.extras.get(extra)
             out.update(k.time.to_json())
+            out.update(ratings.skill(pk, kd).to_json())
             by_game[kd] = out
+        skill: Skill = ratings.skill(pk, kind)
         players[p.name] = {
             "played": p.played, "won": p.won, "win_rate": _rate(p.won, p.played),
+            **skill.to_json(),
+            "rating_history": [[g, r] for g, r in ratings.trail(pk, kind)],
             **p.time.to_json(),
             "by_game": by_game,
             "head_to_head": {people[o].name: {"games": h[0], "won": h[1], "lost": h[2]}
                              for o, h in sorted(p.h2h.items(),
                                                 key=lambda kv: people[kv[0]].name.casefold())},
+            "nemesis": _rival(p, people, LOST),
+            "victim": _rival(p, people, WON),
         }
     by_kind: dict[str, int] = {}
     for g in finished:
@@ -341,7 +359,25 @@ def compute(games: Iterable[GameRecord], *, kind: str | None = None,
               "by_game": by_kind,
               "not_counted": [{"game": x.game, "kind": x.kind, "why": x.why} for x in left_out
                               if kind is None or x.kind == kind]}
-    return Stats(games, players, _records(finished, names), totals, names)
+    return Stats(games, players, _records(finished, names), totals, names, ratings)
+
+
+# Rivals: a pair's head-to-head needs this many finished games together to name one.
+RIVAL_GAMES = 3
+WON, LOST = 1, 2  # in _Player.h2h: [games, won, lost]
+
+
+def _rival(p: _Player, people: dict[str, _Player], which: int) -> dict[str, Any] | None:
+    """The player `p` lost to most (`which` LOST: the nemesis) or beat most (WON: the
+    victim), among those with RIVAL_GAMES finished games together, at least once; ties go to
+    the larger share of those games, then the name. Both shapes are the same: the rival's
+    name, the games together, the games `p` won and lost against them. None if nobody."""
+    best = [(-h[which], -h[which] / h[0], people[o].name.casefold(), o, h)
+            for o, h in p.h2h.items() if h[0] >= RIVAL_GAMES and h[which] > 0]
+    if not best:
+        return None
+    *_, o, h = min(best)
+    return {"name": people[o].name, "games": h[0], "won": h[WON], "lost": h[LOST]}
 
 
 def _add_times(g: GameRecord, keys: list[str], people: dict[str, _Player]) -> None:
@@ -407,14 +443,18 @@ def text(stats: Stats) -> str:
     width = max(6, *(len(n) for n in stats.players))
     timed = any(p["turns"] for p in stats.players.values())
     lines.append("")
-    lines.append(f"{'player':<{width}}  played  won  win rate"
+    lines.append(f"{'player':<{width}}  {'rating':>10}  played  won  win rate"
                  + ("  avg turn  slowest  time share" if timed else ""))
     for name, p in stats.players.items():
-        line = f"{name:<{width}}  {p['played']:>6}  {p['won']:>3}  {_pct(p['win_rate']):>8}"
+        line = (f"{name:<{width}}  {rating_text(p):>10}  {p['played']:>6}  {p['won']:>3}"
+                f"  {_pct(p['win_rate']):>8}")
         if timed:
             line += (f"  {_clock(p['average_turn']):>8}  {_clock(p['slowest_turn']):>7}"
                      f"  {_pct(p['time_share']):>10}")
         lines.append(line)
+    if any(p["provisional"] for p in stats.players.values()):
+        lines.append(f"(new): fewer than {PROVISIONAL_GAMES} games with a winner; ranked "
+                     "below every player with a settled rating")
     for name, p in stats.players.items():
         lines.append("")
         lines.append(f"{name}:")
@@ -430,10 +470,15 @@ def text(stats: Stats) -> str:
                 line += (f"; turns average {_clock(k['average_turn'])}, slowest "
                          f"{_clock(k['slowest_turn'])} (game {k['slowest_turn_game']}), "
                          f"{_pct(k['time_share'])} of the table's time")
+            line += f"; rating {rating_text(k)}"
             lines.append(line)
         rivals = [f"{o} {h['won']}-{h['lost']}" for o, h in p["head_to_head"].items()]
         if rivals:
             lines.append("  head to head (won-lost): " + ", ".join(rivals))
+        for label, r, n in (("loses most to", p["nemesis"], "lost"),
+                            ("beats most", p["victim"], "won")):
+            if r is not None:
+                lines.append(f"  {label} {r['name']} ({r[n]} of {r['games']} games together)")
     r = stats.records
     lines.append("")
     lines.append("Records:")
@@ -453,6 +498,11 @@ def text(stats: Stats) -> str:
         won = f"won by {who}" if rec["winners"] else "no winner"
         lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, {won}")
     return "\n".join(lines)
+
+
+def rating_text(figures: dict[str, Any]) -> str:
+    """A rating as the terminal shows it: "18.4", or "3.1 (new)" while provisional."""
+    return f"{figures['rating']:.1f}" + (" (new)" if figures["provisional"] else "")
 
 
 def not_counted_lines(totals: dict[str, Any]) -> list[str]:

@@ -2,6 +2,8 @@
 since the last call are replayed, and nothing is computed at start-up. The app thread saves
 each finished game's record in the journal (table `game_stats`), so that a restart does not
 replay them all. What is done with the records (`compute`, the terminal table) is stats.py's.
+The History also keeps the skill ratings over its records (session/ratings.py, `Ratings`), in
+memory beside them: a new finished game is folded in alone.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from companion.games import find as kind_find, is_design
 from companion.session import asides, when
 from companion.session.clock import Ledger
 from companion.session.journal import game_for
+from companion.session.ratings import Ratings
 from companion.session.rows import header_from_json
 from companion.session.stats import (
     GameRecord,
@@ -107,6 +110,7 @@ class History:
         # The spans each game being replayed sat aside for another game (asides.interleaved).
         self._interleaved: dict[int, list[tuple[float, float]]] = {}
         self._aside: set[int] = set()  # the games with asides or pauses recorded
+        self._ratings = Ratings()  # brought up to the records by `ratings` and `stats`
 
     @overload
     def records(self, *, budget: None = None) -> list[GameRecord]: ...
@@ -196,8 +200,16 @@ class History:
               budget: int | None = None) -> Stats | None:
         """The figures (None when `budget` is exceeded: see `records`)."""
         records = self.records(budget=budget)
-        return None if records is None else compute(records, kind=kind, player=player,
-                                                    left_out=self.left_out)
+        if records is None:
+            return None
+        return compute(records, kind=kind, player=player, left_out=self.left_out,
+                       ratings=self._ratings.update(records))
+
+    def ratings(self, records: list[GameRecord] | None = None) -> Ratings:
+        """The skill ratings over `records` (by default every game's, read now): kept
+        between calls, so that only games finished since, when they are the latest, are
+        folded in; anything else (an undone end, an older game imported) folds all again."""
+        return self._ratings.update(self.records() if records is None else records)
 
     def _replay(self, row) -> GameRecord | None:
         t = self.store.replay(row)

@@ -1,0 +1,267 @@
+"""Skill ratings across game nights (issue 38; docs/stats.md, "Ratings").
+
+openskill's PlackettLuce model rates each finished game with a winner as a free-for-all: each
+player a team of one, ranked by the result (the winners first, sharing the place; behind them
+the others, by the kind's score where it has one, else all sharing the next place). A player
+has a rating overall and one per kind (a design's versions count together, as in the
+statistics); each is a `Skill`: openskill's mean and uncertainty (mu, sigma) and the games it
+rests on. The one number shown and ranked by is openskill's ordinal, mu - 3 sigma: a
+conservative estimate that grows with certainty. A player with fewer than PROVISIONAL_GAMES
+rated games in a scope is provisional there, never ranked above an established player.
+
+`Ratings` folds games in their order (started, then id), so that a game imported later but
+played earlier counts where it was played. It is kept by the History (session/tally.py): when
+the only change is new games that sort after the last one folded it folds just those, and
+anything else (an undone end, an older game imported) folds every game again.
+
+Names are one player when equal ignoring case and surrounding spaces (`key`, which the
+statistics share: stats.py imports it from here, so that this module needs nothing of it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Protocol, Sequence
+
+from openskill.models import PlackettLuce
+
+from companion.games import design_group, scoring as kind_scoring
+
+# A player is provisional in a scope (overall, or one kind) until this many rated games there:
+# five games of three or four seats take a new player's sigma from 8.3 to about 5-6, where
+# mu - 3 sigma is no longer mostly the starting uncertainty.
+PROVISIONAL_GAMES = 5
+
+# openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): its manual advises keeping
+# them unless one is a statistics expert.
+MODEL = PlackettLuce()
+
+
+def key(name: str) -> str:
+    """Names are the same player when equal ignoring case and surrounding spaces."""
+    return name.strip().casefold()
+
+
+class Played(Protocol):
+    """What a rating needs of a game (stats.GameRecord has it)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def created(self) -> float: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...] | None: ...
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A player's rating in one scope: openskill's mean and uncertainty, and the rated games
+    it rests on."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: the skill the player is very likely above (openskill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def rating(self) -> float:
+        """The number shown: the ordinal to one place."""
+        return round(self.ordinal, 1)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+    def to_json(self) -> dict[str, float | int | bool]:
+        return {"rating": self.rating, "provisional": self.provisional,
+                "mu": round(self.mu, 3), "sigma": round(self.sigma, 3),
+                "rated_games": self.games}
+
+
+NEW = Skill(MODEL.mu, MODEL.sigma, 0)  # a player with no rated game in a scope
+
+
+def order(g: Played) -> tuple[float, int]:
+    """Games are rated in the order they were started (ties: the lower id first)."""
+    return (g.created, g.id)
+
+
+def rated(g: Played) -> bool:
+    """Whether a game counts toward the ratings: finished, with a winner, between at least two
+    players. A game the group ended with no winner says nothing of who played better (rated
+    as all tied it would only shrink everyone's uncertainty), so it is not rated."""
+    return g.finished and bool(g.winners) and len({key(n) for n in g.players}) >= 2
+
+
+def places(g: Played) -> dict[str, int]:
+    """Each player's place in a rated game (0 best): the winners 0; the others by the kind's
+    score where the game has one (the lowest first where fewer is better; equal scores share
+    a place), else all 1. A name with two seats takes its better seat's place."""
+    sc = kind_scoring(g.kind)
+    loser: dict[int, int] = {}
+    if sc is not None and g.scores is not None:
+        others = sorted({g.scores[s] for s in range(len(g.players)) if s not in g.winners},
+                        reverse=not sc.lowest)
+        loser = {v: 1 + i for i, v in enumerate(others)}
+    out: dict[str, int] = {}
+    for seat, name in enumerate(g.players):
+        if seat in g.winners:
+            place = 0
+        elif g.scores is not None and loser:
+            place = loser[g.scores[seat]]
+        else:
+            place = 1
+        k = key(name)
+        out[k] = min(place, out.get(k, place))
+    return out
+
+
+def _signature(g: Played) -> tuple:
+    """What a game's ratings depend on: a folded game whose signature changed is refolded."""
+    return (g.created, design_group(g.kind), g.players, g.winners, g.scores)
+
+
+class Ratings:
+    """Every player's skill, overall and per kind, folded game by game in `order`.
+
+    `update(records)` brings it to a list of records: it folds just the new rated games when
+    they all sort after the last one folded and nothing folded changed, else every rated game
+    again (`refolds` counts those). Each folded game keeps its players' skills as they stood
+    before it (`before`), for "went as predicted" at its end."""
+
+    def __init__(self) -> None:
+        self.overall: dict[str, Skill] = {}
+        self.by_kind: dict[str, dict[str, Skill]] = {}
+        self._trail: dict[str, list[tuple[int, float]]] = {}  # key -> (game, rating after)
+        self._kind_trail: dict[str, dict[str, list[tuple[int, float]]]] = {}
+        self._before: dict[int, tuple[str, dict[str, Skill], dict[str, Skill]]] = {}
+        self._folded: dict[int, tuple[Played, tuple]] = {}  # id -> (record, signature)
+        self._last: tuple[float, int] | None = None
+        self.refolds = 0  # full folds so far (the first one too)
+        self.folds = 0  # games folded so far
+
+    @classmethod
+    def of(cls, records: Iterable[Played]) -> Ratings:
+        return cls().update(records)
+
+    def update(self, records: Iterable[Played]) -> Ratings:
+        """Brought up to `records` (every game; the unrated are skipped). Returns itself."""
+        now = {g.id: g for g in records if rated(g)}
+        same = len(self._folded) <= len(now) and all(
+            (g := now.get(i)) is not None and (g is old or _signature(g) == sig)
+            for i, (old, sig) in self._folded.items())
+        if same:
+            new = sorted((g for i, g in now.items() if i not in self._folded), key=order)
+            if not new or self._last is None or order(new[0]) > self._last:
+                for g in new:
+                    self._fold(g)
+                return self
+        self._reset()
+        self.refolds += 1
+        for g in sorted(now.values(), key=order):
+            self._fold(g)
+        return self
+
+    def _reset(self) -> None:
+        self.overall, self.by_kind = {}, {}
+        self._trail, self._kind_trail, self._before, self._folded = {}, {}, {}, {}
+        self._last = None
+
+    def _fold(self, g: Played) -> None:
+        kind = design_group(g.kind)
+        ranks = places(g)
+        names = list(ranks)
+        kinds = self.by_kind.setdefault(kind, {})
+        self._before[g.id] = (kind, {k: self.overall.get(k, NEW) for k in names},
+                              {k: kinds.get(k, NEW) for k in names})
+        for table, trail in ((self.overall, self._trail),
+                             (kinds, self._kind_trail.setdefault(kind, {}))):
+            was = [table.get(k, NEW) for k in names]
+            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in was]
+            out = MODEL.rate(teams, ranks=[float(ranks[k]) for k in names])
+            for k, s, team in zip(names, was, out):
+                now = Skill(team[0].mu, team[0].sigma, s.games + 1)
+                table[k] = now
+                trail.setdefault(k, []).append((g.id, now.rating))
+        self._folded[g.id] = (g, _signature(g))
+        self._last = order(g)
+        self.folds += 1
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def scope(self, kind: str | None = None) -> Mapping[str, Skill]:
+        """Every player's skill overall, or in one kind (by `key`)."""
+        return self.overall if kind is None else self.by_kind.get(design_group(kind), {})
+
+    def skill(self, name: str, kind: str | None = None) -> Skill:
+        return self.scope(kind).get(key(name), NEW)
+
+    def trail(self, name: str, kind: str | None = None) -> list[tuple[int, float]]:
+        """The player's rating after each of their rated games, in game order: (game, rating)."""
+        trails = self._trail if kind is None else \
+            self._kind_trail.get(design_group(kind), {})
+        return list(trails.get(key(name), ()))
+
+    def before(self, game_id: int, kind: str | None = None) -> dict[str, Skill] | None:
+        """The skills of a rated game's players as they stood before it (overall, or in its
+        kind when `kind` is given), by `key`; None for a game not rated."""
+        b = self._before.get(game_id)
+        if b is None:
+            return None
+        return dict(b[1] if kind is None else b[2])
+
+
+def before(records: Iterable[Played], game_id: int,
+           kind: str | None = None) -> dict[str, Skill]:
+    """Everyone's skills as they stood before game `game_id` (overall, or in `kind`): every
+    rated game that sorts before it folded, whether or not that game is itself finished (a
+    game just started: the ratings now). An id not among `records`: all of them."""
+    records = list(records)
+    game = next((g for g in records if g.id == game_id), None)
+    upto = records if game is None else [g for g in records if order(g) < order(game)]
+    return dict(Ratings.of(upto).scope(kind))
+
+
+# --- who is favourite ------------------------------------------------------------------------
+
+def chances(ratings: Mapping[str, Skill], players: Sequence[str]) -> list[float] | None:
+    """Each seat's chance to win (0-1, adding up to 1), from openskill's predict_win over the
+    seats as teams of one; a name with two seats has one rating at both. None when most
+    players (more than half of the distinct names) are provisional in `ratings`, or with
+    fewer than two seats: no prediction is better than one made of guesses."""
+    if len(players) < 2:
+        return None
+    skills = [ratings.get(key(n), NEW) for n in players]
+    distinct = {key(n): s for n, s in zip(players, skills)}
+    if 2 * sum(s.provisional for s in distinct.values()) > len(distinct):
+        return None
+    return [float(p) for p in MODEL.predict_win(
+        [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills])]
+
+
+def favourites(chances: Sequence[float]) -> set[int]:
+    """The seats with the highest chance (several on a tie)."""
+    if not chances:
+        return set()
+    top = max(chances)
+    return {i for i, c in enumerate(chances) if math.isclose(c, top, rel_tol=1e-9)}
+
+
+def upset(chances: Sequence[float], winners: Iterable[int]) -> bool:
+    """Whether a game's result was an upset: its winners did not include a seat with the
+    highest chance (`favourites`). A game with no winner is no upset."""
+    won = set(winners)
+    return bool(won) and not (won & favourites(chances))
