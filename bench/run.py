@@ -26,6 +26,8 @@ Figures (docs/performance.md, issue 9):
   stopped, running and limited; idle CPU with its 1 Hz tick; bytes on the wire per tick.
 - the seat lights' (issue 27, `--only ring`, bench/ring.py): press to frame with the ring off
   and on, and what the ring adds to the app thread's work for a press and for a frame of it.
+- the skill ratings' (issue 38, `--only ratings`, bench/ratings.py): every rating over 5,000
+  games of 20 players folded, and one more finished game folded into the kept ones.
 
 This is the one runner: it imports the benchmarks and hands each its `figure`. What they
 share with it is in modules of their own, none of which imports this one: bench/common.py
@@ -369,6 +371,11 @@ def bench_stats(tmp: Path, figure, *, quick: bool) -> None:
     run_stats(tmp, figure, quick=quick)
 
 
+def bench_ratings(tmp: Path, figure, *, quick: bool) -> None:
+    from bench.ratings import bench_ratings as run_ratings
+    run_ratings(tmp, figure, quick=quick)
+
+
 def bench_clock(tmp: Path, figure, *, quick: bool) -> None:
     from bench.clock import bench_clock as run_clock
     run_clock(tmp, figure, quick=quick)
@@ -383,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts: a smoke run")
     ap.add_argument("--only", nargs="*", default=None,
-                    help="bytes press startup idle journal memory web stats clock ring "
+                    help="bytes press startup idle journal memory web stats ratings clock ring "
                          "(default: all; with --pi-class: press startup instructions)")
     ap.add_argument("--pi-class", action="store_true",
                     help="only press and startup, in a CPU cgroup limited to 12%% of one core "
@@ -410,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
                                          live=(500, 1000, 2000) if q else (5000, 10_000, 20_000)),
         "web": lambda t: bench_web(t, figure, quick=q),
         "stats": lambda t: bench_stats(t, figure, quick=q),
+        "ratings": lambda t: bench_ratings(t, figure, quick=q),
         "clock": lambda t: bench_clock(t, figure, quick=q),
         "ring": lambda t: bench_ring(t, figure, quick=q),
     }

@@ -66,9 +66,10 @@ def test_a_settled_claim_shows_no_tick_boxes_as_if_still_asking():
 def test_the_records_never_say_won_by_no_winner():
     """`companion stats` records: a record game nobody won says "no winner", not "won by no
     winner"."""
+    from companion.cli.stats import text as stats_text
     from companion.session.stats import GameRecord
     game = GameRecord(3, "table", ("Ann", "Ben"), 0.0, True, (), 10, 60.0, None)
-    text = stats.text(stats.compute([game]))
+    text = stats_text(stats.compute([game]))
     assert "Longest game: 10 events, game 3, Table, no winner" in text
     assert "won by no winner" not in text
 

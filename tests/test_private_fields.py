@@ -9,6 +9,11 @@ read it. Each list is exact: a new read of a library's internals adds its name h
 fastjsonschema: its refusal's fields (documented, but what a design's refusal is made of) are
 checked below, and it is bounded below its next major for them.
 
+openskill: its documented API only (PlackettLuce, rate with ranks, predict_win, a rating's mu and
+sigma), but companion/session/ratings.py hands a rating object that `rate` returned to the next
+`rate` as it is, and computes the ordinal itself: both checked below, and bounded below its
+next major for them.
+
 starlette and sse-starlette: nothing private. companion/web/ uses their documented API only
 (Starlette, Route, Mount, StaticFiles, Request, the Response classes, BackgroundTask,
 EventSourceResponse with ping and headers). They are bounded all the same: the web's event
@@ -138,4 +143,18 @@ def test_the_bounded_libraries_are_the_ones_named_here():
     bounded = {re.split(r"[<>=!~; ]", d, maxsplit=1)[0].lower()
                for d in project["dependencies"] if "<" in d}
     assert bounded == {"luma.core", "luma.oled", "gpiozero", "starlette", "sse-starlette",
-                       "uvicorn", "pillow", "fastjsonschema"}
+                       "uvicorn", "pillow", "fastjsonschema", "openskill"}
+
+
+def test_openskill_leaves_the_ratings_it_is_given_and_its_ordinal_is_mu_less_3_sigma():
+    """companion/session/ratings.py keeps each rating object `rate` returned and hands it to
+    the player's next game: `rate` must not change the objects it is given. `Skill.ordinal`
+    is openskill's default ordinal, mu - 3 sigma."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    a, b = model.rating(mu=30.0, sigma=5.0), model.rating()
+    out = model.rate([[a], [b]], ranks=[0.0, 1.0])
+    assert (a.mu, a.sigma, b.mu, b.sigma) == (30.0, 5.0, model.mu, model.sigma)
+    assert out[0][0] is not a and out[0][0].mu > 30.0
+    assert a.ordinal() == pytest.approx(30.0 - 3 * 5.0)

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import cli
+from companion.cli.stats import text as stats_text
 from companion.inputs import Button
-from companion.session import stats as statsmod, tally
+from companion.session import tally
 from companion.session.stats import GameRecord, TurnTimes, compute
 from companion.session.store import Store
 from companion.testing import FakeClock, close, make_app, press
@@ -142,7 +143,7 @@ def test_imported_games_without_times_give_no_turn_figures(tmp_path, capsys):
     assert (eve["played"], eve["timed_games"], eve["turns"]) == (1, 0, 0)
     assert eve["average_turn"] is None and eve["slowest_turn"] is None
     assert eve["time_share"] is None
-    assert "Eve" in statsmod.text(st)  # her row says "-" where a timed player has figures
+    assert "Eve" in stats_text(st)  # her row says "-" where a timed player has figures
 
 
 def test_times_known():

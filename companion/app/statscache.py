@@ -2,7 +2,9 @@
 on the app thread when a screen first asks, and kept until the next committed change.
 
 It owns the History it figures with (made on the first `stats()` call: never at start-up),
-the figures themselves, and the one background replay of games with no saved record. It is
+the figures themselves, and the one background replay of games with no saved record. The
+History keeps the skill ratings (session/ratings.py) between changes, so a game that ends
+is folded into them alone, not every game again. It is
 given the store (the journal database, this thread's connection: the one writer) and `post`
 (the app's queue, the one thing the background thread may call). Its owner calls `changed()`
 after each committed change and hands it the `StatsFilled` the replay posts (`on_filled`).
@@ -18,6 +20,7 @@ from companion.errors import JournalError
 from companion.inputs import StatsFilled
 
 if TYPE_CHECKING:
+    from companion.session.ratings import Ratings
     from companion.session.stats import Stats
     from companion.session.store import Store
     from companion.session.tally import History
@@ -60,6 +63,14 @@ class StatsCache:
             if self._stats is None:
                 self._fill()
         return self._stats
+
+    def ratings(self) -> Ratings | None:
+        """The skill ratings of the figures (`stats()`: computed now if need be), for who is
+        favourite (`ratings.chances`, `Ratings.before`); None while the background replay
+        runs. Kept by the History and brought up to date by the next `stats()`: read them on
+        this thread only."""
+        figures = self.stats()
+        return None if figures is None else figures.ratings
 
     def changed(self) -> None:
         """A committed change (an append, undo or redo): the figures are old."""

@@ -11,8 +11,9 @@ rated games in a scope is provisional there, never ranked above an established p
 
 `Ratings` folds games in their order (started, then id), so that a game imported later but
 played earlier counts where it was played. It is kept by the History (session/tally.py): when
-the only change is new games that sort after the last one folded it folds just those, and
-anything else (an undone end, an older game imported) folds every game again.
+the only change is new games that sort after the last one folded it folds just those; a
+change further back (an undone end, an older game imported) takes back the games from there
+and folds them again, which for an older game is every game after it.
 
 Names are one player when equal ignoring case and surrounding spaces (`key`, which the
 statistics share: stats.py imports it from here, so that this module needs nothing of it).
@@ -20,11 +21,12 @@ statistics share: stats.py imports it from here, so that this module needs nothi
 
 from __future__ import annotations
 
+import bisect
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Protocol, Sequence
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from companion.games import design_group, scoring as kind_scoring
 
@@ -70,6 +72,13 @@ class Skill:
     mu: float
     sigma: float
     games: int = 0
+    # openskill's own object for the same mu and sigma, handed to its next game as it is:
+    # each one made costs a random id (os.urandom), a third of the fold's time otherwise.
+    model: PlackettLuceRating | None = field(default=None, compare=False, repr=False)
+
+    def rated(self) -> PlackettLuceRating:
+        return self.model if self.model is not None else MODEL.rating(mu=self.mu,
+                                                                      sigma=self.sigma)
 
     @property
     def ordinal(self) -> float:
@@ -137,10 +146,14 @@ def _signature(g: Played) -> tuple:
 class Ratings:
     """Every player's skill, overall and per kind, folded game by game in `order`.
 
-    `update(records)` brings it to a list of records: it folds just the new rated games when
-    they all sort after the last one folded and nothing folded changed, else every rated game
-    again (`refolds` counts those). Each folded game keeps its players' skills as they stood
-    before it (`before`), for "went as predicted" at its end."""
+    `update(records)` brings it to a list of records. Each folded game keeps its players'
+    skills as they stood before it (`before`: also for "went as predicted" at its end), so
+    the latest games can be taken back exactly: an update takes back the games from the
+    first one that changed (its result, or no longer finished) or that a new game sorts
+    before, and folds from there. New games that sort after every folded one are just
+    folded in; an undone end of the latest game takes back that one; an older game imported
+    takes back every game after it. `folds` and `unfolds` count the games folded and taken
+    back so far."""
 
     def __init__(self) -> None:
         self.overall: dict[str, Skill] = {}
@@ -149,9 +162,10 @@ class Ratings:
         self._kind_trail: dict[str, dict[str, list[tuple[int, float]]]] = {}
         self._before: dict[int, tuple[str, dict[str, Skill], dict[str, Skill]]] = {}
         self._folded: dict[int, tuple[Played, tuple]] = {}  # id -> (record, signature)
-        self._last: tuple[float, int] | None = None
-        self.refolds = 0  # full folds so far (the first one too)
-        self.folds = 0  # games folded so far
+        self._order: list[int] = []  # the folded games' ids, in `order`
+        self._keys: list[tuple[float, int]] = []  # their `order`, for bisect
+        self.folds = 0
+        self.unfolds = 0
 
     @classmethod
     def of(cls, records: Iterable[Played]) -> Ratings:
@@ -159,26 +173,28 @@ class Ratings:
 
     def update(self, records: Iterable[Played]) -> Ratings:
         """Brought up to `records` (every game; the unrated are skipped). Returns itself."""
-        now = {g.id: g for g in records if rated(g)}
-        same = len(self._folded) <= len(now) and all(
-            (g := now.get(i)) is not None and (g is old or _signature(g) == sig)
-            for i, (old, sig) in self._folded.items())
-        if same:
-            new = sorted((g for i, g in now.items() if i not in self._folded), key=order)
-            if not new or self._last is None or order(new[0]) > self._last:
-                for g in new:
-                    self._fold(g)
-                return self
-        self._reset()
-        self.refolds += 1
-        for g in sorted(now.values(), key=order):
+        now: dict[int, Played] = {}
+        for g in records:
+            folded = self._folded.get(g.id)
+            if (folded is not None and folded[0] is g) or rated(g):  # the same record: rated
+                now[g.id] = g
+        cut = len(self._order)  # games from here on are taken back and folded again
+        for i, gid in enumerate(self._order):
+            old, sig = self._folded[gid]
+            same = now.get(gid)
+            if same is None or (same is not old and _signature(same) != sig):
+                cut = i
+                break
+            if same is not old:  # the same result in a record read again
+                self._folded[gid] = (same, sig)
+        new = [g for gid, g in now.items() if gid not in self._folded]
+        if new:
+            cut = min(cut, bisect.bisect_left(self._keys, min(order(g) for g in new)))
+        while len(self._order) > cut:
+            self._unfold()
+        for g in sorted((g for gid, g in now.items() if gid not in self._folded), key=order):
             self._fold(g)
         return self
-
-    def _reset(self) -> None:
-        self.overall, self.by_kind = {}, {}
-        self._trail, self._kind_trail, self._before, self._folded = {}, {}, {}, {}
-        self._last = None
 
     def _fold(self, g: Played) -> None:
         kind = design_group(g.kind)
@@ -190,15 +206,36 @@ class Ratings:
         for table, trail in ((self.overall, self._trail),
                              (kinds, self._kind_trail.setdefault(kind, {}))):
             was = [table.get(k, NEW) for k in names]
-            teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in was]
-            out = MODEL.rate(teams, ranks=[float(ranks[k]) for k in names])
+            out = MODEL.rate([[s.rated()] for s in was], ranks=[float(ranks[k]) for k in names])
             for k, s, team in zip(names, was, out):
-                now = Skill(team[0].mu, team[0].sigma, s.games + 1)
+                now = Skill(team[0].mu, team[0].sigma, s.games + 1, team[0])
                 table[k] = now
                 trail.setdefault(k, []).append((g.id, now.rating))
         self._folded[g.id] = (g, _signature(g))
-        self._last = order(g)
+        self._order.append(g.id)
+        self._keys.append(order(g))
         self.folds += 1
+
+    def _unfold(self) -> None:
+        """Take back the latest folded game: its players' skills as they were before it (a
+        player it was the first game of is no longer rated), its step off their trails."""
+        gid = self._order.pop()
+        self._keys.pop()
+        del self._folded[gid]
+        kind, overall, in_kind = self._before.pop(gid)
+        for table, trails, was in ((self.overall, self._trail, overall),
+                                   (self.by_kind[kind], self._kind_trail[kind], in_kind)):
+            for k, s in was.items():
+                if s.games:
+                    table[k] = s
+                else:
+                    del table[k]
+                trails[k].pop()
+                if not trails[k]:
+                    del trails[k]
+        if not self.by_kind[kind]:
+            del self.by_kind[kind], self._kind_trail[kind]
+        self.unfolds += 1
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -248,8 +285,7 @@ def chances(ratings: Mapping[str, Skill], players: Sequence[str]) -> list[float]
     distinct = {key(n): s for n, s in zip(players, skills)}
     if 2 * sum(s.provisional for s in distinct.values()) > len(distinct):
         return None
-    return [float(p) for p in MODEL.predict_win(
-        [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills])]
+    return [float(p) for p in MODEL.predict_win([[s.rated()] for s in skills])]
 
 
 def favourites(chances: Sequence[float]) -> set[int]:

@@ -24,8 +24,8 @@ from typing import Any, Iterable
 
 from companion.games import design_group, scoring as kind_scoring, title as kind_title
 from companion.rules.game import Header, State
-from companion.session.clock import Ledger, clock_text
-from companion.session.ratings import PROVISIONAL_GAMES, Ratings, Skill, key
+from companion.session.clock import Ledger
+from companion.session.ratings import Ratings, Skill, key
 
 log = logging.getLogger(__name__)
 
@@ -429,82 +429,6 @@ def _records(finished: list[GameRecord], names: dict[str, str]) -> dict[str, Any
     return out
 
 
-# --- the terminal table ------------------------------------------------------------------------
-
-def text(stats: Stats) -> str:
-    """`companion stats` without --json: a table per player, then the records."""
-    t = stats.totals
-    lines = [f"{t['finished']} finished game{'s' * (t['finished'] != 1)}"
-             + (f", {t['unfinished']} unfinished" if t["unfinished"] else "")]
-    lines += not_counted_lines(t)
-    if not stats.players:
-        lines.append("No finished games yet.")
-        return "\n".join(lines)
-    width = max(6, *(len(n) for n in stats.players))
-    timed = any(p["turns"] for p in stats.players.values())
-    lines.append("")
-    lines.append(f"{'player':<{width}}  {'rating':>10}  played  won  win rate"
-                 + ("  avg turn  slowest  time share" if timed else ""))
-    for name, p in stats.players.items():
-        line = (f"{name:<{width}}  {rating_text(p):>10}  {p['played']:>6}  {p['won']:>3}"
-                f"  {_pct(p['win_rate']):>8}")
-        if timed:
-            line += (f"  {_clock(p['average_turn']):>8}  {_clock(p['slowest_turn']):>7}"
-                     f"  {_pct(p['time_share']):>10}")
-        lines.append(line)
-    if any(p["provisional"] for p in stats.players.values()):
-        lines.append(f"(new): fewer than {PROVISIONAL_GAMES} games with a winner; ranked "
-                     "below every player with a settled rating")
-    for name, p in stats.players.items():
-        lines.append("")
-        lines.append(f"{name}:")
-        for kind, k in p["by_game"].items():
-            title = kind_title(kind)
-            line = f"  {title}: won {k['won']} of {k['played']} ({_pct(k['win_rate'])})"
-            if k.get("scored"):
-                line += f"; {k['score']} average {k['average']:g}, best {k['best']}"
-                for extra in _extras(kind):
-                    if k.get(extra) is not None:
-                        line += f", {extra.replace('_', ' ')} {k[extra]}"
-            if k["turns"]:
-                line += (f"; turns average {_clock(k['average_turn'])}, slowest "
-                         f"{_clock(k['slowest_turn'])} (game {k['slowest_turn_game']}), "
-                         f"{_pct(k['time_share'])} of the table's time")
-            line += f"; rating {rating_text(k)}"
-            lines.append(line)
-        rivals = [f"{o} {h['won']}-{h['lost']}" for o, h in p["head_to_head"].items()]
-        if rivals:
-            lines.append("  head to head (won-lost): " + ", ".join(rivals))
-        for label, r, n in (("loses most to", p["nemesis"], "lost"),
-                            ("beats most", p["victim"], "won")):
-            if r is not None:
-                lines.append(f"  {label} {r['name']} ({r[n]} of {r['games']} games together)")
-    r = stats.records
-    lines.append("")
-    lines.append("Records:")
-    for label, k, unit in (("Biggest win", "biggest_margin", "margin"),
-                           ("Closest game", "closest_game", "margin"),
-                           ("Longest game", "longest_events", "events"),
-                           ("Longest in time", "longest_minutes", "minutes"),
-                           ("Slowest turn", "slowest_turn", "seconds")):
-        rec = r.get(k)
-        if rec is None:
-            continue
-        kind = kind_title(rec["kind"])
-        who = " & ".join(rec["winners"])
-        what = f"by {rec[unit]} ({rec['score']})" if unit == "margin" else \
-            f"{_clock(rec[unit])} by {rec['player']}" if unit == "seconds" else \
-            f"{rec[unit]} {unit}"
-        won = f"won by {who}" if rec["winners"] else "no winner"
-        lines.append(f"  {label}: {what}, game {rec['game']}, {kind}, {won}")
-    return "\n".join(lines)
-
-
-def rating_text(figures: dict[str, Any]) -> str:
-    """A rating as the terminal shows it: "18.4", or "3.1 (new)" while provisional."""
-    return f"{figures['rating']:.1f}" + (" (new)" if figures["provisional"] else "")
-
-
 def not_counted_lines(totals: dict[str, Any]) -> list[str]:
     """What `totals["not_counted"]` says, a line per game ("Not counted: game 7 (house-dice:
     not installed here)")."""
@@ -515,20 +439,6 @@ def not_counted_lines(totals: dict[str, Any]) -> list[str]:
 def _score_name(kind: str) -> str:
     sc = kind_scoring(kind)
     return sc.name if sc else ""
-
-
-def _extras(kind: str) -> tuple[str, ...]:
-    sc = kind_scoring(kind)
-    return tuple(sc.extras) if sc else ()
-
-
-def _clock(seconds: float | None) -> str:
-    """A turn's seconds as the clocks show them (`0:42`, `2:05`); "-" for none."""
-    return "-" if seconds is None else clock_text(seconds)
-
-
-def _pct(rate: float | None) -> str:
-    return "-" if rate is None else f"{round(rate * 100)}%"
 
 
 def log_digest(journal) -> str:

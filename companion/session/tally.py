@@ -208,7 +208,8 @@ class History:
     def ratings(self, records: list[GameRecord] | None = None) -> Ratings:
         """The skill ratings over `records` (by default every game's, read now): kept
         between calls, so that only games finished since, when they are the latest, are
-        folded in; anything else (an undone end, an older game imported) folds all again."""
+        folded in, and a change further back (an undone end, an older game imported) takes
+        back and folds again only the games from there on (`Ratings.update`)."""
         return self._ratings.update(self.records() if records is None else records)
 
     def _replay(self, row) -> GameRecord | None:
