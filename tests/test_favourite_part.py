@@ -29,11 +29,11 @@ def test_chances_at_the_start_and_an_upset_at_the_end(store):
     history = History(store)
     asked: list[int] = []
 
-    def stats():
+    def ratings():
         asked.append(1)
-        return history.stats()
+        return history.stats().ratings
 
-    fav = Favourite(stats, lambda: True)
+    fav = Favourite(ratings, lambda: True)
     j = store.new_game(Header("match-patch", ("Reg", "Ann", "Ben")))
     gid = store.game_id(j)
     first = fav.snapshot(j, gid)
@@ -52,7 +52,7 @@ def test_chances_at_the_start_and_an_upset_at_the_end(store):
     assert end["chances"] == first["chances"]
     # The box started again on the end screen: the prediction is made again from the ratings
     # as they stood before this game, not from those its own result moved.
-    again = Favourite(lambda: History(store).stats(), lambda: True).snapshot(j, gid)
+    again = Favourite(lambda: History(store).stats().ratings, lambda: True).snapshot(j, gid)
     assert again == end
     after = History(store).stats()
     assert chances(after.ratings.scope(), ("Reg", "Ann", "Ben")) != pytest.approx(
@@ -61,7 +61,7 @@ def test_chances_at_the_start_and_an_upset_at_the_end(store):
 
 def test_as_predicted(store):
     history = History(store)
-    fav = Favourite(history.stats, lambda: True)
+    fav = Favourite(lambda: history.stats().ratings, lambda: True)
     j = store.new_game(Header("match-patch", ("Ben", "reg ")))
     j.append({"type": "pair", "player": 1})
     j.append({"type": "end"})
@@ -74,13 +74,13 @@ def test_hidden_when_turned_off_new_or_not_ready(store):
     history = History(store)
     j = store.new_game(Header("match-patch", ("Reg", "Ann", "Ben")))
     gid = store.game_id(j)
-    assert Favourite(history.stats, lambda: False).snapshot(j, gid) is None
-    assert Favourite(history.stats, lambda: True).snapshot(None, None) is None
+    assert Favourite(history.ratings, lambda: False).snapshot(j, gid) is None
+    assert Favourite(history.ratings, lambda: True).snapshot(None, None) is None
     # While the figures are replayed in the background: nothing, and nothing is kept.
     ready: list = []
     fav = Favourite(lambda: ready[0] if ready else None, lambda: True)
     assert fav.snapshot(j, gid) is None and fav.predictions == 0
-    ready.append(history.stats())
+    ready.append(history.ratings())
     assert fav.snapshot(j, gid) is not None and fav.predictions == 1
     # Most players new (Neo and two strangers): no prediction, kept as none.
     j2 = store.new_game(Header("match-patch", ("Neo", "Ann", "Zed")))

@@ -4,8 +4,8 @@ the web snapshot; at game over, whether it went as predicted.
 
 `Favourite` owns the prediction of the game on the table, made once per game (keyed by the
 game's id and its players) and kept: a snapshot is made after every change, and the ratings
-are not figured again for each. It is given `stats`, the history figures or None while they
-are not ready (companion/app/statscache.py `StatsCache.stats`: None while the background
+are not figured again for each. It is given `ratings`, the skill ratings or None while they
+are not ready (companion/app/statscache.py `StatsCache.ratings`: None while the background
 replay runs; then there are no chances yet and nothing waits for them), and `shown`, whether
 the group wants the favourite shown at all (`[stats] favourite`). It runs on the app thread.
 
@@ -23,14 +23,14 @@ from companion.session.ratings import chances, favourites, key, upset
 
 if TYPE_CHECKING:
     from companion.session.journal import Journal
-    from companion.session.stats import Stats
+    from companion.session.ratings import Ratings
 
 
 class Favourite:
     """The open game's prediction, made once and kept."""
 
-    def __init__(self, stats: Callable[[], Stats | None], shown: Callable[[], bool]) -> None:
-        self.stats = stats
+    def __init__(self, ratings: Callable[[], Ratings | None], shown: Callable[[], bool]) -> None:
+        self.ratings = ratings
         self.shown = shown
         self.made: tuple[int, tuple[str, ...]] | None = None  # the game predicted (its key)
         self.chances: list[float] | None = None  # each seat's, 0-1; None: no prediction
@@ -47,13 +47,12 @@ class Favourite:
         players = tuple(journal.header.players)
         wanted = (game_id, tuple(key(n) for n in players))
         if wanted != self.made:
-            st = self.stats()
-            if st is None:
+            ratings = self.ratings()
+            if ratings is None:
                 return None  # the figures are being replayed: asked again at the next snapshot
-            skills = st.ratings.before(game_id)
+            skills = ratings.before(game_id)
             self.made = wanted
-            self.chances = chances(skills if skills is not None else st.ratings.scope(),
-                                   players)
+            self.chances = chances(skills if skills is not None else ratings.scope(), players)
             self.predictions += 1
         if self.chances is None:
             return None

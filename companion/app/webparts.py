@@ -40,7 +40,7 @@ class Owners(Protocol):
 def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
     """What the snapshot's "clock", "calls", "speech", "ring" and "favourite" are, read when
     asked (the favourite is predicted once per game and kept here)."""
-    favourite = Favourite(lambda: owners.statscache.stats(),
+    favourite = Favourite(lambda: owners.statscache.ratings(),
                           lambda: bool(owners.config["stats"]["favourite"]))
 
     def read() -> dict[str, Any]:
