@@ -72,7 +72,7 @@ def table_names(page: str, section: str) -> list[str]:
     """The players' names of a ratings table, top to bottom."""
     part = page[page.index(f'id="{section}"'):]
     part = part[:part.index("</table>")]
-    return re.findall(r'<td class="what">([^<]+)', part)
+    return re.findall(r'<td class="what">(?:<span class="rank">\d+\.</span> )?([^<]+)', part)
 
 
 def test_a_regular_ranks_above_a_newcomer(tmp_path):
@@ -86,12 +86,13 @@ def test_a_regular_ranks_above_a_newcomer(tmp_path):
     neo = page[page.index('<td class="what">Neo'):]
     neo = neo[:neo.index("</tr>")]
     assert f"new: 1 of {PROVISIONAL_GAMES} games" in neo and "100%" in neo
-    reg = page[page.index('<td class="what">Reg'):]
+    reg = page[page.index('</span> Reg</td>'):]
     assert "new:" not in reg[:reg.index("</tr>")]
     # The rank numbers are the established players'; the rating is written to one place.
-    assert re.search(r'<td class="rank">1</td><td class="what">Reg</td>'
-                     r'<td class="rating">\d+\.\d</td><td>12</td><td>30</td><td>40%</td>', page)
-    assert '<td class="rank"></td><td class="what">Neo' in page
+    assert re.search(r'<td class="what"><span class="rank">1\.</span> Reg</td>'
+                     r'<td class="rating">\d+\.\d</td>'
+                     r'<td class="won">12 of 30<span class="rate">40%</span></td>', page)
+    assert '<td class="what">Neo<span class="new-words">' in page
 
 
 def test_the_rating_chart_has_a_line_per_player(tmp_path):
