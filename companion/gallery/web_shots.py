@@ -247,6 +247,8 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                 written += _clock_shots(browser, Path(tmp), kind, out)
                 written.append(_ring_shot(browser, Path(tmp), kind, out))
             written.append(_crowd_shot(browser, Path(tmp), kind, out))
+        if not kinds:
+            written += _standings_shots(browser, Path(tmp), out)
         browser.close()
     return written
 
@@ -271,6 +273,74 @@ def _tv_shot(browser, c: Companion, target: Path) -> Path:
         page.screenshot(path=str(target))
         page.context.close()
     return target
+
+
+# The standings shots' seasons (docs/stats.md): one over, one going on (so it is the current
+# season whatever the day the shots are taken), and their games before CLOCK_START.
+SHOT_SEASONS = [{"name": "Summer 2023", "from": "2023-06-01", "to": "2023-08-31"},
+                {"name": "Autumn 2023", "from": "2023-09-01"}]
+SHOT_SKILL = {"Ann": 5, "Ben": 3, "Cy": 4, "Dee": 2, "Eve": 1}  # how often each wins, relatively
+
+
+def _played_seasons(journal: Path) -> None:
+    """Twenty Match Patch games a season between SHOT_SKILL's players (the same every run:
+    a seeded draw of who sits and who wins), for /stats's ratings, seasons and champions."""
+    import datetime as dt
+    import time
+
+    from companion.rules.game import Header
+    from companion.session.store import Store
+    from companion.testing import FakeClock
+    rng = random.Random(38)
+    first = time.mktime((2023, 6, 5, 19, 0, 0, 0, 0, -1))
+    clock = FakeClock(first)
+    with Store(journal, clock=clock) as store:
+        for start, every in ((dt.date(2023, 6, 5), 4), (dt.date(2023, 9, 2), 3)):
+            for i in range(20):
+                day = start + dt.timedelta(days=every * i)
+                clock.advance(time.mktime((day.year, day.month, day.day, 19, 0, 0, 0, 0, -1))
+                              - clock())
+                players = rng.sample(sorted(SHOT_SKILL), rng.choice((3, 4)))
+                winner = rng.choices(range(len(players)), [SHOT_SKILL[p] for p in players])[0]
+                j = store.new_game(Header("match-patch", tuple(players)))
+                clock.advance(600)
+                j.append({"type": "pair", "player": winner})
+                clock.advance(600)
+                j.append({"type": "end"})
+
+
+def _standings_shots(browser, tmp: Path, out: Path) -> list[Path]:
+    """/stats ranked by rating with its seasons (phone, full page; and 1920x1080), and who is
+    favourite as a game starts (the TV and the phone): stats-phone.png, stats-wide.png,
+    favourite-tv.png, favourite-phone.png."""
+    from companion.games import load_config
+    journal = tmp / "standings.db"
+    _played_seasons(journal)
+    config = load_config(None)
+    config.data["stats"]["seasons"] = SHOT_SEASONS
+    c = _seeded(journal, "match-patch", ["Ann", "Ben", "Cy", "Dee"], {},
+                [{"type": "pair", "player": 1}])
+    c.config = config
+    c.config.data["dice"]["animation"] = 0.0
+    written = []
+    with c:
+        for name, size, path, full in (("stats-phone", PHONE, "/stats", True),
+                                       ("stats-wide", TV, "/stats", False),
+                                       ("favourite-tv", TV, "/tv", False),
+                                       ("favourite-phone", PHONE, "/", False)):
+            page = _still_page(browser, size)
+            page.goto(c.url + path)
+            if path != "/stats":
+                page.wait_for_selector("#favourite:not([hidden])")
+                page.locator("#frame-img").evaluate(
+                    "img => img.complete || new Promise(r => { img.onload = r; })")
+            if path == "/tv":
+                page.wait_for_selector("body[data-fitted]")
+            target = out / f"{name}.png"
+            page.screenshot(path=str(target), full_page=full)
+            written.append(target)
+            page.context.close()
+    return written
 
 
 def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:
