@@ -75,6 +75,8 @@ def test_chances_on_the_tv_and_the_phone_then_an_upset(browser, page, regulars):
             expect(fav.locator("span")).to_have_text(
                 ["Chance to win:", f"Reg {pct[0]}", f"Ann {pct[1]}", f"Ben {pct[2]}"])
             expect(fav.locator(".top")).to_have_text(f"Reg {pct[0]}")
+            page.goto(c.url + "/control")
+            expect(page.locator("#favourite")).to_contain_text(f"Reg {pct[0]}")
             page.goto(c.url + "/")
             expect(page.locator("#favourite")).to_contain_text(f"Reg {pct[0]}")
             # Readable at arm's length on the TV: as big as the line under the name.
