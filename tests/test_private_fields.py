@@ -158,3 +158,5 @@ def test_openskill_leaves_the_ratings_it_is_given_and_its_ordinal_is_mu_less_3_s
     assert (a.mu, a.sigma, b.mu, b.sigma) == (30.0, 5.0, model.mu, model.sigma)
     assert out[0][0] is not a and out[0][0].mu > 30.0
     assert a.ordinal() == pytest.approx(30.0 - 3 * 5.0)
+    from companion.session import ratings
+    assert (ratings.MU, ratings.SIGMA) == (model.mu, model.sigma)  # a new player's skill

@@ -307,6 +307,7 @@ def test_chances_and_upsets():
     r = R.Ratings.of(games)
     c = R.chances(r.overall, ["Ann", "Ben", "Cy"])
     assert c is not None and sum(c) == pytest.approx(1.0)
+    assert R.chances(r, ["Ann", "Ben", "Cy"]) == c  # a Ratings: its overall skills
     strongest = max(("Ann", "Ben", "Cy"), key=lambda n: r.skill(n).mu)
     assert R.favourites(c) == {["Ann", "Ben", "Cy"].index(strongest)}
     # One name at two seats: one rating at both, the same chance.
@@ -391,3 +392,34 @@ def test_the_bench_prints_the_ratings_figures(capsys):
                        "ratings_500_older_import_ms"}
     assert by["ratings_500_ms"]["goal"] == 2000.0
     assert all(r["value"] > 0 for r in rows)
+
+
+def test_docs_stats_md_documents_every_rating_field():
+    from pathlib import Path
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "stats.md").read_text()
+    p = compute(regulars_and_a_newcomer()).players["Ann"]
+    new = set(p) - {"played", "won", "win_rate", "by_game", "head_to_head", "timed_games",
+                    "turns", "turn_seconds", "average_turn", "slowest_turn",
+                    "slowest_turn_game", "time_share"}
+    assert new == {"rating", "provisional", "mu", "sigma", "rated_games", "rating_history",
+                   "nemesis", "victim"}
+    assert [k for k in new if f"`players.N.{k}`" not in docs] == []
+    assert "`players.N.by_game.KIND.rating`, `.provisional`, `.mu`, `.sigma`, `.rated_games`" \
+        in docs
+    assert set(R.Skill(25.0, 8.0).to_json()) <= set(p["by_game"]["table"])
+
+
+def test_only_the_latest_games_keep_their_skills_before(monkeypatch):
+    monkeypatch.setattr(R, "KEEP_BEFORE", 3)
+    games = regulars_and_a_newcomer()[:10]
+    r = R.Ratings.of(games)
+    assert r.before(10) is not None and r.before(8) is not None and r.before(7) is None
+    # A change among the kept games: those from it taken back.
+    late = games[:8] + [game(9, ("Ann", "Ben", "Cy"), (1,))] + games[9:]
+    r.update(late)
+    assert (r.unfolds, r.folds) == (2, 12) and skills(r) == skills(R.Ratings.of(late))
+    # Further back than the kept ones: every game again.
+    early = late[:1] + [game(2, ("Ann", "Ben", "Cy"), (2,))] + late[2:]
+    r.update(early)
+    assert (r.unfolds, r.folds) == (12, 22) and skills(r) == skills(R.Ratings.of(early))
+    assert len(r._before) == 3 and r.before(7) is None and r.before(8) is not None

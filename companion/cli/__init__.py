@@ -108,11 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
                      "(the device menu can still turn it on)")
     run.set_defaults(func=cmd_run)
 
-    exp = sub.add_parser("export", help="write a game as a JSON Lines log")
+    exp = sub.add_parser("export", help="write a game as a JSON Lines log, or finished games "
+                                        "as plays (CSV, BG Stats)")
     _config_args(exp)
-    exp.add_argument("--game", type=_game_id,
-                     help="game id (default: the unfinished or latest game)")
-    exp.add_argument("--list", action="store_true", help="list the games in the journal")
+    exp.add_argument("--format", choices=("jsonl", "csv", "bgstats"), default="jsonl",
+                     help="jsonl: the game's log (default); csv: one row per player per "
+                          "finished game; bgstats: BG Stats' play format (docs/stats.md)")
+    which = exp.add_mutually_exclusive_group()
+    which.add_argument("--game", type=_game_id,
+                       help="game id (default: the unfinished or latest game; for csv and "
+                            "bgstats the latest finished game)")
+    which.add_argument("--all", action="store_true",
+                       help="every finished game (csv and bgstats)")
+    which.add_argument("--season", metavar="NAME",
+                       help="the finished games of a season of the config (csv and bgstats)")
+    which.add_argument("--list", action="store_true", help="list the games in the journal")
     exp.add_argument("-o", "--output", help="file to write (default: stdout)")
     exp.add_argument("--force", action="store_true",
                      help="write a game whose rows no longer match their checksums (it was "

@@ -1,11 +1,12 @@
-"""`companion export`, `replay` and `import`: games as JSON Lines logs (docs/log-format.md)."""
+"""`companion export`, `replay` and `import`: games as JSON Lines logs (docs/log-format.md),
+and finished games as plays (`export --format csv|bgstats`, docs/stats.md)."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from companion.cli.common import load_config, open_store, open_writer
+from companion.cli.common import EXIT_USAGE, load_config, open_store, open_writer
 from companion.errors import CompanionError, shown
 
 
@@ -13,6 +14,12 @@ def export(args) -> int:
     from companion.session import log as logmod
     from companion.session.checksum import describe
     from companion.session.history import log_times
+    if args.format != "jsonl" and not args.list:
+        return export_plays(args)
+    if args.all or args.season is not None:
+        print("companion: export: --all and --season write plays: add --format csv or "
+              "--format bgstats (a log is one game: --game ID)", file=sys.stderr)
+        return EXIT_USAGE
     cfg = load_config(args)
     if not cfg.journal_path().exists():
         if args.list:
@@ -67,6 +74,91 @@ def export(args) -> int:
         print(f"{broken}: its stored rows were written as they are", file=sys.stderr)
     if altered or broken:
         print(f"written anyway (--force): game {gid} is not as it was recorded", file=sys.stderr)
+    return 0
+
+
+def export_plays(args) -> int:
+    """Finished games as plays: one (--game, default the latest finished), every one (--all)
+    or a season's (--season); unfinished games are skipped and counted on stderr."""
+    from companion.session import exports, seasons as seasonmod
+    from companion.session.checksum import describe
+    from companion.session.tally import History
+    cfg = load_config(args)
+    season = None
+    if args.season is not None:
+        known = cfg.seasons()
+        season = seasonmod.named(known, args.season)
+        if season is None:
+            names = f"known: {', '.join(s.name for s in known)}" if known else \
+                "the config names none: [[stats.seasons]], docs/stats.md"
+            print(shown(f"companion: export: --season: no season called "
+                        f"{args.season.strip()!r} ({names})"), file=sys.stderr)
+            return EXIT_USAGE
+    many = args.all or season is not None
+    if not cfg.journal_path().exists():
+        if many:
+            return _write_plays(args, [], many=True)
+        raise CompanionError(f"no games yet: there is no journal at {cfg.journal_path()}")
+    with open_store(cfg, read_only=True) as store:  # export never changes the journal
+        history = History(store)  # the statistics' records: saved ones are not replayed
+        records = history.records()
+        left_out = history.left_out
+        started = {row.id: row.created for row in store.history_rows()}
+        if not many:
+            finished = [r for r in records if r.finished]
+            gid = args.game if args.game is not None else \
+                (finished[-1].id if finished else None)
+            if gid is None:
+                raise CompanionError(f"no finished game in {cfg.journal_path()} yet: only a "
+                                     "finished game is a play")
+            record = next((r for r in records if r.id == gid), None)
+            if record is None:
+                why = next((x.why for x in left_out if x.game == gid), None)
+                if why is None:
+                    raise CompanionError(f"no game {gid} in the journal (companion export "
+                                         "--list)")
+                raise CompanionError(f"game {gid} cannot be exported: {why}")
+            if not record.finished:
+                raise CompanionError(f"game {gid} is not finished: only a finished game is a "
+                                     f"play (companion export --game {gid} writes its log)")
+            altered = store.verify(gid)
+            if altered and not args.force:
+                raise CompanionError(f"{describe(altered)}: the game was altered after it was "
+                                     "recorded; companion export --force writes it anyway")
+            # Named as in every game (a player's name as first written), not in this one's.
+            play = exports.play_of(record, exports.first_names(records), cfg.seasons())
+            code = _write_plays(args, [play], many=False)
+            for m in altered:
+                print(f"altered: {m}", file=sys.stderr)
+            if altered:
+                print(f"written anyway (--force): game {gid} is not as it was recorded",
+                      file=sys.stderr)
+            return code
+    chosen, unfinished = exports.plays(records, cfg.seasons(), season)
+    if unfinished:
+        n = len(unfinished)
+        print(f"{n} unfinished game{'s' * (n != 1)} left out (only a finished game is a "
+              "play)", file=sys.stderr)
+    for x in left_out:  # games that do not replay: named, as `companion stats` does
+        if season is None or season.holds(started.get(x.game, -1.0)):
+            print(shown(f"game {x.game} left out ({x.kind}): {x.why}"), file=sys.stderr)
+    return _write_plays(args, chosen, many=True)
+
+
+def _write_plays(args, chosen, *, many: bool) -> int:
+    from companion.session import exports
+    if args.format == "csv":
+        text = exports.csv_text(chosen)
+    else:
+        text = exports.bgstats_text(chosen, many=many)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            raise CompanionError(f"cannot write {args.output}: {e.strerror or e}") from None
+    else:
+        sys.stdout.write(text)
     return 0
 
 

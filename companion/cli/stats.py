@@ -57,10 +57,10 @@ def text(stats: Stats) -> str:
     width = max(6, *(len(n) for n in stats.players))
     timed = any(p["turns"] for p in stats.players.values())
     lines.append("")
-    lines.append(f"{'player':<{width}}  {'rating':>10}  played  won  win rate"
+    lines.append(f"{'player':<{width}}  {'rating':>11}  played  won  win rate"
                  + ("  avg turn  slowest  time share" if timed else ""))
     for name, p in stats.players.items():
-        line = (f"{name:<{width}}  {rating_text(p):>10}  {p['played']:>6}  {p['won']:>3}"
+        line = (f"{name:<{width}}  {rating_text(p):>11}  {p['played']:>6}  {p['won']:>3}"
                 f"  {_pct(p['win_rate']):>8}")
         if timed:
             line += (f"  {_clock(p['average_turn']):>8}  {_clock(p['slowest_turn']):>7}"

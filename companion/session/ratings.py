@@ -23,21 +23,39 @@ from __future__ import annotations
 
 import bisect
 import math
+from array import array
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Protocol, Sequence
-
-from openskill.models import PlackettLuce, PlackettLuceRating
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 from companion.games import design_group, scoring as kind_scoring
 
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce, PlackettLuceRating
+
 # A player is provisional in a scope (overall, or one kind) until this many rated games there:
-# five games of three or four seats take a new player's sigma from 8.3 to about 5-6, where
-# mu - 3 sigma is no longer mostly the starting uncertainty.
+# about two game nights. Sigma falls slowly (8.3 at the start, about 7.5 after five games of
+# three or four seats with mixed results, 5.5 after 25), so no sigma is the threshold; mu -
+# 3 sigma keeps a newcomer's number low anyway, and the flag keeps a newcomer who won their
+# first games below every regular, whatever the numbers.
 PROVISIONAL_GAMES = 5
 
+# How many of the latest rated games keep their players' skills from before them (for
+# `Ratings.before` and to take a game back): a change further back folds every game again.
+KEEP_BEFORE = 500
+
 # openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): its manual advises keeping
-# them unless one is a statistics expert.
-MODEL = PlackettLuce()
+# them unless one is a statistics expert. tests/test_private_fields.py checks MU and SIGMA.
+MU = 25.0
+SIGMA = MU / 3
+_MODEL: list[PlackettLuce] = []  # made on first use: importing openskill costs ~3 MB, 40 ms
+
+
+def model() -> PlackettLuce:
+    """openskill's PlackettLuce model with its defaults (imported on the first rating)."""
+    if not _MODEL:
+        from openskill.models import PlackettLuce
+        _MODEL.append(PlackettLuce())
+    return _MODEL[0]
 
 
 def key(name: str) -> str:
@@ -64,7 +82,7 @@ class Played(Protocol):
     def scores(self) -> tuple[int, ...] | None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Skill:
     """A player's rating in one scope: openskill's mean and uncertainty, and the rated games
     it rests on."""
@@ -77,8 +95,14 @@ class Skill:
     model: PlackettLuceRating | None = field(default=None, compare=False, repr=False)
 
     def rated(self) -> PlackettLuceRating:
-        return self.model if self.model is not None else MODEL.rating(mu=self.mu,
-                                                                      sigma=self.sigma)
+        return self.model if self.model is not None else model().rating(mu=self.mu,
+                                                                        sigma=self.sigma)
+
+    def bare(self) -> Skill:
+        """The same skill without openskill's object: what a game keeps of its players'
+        skills before it (one of those objects is about 300 bytes; the current ones are
+        enough to rate the next game)."""
+        return self if self.model is None else Skill(self.mu, self.sigma, self.games)
 
     @property
     def ordinal(self) -> float:
@@ -100,7 +124,7 @@ class Skill:
                 "rated_games": self.games}
 
 
-NEW = Skill(MODEL.mu, MODEL.sigma, 0)  # a player with no rated game in a scope
+NEW = Skill(MU, SIGMA, 0)  # a player with no rated game in a scope
 
 
 def order(g: Played) -> tuple[float, int]:
@@ -143,23 +167,49 @@ def _signature(g: Played) -> tuple:
     return (g.created, design_group(g.kind), g.players, g.winners, g.scores)
 
 
+class Trail:
+    """A player's rating after each of their rated games in one scope: the games' ids and
+    the ratings, side by side in two arrays (16 bytes a game, not a tuple's 90)."""
+
+    __slots__ = ("games", "ratings")
+
+    def __init__(self) -> None:
+        self.games = array("q")
+        self.ratings = array("d")
+
+    def add(self, game: int, rating: float) -> None:
+        self.games.append(game)
+        self.ratings.append(rating)
+
+    def pop(self) -> None:
+        self.games.pop()
+        self.ratings.pop()
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def steps(self) -> list[tuple[int, float]]:
+        return list(zip(self.games, self.ratings))
+
+
 class Ratings:
     """Every player's skill, overall and per kind, folded game by game in `order`.
 
-    `update(records)` brings it to a list of records. Each folded game keeps its players'
-    skills as they stood before it (`before`: also for "went as predicted" at its end), so
-    the latest games can be taken back exactly: an update takes back the games from the
-    first one that changed (its result, or no longer finished) or that a new game sorts
-    before, and folds from there. New games that sort after every folded one are just
-    folded in; an undone end of the latest game takes back that one; an older game imported
-    takes back every game after it. `folds` and `unfolds` count the games folded and taken
-    back so far."""
+    `update(records)` brings it to a list of records. The latest KEEP_BEFORE games keep their
+    players' skills as they stood before them (`before`: also for "went as predicted" at a
+    game's end), so those games can be taken back exactly: an update takes back the games
+    from the first one that changed (its result, or no longer finished) or that a new game
+    sorts before, and folds from there. New games that sort after every folded one are just
+    folded in; an undone end of the latest game takes back that one; a change further back
+    than the kept games, or at the first game, folds every game again. `folds` and `unfolds`
+    count the games folded and taken back so far."""
 
     def __init__(self) -> None:
         self.overall: dict[str, Skill] = {}
         self.by_kind: dict[str, dict[str, Skill]] = {}
-        self._trail: dict[str, list[tuple[int, float]]] = {}  # key -> (game, rating after)
-        self._kind_trail: dict[str, dict[str, list[tuple[int, float]]]] = {}
+        self._trail: dict[str, Trail] = {}  # by key
+        self._kind_trail: dict[str, dict[str, Trail]] = {}
+        # The latest games' players' skills before them, oldest first: (kind, overall, kind's).
         self._before: dict[int, tuple[str, dict[str, Skill], dict[str, Skill]]] = {}
         self._folded: dict[int, tuple[Played, tuple]] = {}  # id -> (record, signature)
         self._order: list[int] = []  # the folded games' ids, in `order`
@@ -190,35 +240,50 @@ class Ratings:
         new = [g for gid, g in now.items() if gid not in self._folded]
         if new:
             cut = min(cut, bisect.bisect_left(self._keys, min(order(g) for g in new)))
+        if cut < len(self._order) - len(self._before) or cut == 0:
+            self._start_afresh()  # back past the kept games (or to the first): all again
         while len(self._order) > cut:
             self._unfold()
         for g in sorted((g for gid, g in now.items() if gid not in self._folded), key=order):
             self._fold(g)
         return self
 
+    def _start_afresh(self) -> None:
+        self.unfolds += len(self._order)
+        self.overall, self.by_kind = {}, {}
+        self._trail, self._kind_trail, self._before, self._folded = {}, {}, {}, {}
+        self._order, self._keys = [], []
+
     def _fold(self, g: Played) -> None:
         kind = design_group(g.kind)
         ranks = places(g)
         names = list(ranks)
         kinds = self.by_kind.setdefault(kind, {})
-        self._before[g.id] = (kind, {k: self.overall.get(k, NEW) for k in names},
-                              {k: kinds.get(k, NEW) for k in names})
-        for table, trail in ((self.overall, self._trail),
-                             (kinds, self._kind_trail.setdefault(kind, {}))):
+        self._before[g.id] = (kind, {k: self.overall.get(k, NEW).bare() for k in names},
+                              {k: kinds.get(k, NEW).bare() for k in names})
+        if len(self._before) > KEEP_BEFORE:
+            del self._before[next(iter(self._before))]  # the oldest kept
+        for table, trails in ((self.overall, self._trail),
+                              (kinds, self._kind_trail.setdefault(kind, {}))):
             was = [table.get(k, NEW) for k in names]
-            out = MODEL.rate([[s.rated()] for s in was], ranks=[float(ranks[k]) for k in names])
+            out = model().rate([[s.rated()] for s in was],
+                               ranks=[float(ranks[k]) for k in names])
             for k, s, team in zip(names, was, out):
                 now = Skill(team[0].mu, team[0].sigma, s.games + 1, team[0])
                 table[k] = now
-                trail.setdefault(k, []).append((g.id, now.rating))
+                trail = trails.get(k)
+                if trail is None:
+                    trail = trails[k] = Trail()
+                trail.add(g.id, now.rating)
         self._folded[g.id] = (g, _signature(g))
         self._order.append(g.id)
         self._keys.append(order(g))
         self.folds += 1
 
     def _unfold(self) -> None:
-        """Take back the latest folded game: its players' skills as they were before it (a
-        player it was the first game of is no longer rated), its step off their trails."""
+        """Take back the latest folded game (one of the kept): its players' skills as they
+        were before it (a player it was the first game of is no longer rated), its step off
+        their trails."""
         gid = self._order.pop()
         self._keys.pop()
         del self._folded[gid]
@@ -250,11 +315,13 @@ class Ratings:
         """The player's rating after each of their rated games, in game order: (game, rating)."""
         trails = self._trail if kind is None else \
             self._kind_trail.get(design_group(kind), {})
-        return list(trails.get(key(name), ()))
+        t = trails.get(key(name))
+        return [] if t is None else t.steps()
 
     def before(self, game_id: int, kind: str | None = None) -> dict[str, Skill] | None:
         """The skills of a rated game's players as they stood before it (overall, or in its
-        kind when `kind` is given), by `key`; None for a game not rated."""
+        kind when `kind` is given), by `key`; None for a game not rated, or rated longer ago
+        than the latest KEEP_BEFORE (the module's `before` works from the records)."""
         b = self._before.get(game_id)
         if b is None:
             return None
@@ -274,18 +341,23 @@ def before(records: Iterable[Played], game_id: int,
 
 # --- who is favourite ------------------------------------------------------------------------
 
-def chances(ratings: Mapping[str, Skill], players: Sequence[str]) -> list[float] | None:
+def chances(ratings: Ratings | Mapping[str, Skill],
+            players: Sequence[str]) -> list[float] | None:
     """Each seat's chance to win (0-1, adding up to 1), from openskill's predict_win over the
-    seats as teams of one; a name with two seats has one rating at both. None when most
-    players (more than half of the distinct names) are provisional in `ratings`, or with
-    fewer than two seats: no prediction is better than one made of guesses."""
+    seats as teams of one; a name with two seats has one rating at both. `ratings`: one
+    scope's skills by `key` (`Ratings.scope(kind)`, `Ratings.before(game)`, `before(...)`),
+    or a Ratings for its overall ones. None when most players (more than half of the
+    distinct names) are provisional there, or with fewer than two seats: no prediction is
+    better than one made of guesses."""
+    if isinstance(ratings, Ratings):
+        ratings = ratings.overall
     if len(players) < 2:
         return None
     skills = [ratings.get(key(n), NEW) for n in players]
     distinct = {key(n): s for n, s in zip(players, skills)}
     if 2 * sum(s.provisional for s in distinct.values()) > len(distinct):
         return None
-    return [float(p) for p in MODEL.predict_win([[s.rated()] for s in skills])]
+    return [float(p) for p in model().predict_win([[s.rated()] for s in skills])]
 
 
 def favourites(chances: Sequence[float]) -> set[int]:

@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 # The page modules mounted after the API; each `routes(web)` takes the Web (tests that need
 # only the API mount none).
-PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.pages")
+PAGE_MODULES: tuple[str, ...] = ("companion.web.history", "companion.web.exports",
+                                  "companion.web.pages")
 FRAME_SCALE = 4
 BACKLOG = 1024  # connections the kernel holds for us: a flood of connects must not make a
 # phone's wait for a SYN resent after 1 s (Linux caps it at net.core.somaxconn, 4096)
