@@ -95,3 +95,17 @@ def test_verdict_words():
     assert verdict(names, [0.5, 0.38, 0.12], [1, 2]) == "Upset! Ben (38%) & Cy (12%) won"
     assert verdict(names, [0.4, 0.4, 0.2], [1]) == "Ann & Ben were the favourites: as predicted"
     assert verdict(names, [0.5, 0.3, 0.2], []) == "No winner; Ann was the favourite"
+
+
+def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monkeypatch):
+    """The ratings keep each game's "before" for the latest KEEP_BEFORE games only: a game
+    first seen at its end, older than that, gets no prediction rather than one its own result
+    moved."""
+    from companion.session.ratings import Ratings
+    j = store.new_game(Header("match-patch", ("Reg", "Ann", "Ben")))
+    j.append({"type": "pair", "player": 2})
+    j.append({"type": "end"})
+    history = History(store)
+    assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is not None
+    monkeypatch.setattr(Ratings, "before", lambda self, game_id, kind=None: None)
+    assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is None

@@ -11,7 +11,8 @@ the group wants the favourite shown at all (`[stats] favourite`). It runs on the
 
 The prediction is the one made from the ratings before the game: a game already rated (the
 box started again on its end screen) is predicted from its players' skills as they stood
-before it (`Ratings.before`), never from ratings its own result has moved.
+before it (`Ratings.before`), never from ratings its own result has moved; one rated so long
+ago that the ratings no longer keep that has no prediction.
 """
 
 from __future__ import annotations
@@ -52,7 +53,13 @@ class Favourite:
                 return None  # the figures are being replayed: asked again at the next snapshot
             skills = ratings.before(game_id)
             self.made = wanted
-            self.chances = chances(skills if skills is not None else ratings.scope(), players)
+            if skills is None and journal.state.over and journal.state.winners:
+                # Rated longer ago than the ratings keep its "before" (KEEP_BEFORE games):
+                # what they say now has its own result in it, so no prediction at all.
+                self.chances = None
+            else:
+                self.chances = chances(skills if skills is not None else ratings.scope(),
+                                       players)
             self.predictions += 1
         if self.chances is None:
             return None
