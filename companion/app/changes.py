@@ -227,9 +227,10 @@ class PhoneChanges:
         return self.ok(deleted=p["id"])
 
     def design_picture(self, p: dict) -> dict:
-        """POST /api/design/picture (a paired phone's: it registers the design's kind, which
-        the registry keeps): the panel's first screen of a new game of the design, for the
-        sample players, as a PNG (4x, base64), drawn here as the app draws every frame."""
+        """POST /api/design/picture (a paired phone's: the app thread alone draws): the
+        panel's first screen of a new game of the design, for the sample players (named by
+        "players", the page's), as a PNG (4x, base64), drawn here as the app draws every
+        frame."""
         import base64
         import io
 
@@ -244,13 +245,14 @@ class PhoneChanges:
             design = load(p["design"])
         except DesignError as e:
             return {**refused(422, e.words), "field": e.field}
-        kind = games.design_kind(design.to_json())
-        try:
-            journal = Journal(Header(kind.kind, tuple(sample_players(design)), 0, {}))
-            ctx = Context(config=self.table.config, journal=journal)
-            img = kind.mode.home(ctx).render(ctx)
+        try:  # previewed, not registered: dropped once drawn (games.previewing)
+            with games.previewing(design.to_json()) as kind:
+                players = tuple(sample_players(design, p.get("players", ())))
+                journal = Journal(Header(kind.kind, players, 0, {}))
+                ctx = Context(config=self.table.config, journal=journal)
+                img = kind.mode.home(ctx).render(ctx)
         except Exception:  # a picture only: the page shows the table without it
-            log.exception("the panel could not draw design %s", kind.kind)
+            log.exception("the panel could not draw design %s", design.title)
             return refused(500, "the box could not draw this design's screen")
         buf = io.BytesIO()
         scale(img, 4).save(buf, format="PNG")

@@ -438,6 +438,8 @@ def _design_shots(browser, c: Companion, out: Path) -> list[Path]:
     page.wait_for_selector(".preview-pot")
     page.locator("#preview-frame").evaluate(
         "img => img.complete || new Promise(r => { img.onload = r; img.onerror = r; })")
+    # The TV preview is /tv's own page in a frame: drawn once the design's snapshot is in.
+    page.frame_locator("#tv-frame").locator("#players table.seats tbody tr").first.wait_for()
     written = []
     target = out / "design-phone.png"
     page.screenshot(path=str(target), full_page=True)

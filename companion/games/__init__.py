@@ -29,7 +29,9 @@ kind package builds the GameKind of a design (`kind_for`, found through the entr
 `chroma_companion.designs`); `design_kind` registers one, `for_header` registers the design a
 game's header carries (a game from another box, or from a deleted or edited design, replays
 exactly), and `offer_designs` says which of them New game lists (`kinds()`): the newest
-version of each design the journal keeps (companion/session/designs.py).
+version of each design the journal keeps (companion/session/designs.py). A design only
+previewed (/design: its panel's picture, its TV snapshot) is not registered: `previewing`
+makes it findable while the preview is made, and drops it with the last use.
 """
 
 from __future__ import annotations
@@ -38,11 +40,14 @@ import hashlib
 import json
 import logging
 import re
+import threading
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from companion import config as configmod
 from companion.config import Config
@@ -190,9 +195,13 @@ _MODES: dict[int, Panel] = {}  # by id(GameKind): each declaration's panel, buil
 def _mode(k: GameKind) -> Any:
     mode = _MODES.get(id(k))
     if mode is None:
-        mode = _MODES[id(k)] = k.panel()
+        mode = k.panel()
         if mode.kind != k.kind:
             raise KindBroken(f"game kind {k.kind!r}: its panel is for {mode.kind!r}")
+        # A design only previewed (`previewing`) is dropped once unused: its panel is not
+        # kept (nor could its id be: another kind may be given it then).
+        if not is_design(k.kind) or _DESIGNS.get(k.kind) is k:
+            _MODES[id(k)] = mode
     return mode
 
 
@@ -298,9 +307,9 @@ def get(kind: str) -> GameKind:
     """The kind named `kind`; an unknown name is an illegal event that lists the known.
     Until every kind is asked for (`kinds()`), only this one is imported: resuming a game at
     start-up reads its own rules and screens, not the other kinds'. A design's kind is found
-    once registered (`design_kind`, `for_header`)."""
+    once registered (`design_kind`, `for_header`), or while it is previewed (`previewing`)."""
     if kind.startswith(DESIGN_PREFIX):
-        k = _DESIGNS.get(kind)
+        k = _DESIGNS.get(kind) or _PREVIEWS.get(kind)
     elif _KINDS is not None:
         k = _KINDS.get(kind)
     else:
@@ -456,6 +465,9 @@ def load_config(path: Path | str | None = None, *, required: bool = False) -> Co
 
 _DESIGNS: dict[str, GameKind] = {}  # every registered design by kind name (every version)
 _DESIGN_TEXTS: dict[str, GameKind] = {}  # the same, by the JSON text they were built from
+# The designs being previewed and not registered (`previewing`): each one only while held.
+_PREVIEWS: weakref.WeakValueDictionary[str, GameKind] = weakref.WeakValueDictionary()
+_PREVIEWS_LOCK = threading.Lock()  # the web thread and the app thread both preview
 _OFFERED: list[str] = []  # the design kinds New game lists (`offer_designs`)
 
 
@@ -515,13 +527,36 @@ def design_kind(design_json: Mapping[str, Any]) -> GameKind:
     return k
 
 
+@contextmanager
+def previewing(design_json: Mapping[str, Any]) -> Iterator[GameKind]:
+    """The GameKind of a design to preview (the "Design a game" page: how its game starts on
+    the panel and the TV), found by `get`, `find` and `for_header` while the `with` block
+    runs and not registered: a design the box keeps is its registered kind; any other is
+    built afresh and held only weakly, so that it is dropped once nobody uses it (a phone
+    previewing design after design grows no registry). Both threads may preview at once: two
+    previews of the same design share one kind. A design that is no design raises
+    DesignError."""
+    text = canonical_text(design_json)
+    k = _DESIGN_TEXTS.get(text)
+    if k is None:
+        built = design_builder()(design_json)
+        if not isinstance(built, GameKind) or not is_design(built.kind):
+            raise KindBroken(f"{DESIGN_ENTRY} did not build a design's GameKind "
+                             f"({built!r})")
+        k = _DESIGNS.get(built.kind)
+        if k is None:
+            with _PREVIEWS_LOCK:
+                k = _PREVIEWS.setdefault(built.kind, built)
+    yield k
+
+
 def for_header(header: Header) -> GameKind:
     """The kind of a game's header: a design's kind is registered from the design the header
     carries (its rules' "design") when this box does not know it yet, so that a game from
     another box, or from a design since edited or deleted, replays exactly. A header whose
     design is not its kind's is refused (IllegalEvent): a header cannot lie."""
     kind = header.game
-    if is_design(kind) and kind not in _DESIGNS:
+    if is_design(kind) and kind not in _DESIGNS and kind not in _PREVIEWS:
         design = header.rules.get("design") if isinstance(header.rules, Mapping) else None
         if not isinstance(design, Mapping):
             raise IllegalEvent(f"game {kind!r} carries no design in its header")

@@ -50,7 +50,7 @@ SIGMA = MU / 3
 _MODEL: list[PlackettLuce] = []  # made on first use: importing openskill costs ~3 MB, 40 ms
 
 
-def model() -> PlackettLuce:
+def plackett_luce() -> PlackettLuce:
     """openskill's PlackettLuce model with its defaults (imported on the first rating)."""
     if not _MODEL:
         from openskill.models import PlackettLuce
@@ -95,8 +95,9 @@ class Skill:
     model: PlackettLuceRating | None = field(default=None, compare=False, repr=False)
 
     def rated(self) -> PlackettLuceRating:
-        return self.model if self.model is not None else model().rating(mu=self.mu,
-                                                                        sigma=self.sigma)
+        if self.model is not None:
+            return self.model
+        return plackett_luce().rating(mu=self.mu, sigma=self.sigma)
 
     def bare(self) -> Skill:
         """The same skill without openskill's object: what a game keeps of its players'
@@ -266,8 +267,8 @@ class Ratings:
         for table, trails in ((self.overall, self._trail),
                               (kinds, self._kind_trail.setdefault(kind, {}))):
             was = [table.get(k, NEW) for k in names]
-            out = model().rate([[s.rated()] for s in was],
-                               ranks=[float(ranks[k]) for k in names])
+            out = plackett_luce().rate([[s.rated()] for s in was],
+                                       ranks=[float(ranks[k]) for k in names])
             for k, s, team in zip(names, was, out):
                 now = Skill(team[0].mu, team[0].sigma, s.games + 1, team[0])
                 table[k] = now
@@ -357,7 +358,7 @@ def chances(ratings: Ratings | Mapping[str, Skill],
     distinct = {key(n): s for n, s in zip(players, skills)}
     if 2 * sum(s.provisional for s in distinct.values()) > len(distinct):
         return None
-    return [float(p) for p in model().predict_win([[s.rated()] for s in skills])]
+    return [float(p) for p in plackett_luce().predict_win([[s.rated()] for s in skills])]
 
 
 def favourites(chances: Sequence[float]) -> set[int]:

@@ -218,7 +218,8 @@ class Stats:
     totals: dict[str, Any]
     names: dict[str, str] = field(default_factory=dict)  # key(name) -> as first written
     # The skill ratings the figures were ranked by (all games, every scope): for `chances`
-    # and `Ratings.before` (session/ratings.py).
+    # and `Ratings.before` (session/ratings.py). From a History, its kept Ratings, which its
+    # next update brings up to date in place.
     ratings: Ratings = field(default_factory=Ratings)
 
     def shown(self, name: str) -> str:

@@ -146,8 +146,7 @@ def routes(web: Server) -> list[Route]:
         """A design checked and previewed: read-only (nothing is kept), so a guest may ask."""
         try:
             guard.check_origin(request.headers, web.allowed_hosts)
-            body = await guard.read_json(request, limit=designs.MAX_BODY)
-            check_design_body(body)
+            body = check_design_body(await guard.read_json(request, limit=designs.MAX_BODY))
         except Refused as e:
             return error(e.status, e.reason)
         status, answer = designs.check(body)
@@ -382,20 +381,25 @@ def _design_id(body: dict[str, Any], field: str, *, required: bool) -> int | Non
     return value
 
 
-def check_design_body(body: dict[str, Any]) -> None:
+def check_design_body(body: dict[str, Any]) -> dict[str, Any]:
     """POST /api/design/check: {"design": {...}} (the design as JSON) or {"toml": "..."} (a
-    design file's text); the design itself is checked by `load` (companion/web/designs.py)."""
-    extra = sorted(set(body) - {"design", "toml"})
-    if extra or len(body) != 1:
+    design file's text), and "players" if the page has names for the preview's table; the
+    design itself is checked by `load` (companion/web/designs.py). The body, its names tidied."""
+    extra = sorted(set(body) - {"design", "toml", "players"})
+    if extra or len(set(body) & {"design", "toml"}) != 1:
         raise Refused(400, "expected {\"design\": {...}} or {\"toml\": \"...\"}"
                       + (f", not the field {_js(extra[0])}" if extra else ""))
+    out = dict(body)
+    if "players" in body:
+        out["players"] = guard.check_names(body["players"], field="players", hi=16)
     if "toml" in body:
         if not isinstance(body["toml"], str):
             raise Refused(400, "toml must be a design file's text")
-        return
+        return out
     if not isinstance(body.get("design"), dict):
         raise Refused(400, "design must be an object: a design as docs/designing-a-game.md "
                            "has it")
+    return out
 
 
 def check_design_save(body: dict[str, Any]) -> dict[str, Any]:
@@ -405,9 +409,8 @@ def check_design_save(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_design_picture(body: dict[str, Any]) -> dict[str, Any]:
-    _only(body, "design")
-    check_design_body({"design": body.get("design")})
-    return {"design": body["design"]}
+    _only(body, "design", "players")
+    return check_design_body({**body, "design": body.get("design")})
 
 
 def check_design_delete(body: dict[str, Any]) -> dict[str, Any]:

@@ -5,11 +5,13 @@ design of a registered design kind (the open game's, which /tv shares).
 `check` loads a design as the box would keep it (`companion.rules.design.load`: the JSON
 Schema, then the checks no schema can say) and, when the box would take it, shows how its
 game starts: the table of tallies for a few sample players and the pot
-(`DesignGame(design).initial`). It runs on the web thread: loading a design is pure (the
-rules layer), and nothing is kept, so a guest may use it too. Saving goes through the app
-thread (companion/app/changes.py, "design-save"), and so does the picture of the panel's first
-screen of a design game (a paired phone's, "design-picture": the app thread alone draws, and
-registers the design's kind to draw it).
+(`DesignGame(design).initial`), and /tv's snapshot of that new game (`tv_snapshot`: the
+snapshot the live one is, made by the same code, which the page's TV preview draws with
+/tv's own renderer). It runs on the web thread: loading a design and folding a fresh game are
+pure, and nothing is kept or registered (`games.previewing`), so a guest may use it too: the
+box makes data, the phone draws it. Saving goes through the app thread
+(companion/app/changes.py, "design-save"), and so does the picture of the panel's first
+screen of a design game (a paired phone's, "design-picture": the app thread alone draws).
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from __future__ import annotations
 import io
 import re
 import tomllib
-from typing import Any
+from typing import Any, Sequence
 
 from companion import games
 from companion.errors import DesignError
 from companion.rules.design import Design, DesignGame, load
 from companion.rules.game import Header
 from companion.session.designs import reserved
-from companion.web import guard
+from companion.session.journal import Journal
+from companion.web import guard, snapshot
 
 SAMPLE_PLAYERS = ("Ann", "Ben", "Cy", "Dee")  # the preview's table: 4 players, as the brief's
 MAX_BODY = guard.DESIGN_BODY  # bytes: the largest design (12 moves of 6 effects) is ~7 KiB
@@ -58,17 +61,21 @@ def checked(design_json: Any) -> Design:
     return design
 
 
-def sample_players(design: Design) -> list[str]:
-    """The preview's players: 4 (SAMPLE_PLAYERS), or the design's fewest or most."""
+def sample_players(design: Design, names: Sequence[str] = ()) -> list[str]:
+    """The preview's players: 4, or the design's fewest or most; named `names` (the phone's:
+    the box's roster), then SAMPLE_PLAYERS not taken, then "Player 5"..."""
     n = max(design.min_players, min(len(SAMPLE_PLAYERS), design.max_players))
-    return [SAMPLE_PLAYERS[i] if i < len(SAMPLE_PLAYERS) else f"Player {i + 1}"
-            for i in range(n)]
+    taken = {name.casefold() for name in names}
+    more = [name for name in SAMPLE_PLAYERS if name.casefold() not in taken]
+    out = [*names, *more][:n]
+    return out + [f"Player {i + 1}" for i in range(len(out), n)]
 
 
-def preview(design: Design) -> dict[str, Any]:
+def preview(design: Design, names: Sequence[str] = ()) -> dict[str, Any]:
     """How a game of `design` starts, for the page: its kind name, its canonical JSON (what
-    Save keeps), and the table of tallies and the pot for up to 4 sample players."""
-    players = sample_players(design)
+    Save keeps), and the table of tallies and the pot for up to 4 players (`sample_players`
+    named by `names`), and /tv's snapshot of it."""
+    players = sample_players(design, names)
     game = DesignGame(design)
     state = game.initial(Header(game.kind, tuple(players), 0, {}))
     canonical = design.to_json()
@@ -77,15 +84,29 @@ def preview(design: Design) -> dict[str, Any]:
             "tallies": [{"name": t.name, "values": list(values), "money": t.money}
                         for t, values in zip(design.tallies, state.tallies)],
             "pot": state.pot, "moves": [m.name for m in design.moves],
-            "first": FIRST_WORDS.get(design.first, design.first)}
+            "first": FIRST_WORDS.get(design.first, design.first),
+            "tv": tv_snapshot(design, players)}
+
+
+def tv_snapshot(design: Design, players: list[str]) -> dict[str, Any]:
+    """The snapshot /tv would be sent as a new game of `design` for `players` starts:
+    `snapshot.build` of a fresh journal (the design's web part draws its view), with no
+    picture of the box (`frame`: the box's screen now is another game's; the page puts in
+    the design's own when it has it). The design's kind is only previewed, never
+    registered (`games.previewing`): it is dropped once the snapshot is made."""
+    with games.previewing(design.to_json()) as kind:
+        journal = Journal(Header(kind.kind, tuple(players), 0, {}))
+        snap = snapshot.build(journal, seq=0)
+    return {**snap, "frame": None}
 
 
 def check(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """POST /api/design/check's answer to `body` ({"design": {...}} or {"toml": "..."}):
-    200 and the preview, or 422 and the refusal (words and field)."""
+    """POST /api/design/check's answer to `body` ({"design": {...}} or {"toml": "..."}, and
+    "players": the names checked by api.check_design_body): 200 and the preview, or 422 and
+    the refusal (words and field)."""
     try:
         design_json = from_toml(body["toml"]) if "toml" in body else body.get("design")
-        return 200, preview(checked(design_json))
+        return 200, preview(checked(design_json), body.get("players", ()))
     except DesignError as e:
         return 422, refusal(e)
 

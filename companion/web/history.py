@@ -39,6 +39,7 @@ from companion.session.checksum import describe
 from companion.session.clock import clock_text, whole
 from companion.session.ratings import PROVISIONAL_GAMES, Ratings
 from companion.session.rows import load_game
+from companion.session.seasons import current
 from companion.session.stats import (
     RIVAL_GAMES,
     GameRecord,
@@ -484,8 +485,11 @@ def routes(web) -> list:
         from companion.web.api import COOKIE
         pairing = getattr(web, "pairing", None)
         paired = pairing is not None and pairing.valid(request.cookies.get(COOKIE))
+        # "This season"'s plays are offered only while a season holds today (the config's).
+        config = getattr(web, "config", None)
+        season = current(config.seasons(), dt.date.today()) if config is not None else None
         return page("history_games.html", games=list(reversed(recs or [])),
-                    no_journal=recs is None, paired=paired,
+                    no_journal=recs is None, paired=paired, season=season,
                     headers=RESUME_HEADERS if paired else HEADERS)
 
     def game(request):

@@ -9,6 +9,8 @@ controls below it; `/control` also offers the pairing code form to a phone that 
 `/tv` is the game alone in huge text. `/J/{code}` (the QR code's target) pairs and leaves.
 `/design` is the "Design a game" page (`static/design.js`, docs/web.md "Designing a game on a
 phone"): its script may also fetch a design's link from another box (its `connect-src`).
+`/tv-preview` is `/tv` without its stream, framed by `/design` alone (`frame-ancestors
+'self'`), which posts it the snapshot of the game it designs.
 """
 
 from __future__ import annotations
@@ -78,10 +80,20 @@ def routes(web) -> list:
     async def design(request):
         return page("design.html", extra_headers=design_csp)
 
+    # /design's TV preview: /tv's page drawn by /tv's renderer with no event stream, only
+    # the snapshot /design posts it (static/tvpreview.js), framed by the box's own pages only.
+    still_csp = {"Content-Security-Policy": headers["Content-Security-Policy"].replace(
+        "frame-ancestors 'none'", "frame-ancestors 'self'")}
+
+    async def tv_preview(request):
+        return page("live.html", mode="tv", heading="TV preview", preview=True,
+                    snapshot_json="null", extra_headers=still_csp)
+
     return [
         Route("/", live("live", "Live")),
         Route("/design", design),
         Route("/tv", live("tv", "TV")),
+        Route("/tv-preview", tv_preview),
         Route("/control", live("control", "Control")),
         Route("/J/{code}", pair_landing),
         Route("/j/{code}", pair_landing),

@@ -107,7 +107,7 @@ def test_games_page_links_and_a_download(page, served):
         "href", "/games/1.bgstats.json")
     unfinished = page.locator(".game-item").filter(has_text="#2 ")
     expect(unfinished.get_by_role("link", name="CSV")).to_have_count(0)
-    expect(page.locator(".plays")).to_contain_text("this season")
+    expect(page.locator(".plays")).to_contain_text("Autumn 2026 (CSV / BG Stats)")
     with page.expect_download(timeout=WAIT_S * 1000) as caught:
         page.locator(".plays").get_by_role("link", name="CSV").first.click()
     download = caught.value
@@ -127,3 +127,21 @@ def test_an_altered_game_is_refused_like_its_log(served, tmp_path):
     status, _, body = get(served, "/games/1.bgstats.json")
     assert status == 409 and body.endswith("the game was altered after it was recorded.")
     assert get(served, "/games/1.jsonl")[0] == 409  # as its log
+
+
+def test_without_a_season_holding_today_games_offers_only_every_game(page, tmp_path):
+    with Store(tmp_path / "journal.db") as s:
+        j = s.new_game(Header("pig-farm", ("Ann", "Ben")))
+        for e in PIG:
+            j.append(e)
+    cfg = load_config(None)  # no seasons; then one that ended
+    for seasons in ([], [{"name": "Spring", "from": "2001-03-01", "to": "2001-05-31"}]):
+        cfg.data["stats"]["seasons"] = seasons
+        c = Companion(tmp_path / "journal.db", config=cfg).start()
+        try:
+            page.goto(c.url + "/games")
+            expect(page.locator(".plays")).to_have_text(
+                "Plays for a spreadsheet or BG Stats: all games (CSV / BG Stats)")
+            expect(page.locator(".plays a[href*='season']")).to_have_count(0)
+        finally:
+            c.close()

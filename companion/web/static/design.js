@@ -33,6 +33,7 @@
   let d = blank();           // the design being edited
   let editing = null;        // the saved design's id this is a new version of (Save)
   let paired = false;
+  let players = [];          // the box's roster: the preview's players are named by it
   let checkTimer = 0, checkN = 0, lastCheck = null;
   let uid = 0;
 
@@ -395,7 +396,7 @@
     let res, data = null;
     try {
       res = await fetch("/api/design/check", {method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify({design: d})});
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify({design: d, players})});
       data = await res.json();
     } catch (e) {
       if (n === checkN) setCheck("bad", "The box does not answer: " + (e.message || e));
@@ -427,13 +428,14 @@
   // The box's own first screen of the game (a paired phone's: the box draws it on its app
   // thread, as every frame), under the table.
   async function drawFrame(n, design) {
-    const r = await json("POST", "/api/design/picture", {design, seq: null});
+    const r = await json("POST", "/api/design/picture", {design, players, seq: null});
     if (n !== checkN) return;
     const img = $("preview-frame");
     if (r.ok && r.data.png) {
       img.src = "data:image/png;base64," + r.data.png;
       img.hidden = false;
       $("preview-frame-note").hidden = true;
+      if (tvShown && tvShown.n === n) showTV({...tvShown.snapshot, frame: img.src}, n);  // on the TV too
     } else {
       img.hidden = true;
     }
@@ -503,35 +505,39 @@
       p.moves.length ? h("div", {class: "preview-moves", role: "group", "aria-label": "Its moves"},
                          p.moves.map((m) => h("span", {class: "chip", text: m}))) : null,
       h("p", {class: "note", text: `Who goes first: ${p.first}.`})].filter(Boolean));
-    drawTV(p);
+    showTV(p.tv, checkN);
   }
 
-  // How /tv shows the game as it starts, drawn small in the TV's colours and layout: the
-  // game's name on top, the players' table with a column per tally on the left, the game's
-  // panel with the pot on the right (the TV's own renderer is table.js, fed by a live game).
-  // As the TV's column heads (companion/games/design/web.py: Python's str.capitalize).
-  const capitalized = (s) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+  // How /tv shows the game as it starts: /tv-preview, /tv's own page and renderer (table.js)
+  // in a frame, drawing the snapshot the check made of the new game (`p.tv`, the snapshot
+  // the live one is) and, once the box drew it, the box's screen in it (drawFrame). The frame
+  // is a TV's size (1280x720), scaled to the column; it is told by postMessage, on the box's
+  // own origin, and says "ready" once it listens (as it starts, and when asked: "hello").
+  const tvFrame = $("tv-frame");
+  let tvReady = false;
+  let tvShown = null;  // {snapshot, n}: what the frame draws (again once it is ready)
 
-  function drawTV(p) {
-    const box = $("preview-tv");
-    const swatch = h("span", {class: "tvm-swatch"});
-    swatch.style.background = p.color;  // CSSOM, not a style attribute (CSP)
-    const table = h("table", {class: "tvm-seats"},
-      h("thead", {}, h("tr", {}, h("th", {text: "Player"}),
-                        p.tallies.map((t) => h("th", {class: "num", text: capitalized(t.name)})))),
-      h("tbody", {}, p.players.map((name, s) => h("tr", {}, h("td", {class: "name", text: name}),
-        p.tallies.map((t) => h("td", {class: "num", text: String(t.values[s])}))))));
-    const game = h("div", {class: "tvm-panel tvm-game"}, h("div", {class: "tvm-h", text: p.title}),
-      p.pot !== null ? h("div", {class: "tvm-stat"}, h("div", {class: "tvm-v", text: String(p.pot)}),
-                         h("div", {class: "tvm-l", text: "pot"})) : null);
-    const screen = h("div", {class: "tvm-screen", role: "img",
-                             "aria-label": `The TV as the game starts: the players' table` +
-                               (p.pot !== null ? ` and the pot, ${p.pot}` : "")},
-      h("div", {class: "tvm-kind"}, swatch, p.title),
-      h("div", {class: "tvm-cols"}, h("div", {class: "tvm-panel"}, table), game));
-    box.replaceChildren(screen, h("p", {class: "note", text: "How the TV (/tv) shows it as it starts."}));
-    box.hidden = false;
+  function showTV(snapshot, n) {
+    tvShown = {snapshot, n};
+    $("preview-tv").hidden = false;
+    fitTV();
+    if (tvReady) tvFrame.contentWindow.postMessage(tvShown, location.origin);
   }
+
+  function fitTV() {
+    const w = $("tv-frame-box").clientWidth;
+    if (w) tvFrame.style.setProperty("--scale", String(w / tvFrame.width));
+  }
+
+  window.addEventListener("message", (ev) => {
+    if (ev.source !== tvFrame.contentWindow || ev.origin !== location.origin) return;
+    if (ev.data && ev.data.ready) {
+      tvReady = true;
+      if (tvShown) tvFrame.contentWindow.postMessage(tvShown, location.origin);
+    }
+  });
+  new ResizeObserver(fitTV).observe($("tv-frame-box"));
+  tvFrame.contentWindow.postMessage({hello: true}, location.origin);  // it may be ready already
 
   // --- saved designs: list, edit, copy, share, delete, save ---------------------------------
 
@@ -720,9 +726,11 @@
     }
     render();
     scheduleCheck();
-    const me = await json("GET", "/api/me");
+    const [me, roster] = await Promise.all([json("GET", "/api/me"), json("GET", "/api/roster")]);
+    // The table's own names (New game's roster) in the preview, the first 16 at most.
+    players = roster.ok && Array.isArray(roster.data.names) ? roster.data.names.slice(0, 16) : [];
     setPaired(!!(me.ok && me.data.paired));
-    if (paired) scheduleCheck();  // its picture too
+    scheduleCheck();  // with the roster's names (and, paired, the box's picture too)
     listSaved();
   })();
 })();

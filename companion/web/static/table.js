@@ -842,7 +842,8 @@ const Table = (function () {
         if (s) render(s);
       } catch (e) { /* the stream brings it */ }
     }
-    connect();
+    // /tv-preview (body "still"): no stream; it draws the snapshots it is shown (`show`).
+    if (!document.body.classList.contains("still")) connect();
     let fitTimer = 0;
     window.addEventListener("resize", () => {
       clearTimeout(fitTimer);
@@ -868,6 +869,7 @@ const Table = (function () {
     onConnect(fn) { connectListeners.push(fn); },
     onBye(fn) { byeListeners.push(fn); },
     redraw() { if (snap) render(snap); },  // the page's own state changed (paired or not)
+    show(s) { render(s); },  // a snapshot from elsewhere than the stream (/tv-preview)
     // A new stream (after pairing, so the box knows it as this phone's and can tell it when
     // the phone is forgotten).
     reconnect() { connect(); },
