@@ -174,9 +174,10 @@ def test_the_current_season_comes_first_and_the_champions_are_named(seasons_play
     champions = page[page.index('id="champions"'):page.index('id="players-table"')]
     # The latest finished season first; Autumn goes on, so it has no champion yet.
     assert champions.index("Summer") < champions.index("Spring") and "Autumn" not in champions
-    assert re.search(r"Spring, [-\d]+ to [-\d]+</span> <strong>Reg \(\d+\.\d\)</strong>",
-                     champions)
-    assert f"Summer, {SEASONS[1]['from']} to {SEASONS[1]['to']}</span> no champion: nobody " \
+    assert re.search(r'Spring, <span class="days">[-\d]+ to [-\d]+</span></span> '
+                     r'<strong>Reg \(\d+\.\d\)</strong>', champions)
+    assert f"Summer, <span class=\"days\">{SEASONS[1]['from']} to {SEASONS[1]['to']}</span>" \
+           "</span> no champion: nobody " \
            f"played {PROVISIONAL_GAMES} games with a winner in it" in champions
 
 

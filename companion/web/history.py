@@ -404,10 +404,14 @@ def rating_chart(players: dict[str, dict[str, Any]], games: list[GameRecord]) ->
                     key=lambda gid: started.get(gid, (float("inf"), gid)))
     place = {gid: i + 1 for i, gid in enumerate(played)}
     values = [r for n in names for _, r in players[n]["rating_history"]] or [0.0]
+    last = max(len(played), 1)  # the axis ends at the last game charted
+    style = _style()
+    style.stroke_width = 4  # pygal draws each line at the style's width (1 px: hard to see)
     chart = pygal.XY(**_config(title=_top("Rating over the games", players), x_title="games",
-                               show_dots=False, stroke_style={"width": 4},
+                               show_dots=False, style=style,
                                y_labels=ticks(min(values), max(values)),
-                               x_labels=ticks(0, max(len(played), 1)), truncate_label=-1))
+                               xrange=(0, last), truncate_label=-1,
+                               x_labels=[t for t in ticks(0, last) if t <= last]))
     for n in names:
         trail = players[n]["rating_history"]
         keep = _thin(len(trail), RATING_POINTS)
