@@ -1,5 +1,6 @@
 """The web snapshot's pieces that other parts own: the turn clock (clock.py), the calls and
-how they are said (calls.py), the seat lights (lights.py). The web bridge is handed
+how they are said (calls.py), the seat lights (lights.py), who is favourite (favourite.py,
+from the history figures of statscache.py). The web bridge is handed
 `pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
 parts are read from the host at each call (a benchmark replaces the App's turn clock)."""
 
@@ -9,11 +10,15 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from companion.app.calls import speech
 from companion.app.clock import snapshot
+from companion.app.favourite import Favourite
 
 if TYPE_CHECKING:
     from companion.app.calls import Caller
     from companion.app.clock import TurnClock
     from companion.app.lights import Lights
+    from companion.app.statscache import StatsCache
+    from companion.session.journal import Journal
+    from companion.session.store import Store
 
 
 class Owners(Protocol):
@@ -23,15 +28,27 @@ class Owners(Protocol):
     turn_clock: TurnClock
     caller: Caller
     lights: Lights
+    statscache: StatsCache
+
+    @property
+    def journal(self) -> Journal | None: ...  # the open game
+
+    @property
+    def store(self) -> Store: ...  # its id
 
 
 def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
-    """What the snapshot's "clock", "calls", "speech" and "ring" are, read when asked."""
+    """What the snapshot's "clock", "calls", "speech", "ring" and "favourite" are, read when
+    asked (the favourite is predicted once per game and kept here)."""
+    favourite = Favourite(lambda: owners.statscache.ratings(),
+                          lambda: bool(owners.config["stats"]["favourite"]))
 
     def read() -> dict[str, Any]:
-        tc, caller = owners.turn_clock, owners.caller
+        tc, caller, j = owners.turn_clock, owners.caller, owners.journal
         return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
                 "calls": caller.snapshot(), "speech": speech(owners.config, caller.run),
-                "ring": owners.lights.snapshot()}
+                "ring": owners.lights.snapshot(),
+                "favourite": favourite.snapshot(j, None if j is None
+                                                else owners.store.game_id(j))}
 
     return read

@@ -247,6 +247,8 @@ def shoot(out: Path, *, kinds: list[str] | None = None) -> list[Path]:
                 written += _clock_shots(browser, Path(tmp), kind, out)
                 written.append(_ring_shot(browser, Path(tmp), kind, out))
             written.append(_crowd_shot(browser, Path(tmp), kind, out))
+        if not kinds:
+            written += _standings_shots(browser, Path(tmp), out)
         browser.close()
     return written
 
@@ -271,6 +273,81 @@ def _tv_shot(browser, c: Companion, target: Path) -> Path:
         page.screenshot(path=str(target))
         page.context.close()
     return target
+
+
+# The standings shots' seasons (docs/stats.md): one over, one going on (so it is the current
+# season whatever the day the shots are taken), and their games before CLOCK_START.
+SHOT_SEASONS = [{"name": "Summer 2023", "from": "2023-06-01", "to": "2023-08-31"},
+                {"name": "Autumn 2023", "from": "2023-09-01"}]
+
+
+def _scored_kind() -> str:
+    """The kind of the standings shots: the first in New game order that keeps a score (its
+    games, ended by the group, have winners), named by no file outside its package."""
+    from companion import games
+    return next(k for k in games.kinds() if games.scoring(k) is not None)
+
+
+def _played_seasons(journal: Path, kind: str, names: list[str]) -> None:
+    """Twenty games of `kind` a season between `names` (the same every run: a seeded draw of
+    who sits where and of the sample moves; each ended by the group after a long history,
+    so the score names its winners), for /stats's ratings, seasons and champions."""
+    import datetime as dt
+    import time
+
+    from companion.rules.game import Header
+    from companion.session.journal import Journal
+    from companion.session.store import Store
+    from companion.testing import FakeClock
+    rng = random.Random(38)
+    clock = FakeClock(time.mktime((2023, 6, 5, 19, 0, 0, 0, 0, -1)))
+    with Store(journal, clock=clock) as store:
+        for start, every in ((dt.date(2023, 6, 5), 4), (dt.date(2023, 9, 2), 3)):
+            for i in range(20):
+                day = start + dt.timedelta(days=every * i)
+                clock.advance(time.mktime((day.year, day.month, day.day, 19, 0, 0, 0, 0, -1))
+                              - clock())
+                seats = rng.sample(names, min(len(names), rng.choice((3, 4))))
+                _, rules, events = crowd.game(kind, len(seats), over=True,
+                                              seed=rng.randrange(10**6))
+                j = Journal(Header(kind, tuple(seats), 0, rules))
+                for e in events:
+                    j.append(e)
+                store.import_game(j, f"standings {day} {i}")
+
+
+def _standings_shots(browser, tmp: Path, out: Path) -> list[Path]:
+    """/stats ranked by rating with its seasons (phone, full page; and 1920x1080), and who is
+    favourite as a game starts (the TV and the phone): stats-phone.png, stats-wide.png,
+    favourite-tv.png, favourite-phone.png."""
+    from companion.games import load_config
+    kind = _scored_kind()
+    players, rules, events = demos()[kind]
+    journal = tmp / "standings.db"
+    _played_seasons(journal, kind, list(players))
+    c = _seeded(journal, kind, players, rules, events)
+    c.config = load_config(None)
+    c.config.data["dice"]["animation"] = 0.0
+    c.config.data["stats"]["seasons"] = SHOT_SEASONS
+    written = []
+    with c:
+        for name, size, path, full in (("stats-phone", PHONE, "/stats", True),
+                                       ("stats-wide", TV, "/stats", False),
+                                       ("favourite-tv", TV, "/tv", False),
+                                       ("favourite-phone", PHONE, "/", False)):
+            page = _still_page(browser, size)
+            page.goto(c.url + path)
+            if path != "/stats":
+                page.wait_for_selector("#favourite:not([hidden])")
+                page.locator("#frame-img").evaluate(
+                    "img => img.complete || new Promise(r => { img.onload = r; })")
+            if path == "/tv":
+                page.wait_for_selector("body[data-fitted]")
+            target = out / f"{name}.png"
+            page.screenshot(path=str(target), full_page=full)
+            written.append(target)
+            page.context.close()
+    return written
 
 
 def _ring_shot(browser, tmp: Path, kind: str, out: Path) -> Path:

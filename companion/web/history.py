@@ -9,7 +9,9 @@ Charts are pygal SVG drawn here, inline, with no JavaScript.
 - GET /games               every game: kind, date, players, winner, length, link
 - GET /games/{id}          its history in words, the per-round table, a chart of the scores
 - GET /games/{id}.jsonl    the game as a log (`companion export --game ID`)
-- GET /stats[?game=KIND]   per-player tables, turns, win rates, head-to-head, records, charts
+- GET /stats[?game=KIND][&season=NAME]   players ranked by rating, their ratings over time,
+                           rivals, turns, win rates, head-to-head, records, charts; the
+                           current season first and each finished season's champion
 - GET /backup              a consistent copy of the journal (SQLite online backup API)
 """
 
@@ -32,12 +34,14 @@ from companion.games import (
     scoring as kind_scoring,
     title as kind_title,
 )
-from companion.session import when as stored_when
+from companion.session import seasons as seasons_of, when as stored_when
 from companion.session.checksum import describe
 from companion.session.clock import clock_text, whole
+from companion.session.ratings import PROVISIONAL_GAMES, Ratings
 from companion.session.rows import load_game
 from companion.session.seasons import current
 from companion.session.stats import (
+    RIVAL_GAMES,
     GameRecord,
     LeftOut,
     compute,
@@ -47,7 +51,7 @@ from companion.session.stats import (
 )
 from companion.session.store import Store, empty_journal
 from companion.session.tally import History
-from companion.web import guard
+from companion.web import guard, standings
 
 HERE = Path(__file__).parent
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S)
@@ -101,6 +105,7 @@ class Source:
         self.lock = threading.Lock()
         self._reader: Reader | None = None
         self._history: History | None = None
+        self._seasons: dict[seasons_of.Season, Ratings] = {}  # a season's ratings (`ratings`)
 
     def reader(self) -> Reader:
         if self._reader is None:
@@ -112,6 +117,16 @@ class Source:
         self.reader()
         assert self._history is not None
         return self._history.records()
+
+    def ratings(self, records: list[GameRecord], season: seasons_of.Season | None = None
+                ) -> Ratings:
+        """The skill ratings over `records` (all time), or over a season's games of them:
+        each kept between requests, so only the games finished since are folded in."""
+        if season is None:
+            assert self._history is not None
+            return self._history.ratings(records)
+        kept = self._seasons.setdefault(season, Ratings())
+        return kept.update(seasons_of.within(records, season))
 
     def left_out(self) -> list[LeftOut]:
         """The games the last `records` could not count (History.left_out)."""
@@ -375,6 +390,45 @@ def turns_chart(players: dict[str, dict[str, Any]]) -> str:
     return _svg(chart)
 
 
+RATING_POINTS = 60  # a player's line keeps this many points at most (the first and last)
+
+
+def rating_chart(players: dict[str, dict[str, Any]], games: list[GameRecord]) -> str:
+    """Each player's rating (`rating_history`: after each of their games with a winner) over
+    the games in the order they were played, a line per player in the legend's colours. The
+    x axis counts the games charted (1 is the first game any of them played)."""
+    import pygal
+    names = list(players)[:CHART_PLAYERS]
+    started = {g.id: (g.created, g.id) for g in games}
+    played = sorted({gid for n in names for gid, _ in players[n]["rating_history"]},
+                    key=lambda gid: started.get(gid, (float("inf"), gid)))
+    place = {gid: i + 1 for i, gid in enumerate(played)}
+    values = [r for n in names for _, r in players[n]["rating_history"]] or [0.0]
+    last = max(len(played), 1)  # the axis ends at the last game charted
+    style = _style()
+    style.stroke_width = 4  # pygal draws each line at the style's width (1 px: hard to see)
+    chart = pygal.XY(**_config(title=_top("Rating over the games", players), x_title="games",
+                               show_dots=False, style=style,
+                               y_labels=ticks(min(values), max(values)),
+                               xrange=(0, last), truncate_label=-1,
+                               x_labels=[t for t in ticks(0, last) if t <= last]))
+    for n in names:
+        trail = players[n]["rating_history"]
+        keep = _thin(len(trail), RATING_POINTS)
+        # One game: a dot, as a line of one point draws nothing.
+        chart.add(n, [(place[trail[i][0]], trail[i][1]) for i in keep],
+                  show_dots=len(keep) == 1, dots_size=7)
+    return _svg(chart)
+
+
+def _thin(count: int, most: int) -> list[int]:
+    """At most `most` indices of `count`, evenly spread, always the first and the last."""
+    if count <= most:
+        return list(range(count))
+    step = (count - 1) / (most - 1)
+    return sorted({round(i * step) for i in range(most)})
+
+
 def turn_text(seconds: float | None) -> str:
     """A turn's seconds as the clocks show them (`0:42`, `2:05`); "–" for none."""
     return "–" if seconds is None else clock_text(seconds)
@@ -504,25 +558,53 @@ def routes(web) -> list:
         kind = request.query_params.get("game") or None
         if kind is not None and kind not in game_kinds():
             return missing(f"the game {kind!r}")
+        seasons = web.config.seasons() if getattr(web, "config", None) is not None else ()
+        try:
+            season = standings.chosen(seasons, request.query_params.get("season"))
+        except standings.UnknownSeason as e:
+            return page("history_missing.html", status=404, what="such season", text=str(e))
+        today = dt.date.today()
+        # With no season asked for, the one going on now (if any) is shown first.
+        now = seasons_of.current(seasons, today) if season is None else None
         if src is None or not src.path.is_file():
             recs, left = None, []
+            whole = compute([])
+            st = whole
+            this, champions = None, []
         else:
             with src.lock:
                 recs, left = src.records(), src.left_out()
-        st = compute(recs or [], kind=kind, left_out=left)
+
+                def figures(s: seasons_of.Season | None, kd: str | None = kind):
+                    return compute(seasons_of.within(recs, s), kind=kd, left_out=left,
+                                   ratings=src.ratings(recs, s))
+
+                whole = figures(None, None)
+                st = figures(season) if season is not None or kind is not None else whole
+                this = figures(now) if now is not None else None
+                champions = standings.champions(seasons, today,
+                                                lambda s: figures(s, None).players) \
+                    if kind is None else []
         charts: dict[str, Any] = {}
         if st.players:
             charts = {"rates": win_rate_chart(st.players)}
+            if any(p["rating_history"] for p in st.players.values()):
+                charts["ratings"] = rating_chart(st.players, st.games)
+                charts["ratings_legend"] = legend(list(st.players)[:CHART_PLAYERS])
             if timed(st.players):
                 charts["turns"] = turns_chart(st.players)
             if kind is None:
                 charts["kinds"] = wins_by_kind_chart(st.players)
                 charts["kinds_legend"] = kinds_legend(chart_kinds(st.players))
-        kinds = [k for k in game_kinds() if k in compute(recs or []).totals["by_game"]]
+        kinds = [k for k in game_kinds() if k in whole.totals["by_game"]]
         return page("history_stats.html", st=st, kind=kind, kinds=kinds, charts=charts,
                     scoring=kind_scoring(kind) if kind else None, no_journal=recs is None,
                     record_rows=_record_rows(st), not_counted=not_counted_lines(st.totals),
-                    timed=timed(st.players))
+                    timed=timed(st.players), rows=standings.rows(st.players),
+                    seasons=seasons, season=season, now=now,
+                    this=standings.rows(this.players) if this is not None else None,
+                    champions=champions, provisional=PROVISIONAL_GAMES,
+                    rival_games=RIVAL_GAMES)
 
     def backup(request):
         refused = whole_log_refused(request)

@@ -27,7 +27,8 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
           left: dict[str, Any] | None = None,
           clock: dict[str, Any] | None = None, calls: list[dict[str, Any]] | None = None,
           speech: dict[str, Any] | None = None,
-          ring: dict[str, Any] | None = None) -> dict[str, Any]:
+          ring: dict[str, Any] | None = None,
+          favourite: dict[str, Any] | None = None) -> dict[str, Any]:
     """The snapshot for `journal` (None: the start menu). `seq` increases on every change.
     On the start menu, `unfinished`: the games its Resume offers, newest move first
     ({"game_id", "title", "players", "when"}); `left`: the unfinished game left for it
@@ -35,7 +36,9 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
     (companion/app/clock.py `snapshot`; None without a game). `calls`: the last few spoken
     calls ({"kind", "text", "n"}, oldest first) and `speech` how the pages say them
     (companion/app/calls.py; docs/speech.md). `ring`: the seat lights at rest
-    (companion/app/lights.py `Lights.snapshot`; None: the box has no ring)."""
+    (companion/app/lights.py `Lights.snapshot`; None: the box has no ring). `favourite`:
+    each seat's chance to win and, at game over, how it went (companion/app/favourite.py;
+    None: not shown)."""
     snap: dict[str, Any] = {
         "seq": seq, "game": None, "game_id": None, "title": "", "players": [], "rules": {},
         "first": 0, "state": None, "events": 0, "history": [], "roll": None,
@@ -44,6 +47,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}", "clock": None, "ring": ring,
         "calls": list(calls or []), "speech": speech, "next": None, "dice": None,
+        "favourite": None,
     }
     if journal is None:
         return snap
@@ -60,6 +64,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "roll": last_roll(journal), "can_undo": journal.can_undo, "can_redo": journal.can_redo,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
         "clock": clock, "next": next_needs(journal), "dice": dice_now(journal),
+        "favourite": favourite,
     })
     return snap
 

@@ -182,16 +182,17 @@ def test_stats_page_in_the_browser(page, served):
     expect(page.locator("h1")).to_have_text("All games")
     rows = page.locator("#players-table tbody tr")
     expect(rows).to_have_count(4)  # Ann, Ben (and "ben "), Cy, Dee
-    # Ben: Pig Farm lost, Chaos won (fewest points): 1 of 2; Ann 1 of 1. By rating (both
-    # provisional) Ben is first: 2nd of three by the score, then a win over two players.
-    expect(rows.nth(1)).to_contain_text("Ann")
-    expect(rows.nth(1)).to_contain_text("100%")
+    # Ranked by rating (issue 38), all new here: Ben, Pig Farm second, Chaos won (fewest
+    # points): 1 of 2, above Ann, who won her one game.
     expect(rows.nth(0)).to_contain_text("Ben")
     expect(rows.nth(0)).to_contain_text("50%")
+    expect(rows.nth(0)).to_contain_text("new: 2 of 5 games")
+    expect(rows.nth(1)).to_contain_text("Ann")
+    expect(rows.nth(1)).to_contain_text("100%")
     expect(page.locator("#rates-chart svg")).to_have_count(1)
     expect(page.locator("#kinds-chart svg")).to_have_count(1)
     # Ben lost to Ann (Pig Farm), beat Cy and Dee (Chaos); Cy and Ben both lost the Pig Farm.
-    # (the players in rating order: Ben, Ann, Dee, Cy)
+    expect(page.locator("#head-to-head thead th")).to_have_text(["", "Ben", "Ann", "Dee", "Cy"])
     expect(page.locator("#head-to-head tbody tr").nth(0).locator("td")).to_have_text(
         ["·", "0–1", "1–0", "1–0"])
     expect(page.locator("#records")).to_contain_text("by 50 (total)")  # Chaos: 100 - 50
