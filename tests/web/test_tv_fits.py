@@ -496,6 +496,14 @@ DESIGNS = {
     "two-word tallies": _design("Two words", ("gold coins", "magic beans", "big wins",
                                               "bad luck cards"), target=True),
     "long tallies, 2 players": _design("Two players", LONGEST_TALLIES, most=2, pot=True),
+    "look-alike long tallies": _design("Look alike", tuple(f"mammothmonsters{i}"
+                                                           for i in range(1, 5)), pot=True),
+    "look-alike 8-letter tallies": _design("Look alike 8", ("scorefirst", "scoresecond",
+                                                            "scorethird", "scorefourth")),
+    # Legal, if no group would: the widest letters, even their first four too wide.
+    "the widest letters": _design("Wwwwwwwwwwwwwwww", ("mmmmmmmmmmmmmmmm", "wwwwwwwwwwwwwwww",
+                                                       "mwmwmwmwmwmwmwmw", "wmwmwmwmwmwmwmwm"),
+                                  pot=True, out_at=True),
 }
 
 
@@ -549,6 +557,18 @@ def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
                         seen = page.locator("#board").inner_text().casefold()
                         cut += [where + f"the tally {t!r} is not on the screen"
                                 for t in (t["name"] for t in d["tallies"]) if t not in seen]
+                        # A head written short is named in full for a screen reader, and
+                        # no two heads read the same.
+                        heads = page.eval_on_selector_all(
+                            "#players table:first-child thead th", "ths => ths.map((t) => "
+                            "[(t.getAttribute('aria-label') || t.textContent).toLowerCase(),"
+                            " t.textContent.toLowerCase()])")
+                        cut += [where + f"no head of the players' table is named {t!r}"
+                                for t in (t["name"] for t in d["tallies"])
+                                if t not in [named for named, _ in heads]]
+                        shown = [text for _, text in heads]
+                        if len(set(shown)) < len(shown):
+                            cut.append(where + f"two heads read the same: {shown}")
         finally:
             context.close()
     assert not cut, "\n".join(cut)

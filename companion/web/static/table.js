@@ -411,40 +411,51 @@ const Table = (function () {
   }
 
   // A column's head in short (the TV, when the whole words cannot fit, even written upwards:
-  // a group's own game may head four columns with 16-letter words): its first SHORT_MIN
-  // letters and a full stop, more where two would read the same; a word no longer than
-  // SHORT_MIN + 1 stays whole.
-  const SHORT_MIN = 4;
-  function shortHeads(names) {
+  // a group's own game may head four columns with 16-letter words): its first `min` letters
+  // and a full stop, one more where two would read the same, and numbered where they still
+  // would ("Poi.1", "Poi.2": a letter less, so no wider); a word no longer than `min` + 1
+  // stays whole. Four heads of SHORT letters ("Mamm.") and the rest of a 16 players' table
+  // fit a 720p screen; SHORTER letters ("Ma.") are the last resort, for the widest letters.
+  const SHORT = 4;
+  const SHORTER = 2;
+  function shortHeads(names, min) {
     const chars = names.map((n) => Array.from(String(n)));
-    const lens = names.map(() => SHORT_MIN);
-    const cut = (i) => (chars[i].length <= lens[i] + 1 ? names[i]
-                        : chars[i].slice(0, lens[i]).join("").trimEnd() + ".");
-    for (;;) {
-      const shorts = names.map((n, i) => cut(i));
+    const lens = names.map(() => min);
+    const letters = (i, n) => chars[i].slice(0, n).join("").trimEnd() + ".";
+    const cut = (i) => (chars[i].length <= lens[i] + 1 ? names[i] : letters(i, lens[i]));
+    const alike = (shorts) => {  // the groups of heads that read the same
       const same = new Map();
       shorts.forEach((t, i) => same.set(t.toLowerCase(), [...(same.get(t.toLowerCase()) || []), i]));
+      return [...same.values()].filter((seats) => seats.length > 1);
+    };
+    for (;;) {
+      const shorts = names.map((n, i) => cut(i));
+      const groups = alike(shorts);
       let longer = false;
-      for (const seats of same.values()) {
-        if (seats.length < 2) continue;
-        for (const i of seats) if (lens[i] + 1 < chars[i].length) { lens[i]++; longer = true; }
+      for (const g of groups) {
+        for (const i of g) {
+          if (lens[i] === min && lens[i] + 1 < chars[i].length) { lens[i]++; longer = true; }
+        }
       }
-      if (!longer) return shorts;
+      if (longer) continue;
+      for (const g of groups) g.forEach((i, n) => { shorts[i] = letters(i, Math.max(1, min - 1)) + (n + 1); });
+      return shorts;
     }
   }
   function headsShorten(s) {
     // Whether the players' table has a head that shortHeads writes shorter (one long enough
     // to be worth writing upwards, too).
     const names = ((s.view || {}).columns || []).map((c) => c.name);
-    return shortHeads(names).some((t, i) => t !== names[i]);
+    return shortHeads(names, SHORT).some((t, i) => t !== names[i]);
   }
 
   function renderPlayers(s, halves, wide, heads) {
     // `halves`: the TV's two tables side by side, the first half of the seats and the second
     // (many players: the rows are bigger so). `heads`: how the TV writes the kind's column
     // heads: "across" (the default), "upright" (written upwards, as the round table's names
-    // are: a long word no longer widens its column), or "short" (each an abbreviation with
-    // its whole word as aria-label and title, and the words in full in a key under the table).
+    // are: a long word no longer widens its column), "short" or "shorter" (each an
+    // abbreviation with its whole word as aria-label and title, and the words in full in a
+    // key under the table).
     const st = s.state || {};
     const sec = document.getElementById("players");
     sec.hidden = !s.game;
@@ -453,7 +464,9 @@ const Table = (function () {
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
     const times = clockColumns(s, TV && (wide ?? !halves));
-    const shorts = heads === "short" ? shortHeads(cols.map((c) => c.name)) : cols.map((c) => c.name);
+    const named = cols.map((c) => c.name);
+    const shorts = heads === "short" ? shortHeads(named, SHORT)
+                 : heads === "shorter" ? shortHeads(named, SHORTER) : named;
     const head = h("tr", {}, h("th", {text: "Player"}),
                    cols.map((c, i) => shorts[i] === c.name ? h("th", {class: "col-h"}, h("span", {text: c.name}))
                      : h("th", {"aria-label": c.name}, h("abbr", {title: c.name, text: shorts[i]}))),
@@ -678,14 +691,14 @@ const Table = (function () {
       ? [[false, true], [true, false], [false, false]] : [[false, true]];
     // The columns' heads are written across; only when every layout cuts something are they
     // written upwards or short (with the key under the table), whichever leaves the bigger
-    // type (upwards on a tie: the whole words at their columns): a group's own game may head
-    // four columns with 16-letter words, which no 16 players' table holds across a 720p
-    // screen, nor upwards above 16 rows.
+    // type (upwards on a tie: the whole words at their columns), and only when both cut
+    // something, shorter still: a group's own game may head four columns with 16-letter
+    // words, which no 16 players' table holds across a 720p screen, nor upwards above 16 rows.
     let best = null;
     let last = null;
-    const ways = snap.game && headsShorten(snap) ? ["across", "upright", "short"] : ["across"];
+    const ways = snap.game && headsShorten(snap) ? ["across", "upright", "short", "shorter"] : ["across"];
     for (const heads of ways) {
-      if (best && best[3] === "across" && best[0][0] > 0) break;
+      if ((heads === "upright" || heads === "shorter") && best && best[0][0] > 0) break;
       for (const [halves, wide] of tries) {
         if (!snap.game) break;
         renderPlayers(snap, halves, wide, heads);
