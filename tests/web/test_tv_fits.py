@@ -507,6 +507,14 @@ DESIGNS = {
 }
 
 
+# How the heads are written where the choice is plain: a short word across; two players'
+# rows leave the room for the whole words upwards; 16 rows do not (short, with the key).
+HEADS = {"four short tallies": "across", "long tallies, 2 players": "upright",
+         "the worst": "short"}
+HEADS_NOW = """() => document.querySelector('#players .heads-key') ? 'short'
+  : document.querySelector('#players table.upright') ? 'upright' : 'across'"""
+
+
 def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
     """Issue 37: a designed game's own words head the players' table: four 16-letter tally
     names at 16 players (the 16-letter player name among them) were cut at 1280x720 (8
@@ -569,6 +577,9 @@ def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
                         shown = [text for _, text in heads]
                         if len(set(shown)) < len(shown):
                             cut.append(where + f"two heads read the same: {shown}")
+                        way = page.evaluate(HEADS_NOW)
+                        if name in HEADS and way != HEADS[name]:
+                            cut.append(where + f"the heads are written {way}, not {HEADS[name]}")
         finally:
             context.close()
     assert not cut, "\n".join(cut)
