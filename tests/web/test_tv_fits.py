@@ -449,7 +449,8 @@ def test_tv_is_readable_in_every_clock_state_with_the_longest_name_on_turn(brows
 # --- a group's own designs (issue 37): their words head the players' table's columns -------
 # A tally's name is the schema's "words": at most 16 characters (companion/rules/design/
 # schema.json), and one word may be all of them. The heads below are 16 letters each, heavy
-# with the widest letters (m, w), so no legal head is longer or wider.
+# with the widest letters (m, w): as long and about as wide as a real word gets ("the widest
+# letters" below goes further).
 LONGEST_TALLIES = ("mammothmushrooms", "wombatwhirlwinds", "moonwalkmarathon",
                    "windmillwoodwork")
 
@@ -517,12 +518,13 @@ HEADS_NOW = """() => document.querySelector('#players .heads-key') ? 'short'
 
 def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
     """Issue 37: a designed game's own words head the players' table: four 16-letter tally
-    names at 16 players (the 16-letter player name among them) were cut at 1280x720 (8
-    letters were, by 11 px). Each design above at its most players, with a chess clock
-    running (a time, an average and a bank per player), in progress and at game over, at
-    both sizes: nothing cut, nothing over anything else, no word under the floor; and every
-    tally's whole name is on the screen, as words (a head shown short or turned still reads
-    whole)."""
+    names at 16 players (the 16-letter player name among them) were cut at 1280x720: the
+    table 1178 px wide in 685 (8 letters: 816 in 685). Each design above at its most
+    players, with a chess clock running (a time, an average and a bank per player), in
+    progress and at game over, at both sizes: nothing cut, nothing over anything else, no
+    word under the floor; every tally's whole name is on the screen, as words (a head
+    written short is in the key under the table), and names its head for a screen reader;
+    no two heads read the same."""
     from companion.testing import FakeClock, RecordingRing
 
     start = 1_700_000_000.0
