@@ -6,6 +6,7 @@ New game offers, titled "(ours)", in their colour."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import tomllib
@@ -123,6 +124,21 @@ def test_the_view_has_a_column_per_tally_and_the_pot():
     assert view["columns"] == [{"name": "Coins", "cells": ["8", "10", "10"]}]
     assert {"kind": "stat", "label": "pot", "value": "7", "style": "huge"} in view["stats"]
     assert {"kind": "stat", "label": "out", "value": "nobody"} in view["stats"]
+
+
+def test_out_is_said_beside_the_tally_that_put_the_player_out_only():
+    """A player out is "(out)" in the column of the tally whose out_at they reached, not in
+    every column (the row is struck through besides; four columns of "(out)" were too wide
+    for a 16 players' table on a 720p TV)."""
+    d = copy.deepcopy(design_json("penalty-pot"))
+    d["tallies"][0]["start"] = 2
+    d["tallies"].append({"name": "stars"})
+    k = games.design_kind(d)
+    j = Journal(Header(k.kind, ("Ann", "Ben", "Cy"), 0, {}))
+    j.append({"type": "move", "name": "Penalty"})  # Ann pays her 2 coins: out
+    view = kw.to_json(kw.part(k).view(seen(j)))
+    assert view["columns"] == [{"name": "Coins", "cells": ["0 (out)", "2", "2"]},
+                               {"name": "Stars", "cells": ["0", "0", "0"]}]
 
 
 def test_the_round_score_is_asked_as_a_form_per_player():

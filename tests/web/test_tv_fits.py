@@ -444,3 +444,144 @@ def test_tv_is_readable_in_every_clock_state_with_the_longest_name_on_turn(brows
         finally:
             context.close()
     assert not cut, "\n".join(cut)
+
+
+# --- a group's own designs (issue 37): their words head the players' table's columns -------
+# A tally's name is the schema's "words": at most 16 characters (companion/rules/design/
+# schema.json), and one word may be all of them. The heads below are 16 letters each, heavy
+# with the widest letters (m, w): as long and about as wide as a real word gets ("the widest
+# letters" below goes further).
+LONGEST_TALLIES = ("mammothmushrooms", "wombatwhirlwinds", "moonwalkmarathon",
+                   "windmillwoodwork")
+
+
+def _design(title: str, tallies: tuple[str, ...], *, pot: bool = False, most: int = 16,
+            target: bool = False, rounds: bool = False, out_at: bool = False) -> dict:
+    """A legal design named `title` keeping `tallies` (the first one money when there is a
+    `pot`), for 2 to `most` players: a move adding to each tally, a payment into the pot,
+    and each optional stat the TV's game panel shows (a target, rounds, who is out)."""
+    first = tallies[0]
+    d: dict = {
+        "format_version": 1, "title": title, "players": {"min": 2, "max": most},
+        "tallies": [{"name": t, "start": 10} for t in tallies],
+        "moves": [{"name": f"Add {i + 1}", "effects": [{"do": "add", "tally": t, "amount": 3}]}
+                  for i, t in enumerate(tallies[1:] if pot else tallies)],
+        "end": [{"when": "group"}],
+        "winner": {"by": "most", "tally": first},
+    }
+    if pot:
+        d["tallies"][0] = {"name": first, "start": 10, "money": True}
+        d["pot"] = {"start": 5}
+        d["moves"].append({"name": "Pay", "effects": [
+            {"do": "pay", "amount": 1, "from": "current", "to": "pot"}, {"do": "end_turn"}]})
+    if target:
+        d["end"].append({"when": "reach", "tally": tallies[-1], "target": 9999})
+    if rounds:
+        d["end"].append({"when": "rounds", "rounds": 999})
+    if out_at:
+        d["tallies"][-1]["out_at"] = 0
+        d["moves"].append({"name": "Lose", "effects": [
+            {"do": "take", "tally": tallies[-1], "amount": 5, "who": "chosen"}]})
+    return d
+
+
+# The worst a design can ask of the TV: four tallies with the longest names, a pot, every
+# stat of the game panel, 16 players; then a handful of odd ones.
+DESIGNS = {
+    "the worst": _design("Mmmmmmmmmmmmmmmm", LONGEST_TALLIES, pot=True, target=True,
+                         rounds=True, out_at=True),
+    "one long tally": _design("Onelongtallyname", ("thunderstrikes12",)),
+    "four short tallies": _design("Short", ("a", "bb", "xp", "hp"), pot=True),
+    "four 8-letter tallies": _design("Eight letters", ("mushroom", "windmill", "woodwork",
+                                                       "marathon"), pot=True, out_at=True),
+    "two-word tallies": _design("Two words", ("gold coins", "magic beans", "big wins",
+                                              "bad luck cards"), target=True),
+    "long tallies, 2 players": _design("Two players", LONGEST_TALLIES, most=2, pot=True),
+    "look-alike long tallies": _design("Look alike", tuple(f"mammothmonsters{i}"
+                                                           for i in range(1, 5)), pot=True),
+    "look-alike 8-letter tallies": _design("Look alike 8", ("scorefirst", "scoresecond",
+                                                            "scorethird", "scorefourth")),
+    # Legal, if no group would: the widest letters, even their first four too wide.
+    "the widest letters": _design("Wwwwwwwwwwwwwwww", ("mmmmmmmmmmmmmmmm", "wwwwwwwwwwwwwwww",
+                                                       "mwmwmwmwmwmwmwmw", "wmwmwmwmwmwmwmwm"),
+                                  pot=True, out_at=True),
+}
+
+
+# How the heads are written where the choice is plain: a short word across; two players'
+# rows leave the room for the whole words upwards; 16 rows do not (short, with the key).
+HEADS = {"four short tallies": "across", "long tallies, 2 players": "upright",
+         "the worst": "short"}
+HEADS_NOW = """() => document.querySelector('#players .heads-key') ? 'short'
+  : document.querySelector('#players table.upright') ? 'upright' : 'across'"""
+
+
+def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
+    """Issue 37: a designed game's own words head the players' table: four 16-letter tally
+    names at 16 players (the 16-letter player name among them) were cut at 1280x720: the
+    table 1178 px wide in 685 (8 letters: 816 in 685). Each design above at its most
+    players, with a chess clock running (a time, an average and a bank per player), in
+    progress and at game over, at both sizes: nothing cut, nothing over anything else, no
+    word under the floor; every tally's whole name is on the screen, as words (a head
+    written short is in the key under the table), and names its head for a screen reader;
+    no two heads read the same."""
+    from companion.testing import FakeClock, RecordingRing
+
+    start = 1_700_000_000.0
+    clock = FakeClock(start)
+    ids: dict[str, tuple[int, dict]] = {}
+    with Store(tmp_path / "journal.db", clock=clock) as store:
+        for name, d in DESIGNS.items():
+            kind = games.design_kind(d).kind
+            players, rules, events = crowd.game(kind, d["players"]["max"])
+            j = store.new_game(Header(kind, tuple(players), 0,
+                                      {**rules, "time_bank": 600, "time_bonus": 5}), park=True)
+            for e in events:
+                j.append(e)
+            ids[name] = store.game_id(j), d
+    cut: list[str] = []
+    with Companion(tmp_path / "journal.db", clock=clock, ring=RecordingRing(16)) as c:
+        context = browser.new_context(viewport=SIZES[1], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            pair(page, c)
+            page.clock.install(time=start * 1000)
+            page.clock.pause_at(start * 1000 + 1000)
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            for name, (gid, d) in ids.items():
+                seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                for over in (False, True):
+                    if over:
+                        seq = _post(page, c, "/api/action", {"event": {"type": "end"}})
+                    sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+                    for size in sizes:
+                        page.set_viewport_size(size)
+                        _refitted(page, seq)
+                        where = f"{name}, {'game over' if over else 'clock running'}, " \
+                                f"{size['width']}x{size['height']}: "
+                        rows = page.locator("#players tbody tr").count()
+                        if rows != d["players"]["max"]:
+                            cut.append(where + f"{rows} players' rows shown")
+                        cut += [where + line for line in problems(page)]
+                        seen = page.locator("#board").inner_text().casefold()
+                        cut += [where + f"the tally {t!r} is not on the screen"
+                                for t in (t["name"] for t in d["tallies"]) if t not in seen]
+                        # A head written short is named in full for a screen reader, and
+                        # no two heads read the same.
+                        heads = page.eval_on_selector_all(
+                            "#players table:first-child thead th", "ths => ths.map((t) => "
+                            "[(t.getAttribute('aria-label') || t.textContent).toLowerCase(),"
+                            " t.textContent.toLowerCase()])")
+                        cut += [where + f"no head of the players' table is named {t!r}"
+                                for t in (t["name"] for t in d["tallies"])
+                                if t not in [named for named, _ in heads]]
+                        shown = [text for _, text in heads]
+                        if len(set(shown)) < len(shown):
+                            cut.append(where + f"two heads read the same: {shown}")
+                        way = page.evaluate(HEADS_NOW)
+                        if name in HEADS and way != HEADS[name]:
+                            cut.append(where + f"the heads are written {way}, not {HEADS[name]}")
+        finally:
+            context.close()
+    assert not cut, "\n".join(cut)

@@ -146,8 +146,12 @@ def web_for(design: Design) -> KindWeb:
         if st.get("scoring") and not st.get("over"):
             stats.append(Note("The round is over: type its scores."))
         tallies = st.get("tallies") or {}
+        # "(out)" beside the tally that puts a player out (its out_at), not in every column:
+        # the row says so already (struck through), and four columns of it were too wide
+        # for a 16 players' table on a 720p TV.
         columns = tuple(Column(t.name.capitalize(), tuple(
-            str(v) + (" (out)" if k in out else "") for k, v in enumerate(tallies.get(t.name, []))))
+            str(v) + (" (out)" if k in out and t.out_at is not None else "")
+            for k, v in enumerate(tallies.get(t.name, []))))
             for t in design.tallies)
         return View(tuple(stats), columns)
 

@@ -410,9 +410,52 @@ const Table = (function () {
     return Array.isArray(v) ? h("span", {class: "chips"}, v.map((c) => chip(c.color, c.text))) : String(v);
   }
 
-  function renderPlayers(s, halves, wide) {
+  // A column's head in short (the TV, when the whole words cannot fit, even written upwards:
+  // a group's own game may head four columns with 16-letter words): its first `min` letters
+  // and a full stop, one more where two would read the same, and numbered where they still
+  // would ("Poi.1", "Poi.2": a letter less, so no wider); a word no longer than `min` + 1
+  // stays whole. Four heads of SHORT letters ("Mamm.") and the rest of a 16 players' table
+  // fit a 720p screen; SHORTER letters ("Ma.") are the last resort, for the widest letters.
+  const SHORT = 4;
+  const SHORTER = 2;
+  function shortHeads(names, min) {
+    const chars = names.map((n) => Array.from(String(n)));
+    const lens = names.map(() => min);
+    const letters = (i, n) => chars[i].slice(0, n).join("").trimEnd() + ".";
+    const cut = (i) => (chars[i].length <= lens[i] + 1 ? names[i] : letters(i, lens[i]));
+    const alike = (shorts) => {  // the groups of heads that read the same
+      const same = new Map();
+      shorts.forEach((t, i) => same.set(t.toLowerCase(), [...(same.get(t.toLowerCase()) || []), i]));
+      return [...same.values()].filter((seats) => seats.length > 1);
+    };
+    for (;;) {
+      const shorts = names.map((n, i) => cut(i));
+      const groups = alike(shorts);
+      let longer = false;
+      for (const g of groups) {
+        for (const i of g) {
+          if (lens[i] === min && lens[i] + 1 < chars[i].length) { lens[i]++; longer = true; }
+        }
+      }
+      if (longer) continue;
+      for (const g of groups) g.forEach((i, n) => { shorts[i] = letters(i, Math.max(1, min - 1)) + (n + 1); });
+      return shorts;
+    }
+  }
+  function headsShorten(s) {
+    // Whether the players' table has a head that shortHeads writes shorter (one long enough
+    // to be worth writing upwards, too).
+    const names = ((s.view || {}).columns || []).map((c) => c.name);
+    return shortHeads(names, SHORT).some((t, i) => t !== names[i]);
+  }
+
+  function renderPlayers(s, halves, wide, heads) {
     // `halves`: the TV's two tables side by side, the first half of the seats and the second
-    // (many players: the rows are bigger so).
+    // (many players: the rows are bigger so). `heads`: how the TV writes the kind's column
+    // heads: "across" (the default), "upright" (written upwards, as the round table's names
+    // are: a long word no longer widens its column), "short" or "shorter" (each an
+    // abbreviation with its whole word as aria-label and title, and the words in full in a
+    // key under the table).
     const st = s.state || {};
     const sec = document.getElementById("players");
     sec.hidden = !s.game;
@@ -421,8 +464,17 @@ const Table = (function () {
     const out = new Set(st.eliminated || []);
     const win = new Set(st.winners || []);
     const times = clockColumns(s, TV && (wide ?? !halves));
-    const head = h("tr", {}, h("th", {text: "Player"}), cols.map((c) => h("th", {text: c.name})),
+    const named = cols.map((c) => c.name);
+    const shorts = heads === "short" ? shortHeads(named, SHORT)
+                 : heads === "shorter" ? shortHeads(named, SHORTER) : named;
+    const head = h("tr", {}, h("th", {text: "Player"}),
+                   cols.map((c, i) => shorts[i] === c.name ? h("th", {class: "col-h"}, h("span", {text: c.name}))
+                     : h("th", {"aria-label": c.name}, h("abbr", {title: c.name, text: shorts[i]}))),
                    times.map(([t, , title]) => h("th", {class: "num clock-col", title, text: t})));
+    const key = shorts.some((t, i) => t !== cols[i].name)
+      ? h("p", {class: "note heads-key", "aria-hidden": "true"}, cols.map((c, i) => shorts[i] === c.name ? null
+          : [h("span", {class: "head-key"}, h("b", {text: shorts[i]}), " " + c.name), " "]))
+      : null;
     const rows = s.players.map((name, k) => {
       const cls = [k === st.current && !st.over ? "current" : "", out.has(k) ? "out" : "",
                    win.has(k) ? "winner" : ""].join(" ").trim();
@@ -436,15 +488,16 @@ const Table = (function () {
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))),
         times.map(([, what]) => h("td", {class: "num clock-col", "data-clock": what, "data-seat": String(k)})));
     });
+    const seatsClass = heads === "upright" ? "seats upright" : "seats";
     if (!halves) {
-      fill("players", h("table", {class: "seats"}, h("thead", {}, head), h("tbody", {}, rows)));
+      fill("players", h("table", {class: seatsClass}, h("thead", {}, head), h("tbody", {}, rows)), key);
       fillSeatTimes(sec, clockSnap === s ? clockNow() : null);
       return;
     }
     const cut = Math.ceil(rows.length / 2);
     fill("players", h("div", {class: "seats-halves"},
-      [rows.slice(0, cut), rows.slice(cut)].map((part) => h("table", {class: "seats"},
-        h("thead", {}, head.cloneNode(true)), h("tbody", {}, part)))));
+      [rows.slice(0, cut), rows.slice(cut)].map((part) => h("table", {class: seatsClass},
+        h("thead", {}, head.cloneNode(true)), h("tbody", {}, part)))), key);
     fillSeatTimes(sec, clockSnap === s ? clockNow() : null);
   }
 
@@ -613,7 +666,7 @@ const Table = (function () {
     const chosen = snap.game ? tvChoices.get(key) : undefined;
     if (chosen && !chosen.score && !tight) return 0;  // cut at this header: fitClock's tighter
     if (chosen) {
-      renderPlayers(snap, chosen.halves, chosen.wide);
+      renderPlayers(snap, chosen.halves, chosen.wide, chosen.heads);
       const again = place(chosen.side);
       if (again[0] > 0 || !chosen.score) {  // as good as it was (or as good as it gets)
         document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
@@ -636,20 +689,30 @@ const Table = (function () {
     // the first of them on a tie.
     const tries = snap.game && snap.players.length > TV_HALVES
       ? [[false, true], [true, false], [false, false]] : [[false, true]];
+    // The columns' heads are written across; only when every layout cuts something are they
+    // written upwards or short (with the key under the table), whichever leaves the bigger
+    // type (upwards on a tie: the whole words at their columns), and only when both cut
+    // something, shorter still: a group's own game may head four columns with 16-letter
+    // words, which no 16 players' table holds across a 720p screen, nor upwards above 16 rows.
     let best = null;
     let last = null;
-    for (const [halves, wide] of tries) {
-      if (!snap.game) break;
-      renderPlayers(snap, halves, wide);
-      last = [arrange(), halves, wide];
-      if (!best || last[0][0] > best[0][0]) best = last;
-      if (last[0][0] >= K_SOFT) break;
+    const ways = snap.game && headsShorten(snap) ? ["across", "upright", "short", "shorter"] : ["across"];
+    for (const heads of ways) {
+      if ((heads === "upright" || heads === "shorter") && best && best[0][0] > 0) break;
+      for (const [halves, wide] of tries) {
+        if (!snap.game) break;
+        renderPlayers(snap, halves, wide, heads);
+        last = [arrange(), halves, wide, heads];
+        if (!best || last[0][0] > best[0][0]) best = last;
+        if (last[0][0] >= K_SOFT) break;
+      }
     }
     const score0 = snap.game ? 0 : arrange()[0];  // no game: no players' table
-    if (best && best !== last) { renderPlayers(snap, best[1], best[2]); arrange(); }
+    if (best && best !== last) { renderPlayers(snap, best[1], best[2], best[3]); arrange(); }
     if (best) {
       if (tvChoices.size > 8) tvChoices.clear();
-      tvChoices.set(key, {score: best[0][0], halves: best[1], wide: best[2], side: box.parentElement});
+      tvChoices.set(key, {score: best[0][0], halves: best[1], wide: best[2], heads: best[3],
+                          side: box.parentElement});
     }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
     return best ? best[0][0] : score0;
