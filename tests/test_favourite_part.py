@@ -95,6 +95,10 @@ def test_verdict_words():
     assert verdict(names, [0.5, 0.38, 0.12], [1, 2]) == "Upset! Ben (38%) & Cy (12%) won"
     assert verdict(names, [0.4, 0.4, 0.2], [1]) == "Ann & Ben were the favourites: as predicted"
     assert verdict(names, [0.5, 0.3, 0.2], []) == "No winner; Ann was the favourite"
+    # Many sharing the win: a count, not a list (one line under the name on a TV)
+    four = ("Ann", "Ben", "Cy", "Dee")
+    assert verdict(four, [0.4, 0.2, 0.2, 0.2], [1, 2, 3]) == \
+        "Upset! Ann was the favourite; 3 others shared the win"
 
 
 def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monkeypatch):

@@ -93,6 +93,9 @@ def verdict(players: Sequence[str], chances: Sequence[float], winners: Sequence[
     if upset(chances, winners):
         if len(winners) == 1:
             return f"Upset! {players[winners[0]]} won at {percent(chances[winners[0]])}"
-        return "Upset! " + _and([f"{players[s]} ({percent(chances[s])})" for s in winners]) \
-            + " won"
+        if len(winners) == 2:
+            return "Upset! " + _and([f"{players[s]} ({percent(chances[s])})" for s in winners]) \
+                + " won"
+        # Many sharing the win: a count, not a list (one line under the name on a TV).
+        return f"Upset! {fav} {was}; {len(winners)} others shared the win"
     return f"{fav} {was}: as predicted"
