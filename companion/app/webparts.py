@@ -1,6 +1,7 @@
 """The web snapshot's pieces that other parts own: the turn clock (clock.py), the calls and
 how they are said (calls.py), the seat lights (lights.py), who is favourite (favourite.py,
-from the history figures of statscache.py). The web bridge is handed
+from the skill ratings of statscache.py, which `warm` has folded off the app thread from the
+first frame on). The web bridge is handed
 `pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
 parts are read from the host at each call (a benchmark replaces the App's turn clock)."""
 
@@ -21,6 +22,13 @@ if TYPE_CHECKING:
     from companion.session.store import Store
 
 
+class Served(Protocol):
+    """The table web, as far as the pieces care (companion.web.server.Web)."""
+
+    @property
+    def running(self) -> bool: ...
+
+
 class Owners(Protocol):
     """The parts that own the pieces (the App holds them)."""
 
@@ -35,6 +43,9 @@ class Owners(Protocol):
 
     @property
     def store(self) -> Store: ...  # its id
+
+    @property
+    def web(self) -> Served | None: ...  # the table web, once attached
 
 
 def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
@@ -52,3 +63,12 @@ def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
                                                 else owners.store.game_id(j))}
 
     return read
+
+
+def warm(owners: Owners) -> None:
+    """After the box's first frame: when the web is on and the group wants the favourite,
+    have the skill ratings read and folded off the app thread now (StatsCache.warm), so that
+    they are ready when the first game starts, not asked for then."""
+    web = owners.web
+    if web is not None and web.running and owners.config["stats"]["favourite"]:
+        owners.statscache.warm()
