@@ -125,6 +125,9 @@ def test_the_prediction_arrives_in_a_snapshot_when_the_thread_lands(tmp_path):
     try:
         published: list[dict] = []
         app.bridge.snapshots.publish = published.append
+        app.bridge.snapshots.publish_now()  # as when the web is attached: nothing started
+        assert published[-1]["favourite"] is None and not app.statscache.filling
+        app.render()  # the first frame
         app.bridge.snapshots.publish_now()
         assert published[-1]["favourite"] is None and app.statscache.filling
         item = app.queue.get(timeout=30)  # what the thread posts to the app's queue

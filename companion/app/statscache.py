@@ -1,6 +1,5 @@
 """The statistics cache: the history figures for Records and the end screens (Stats), and the
-skill ratings for who is favourite (favourite.py), computed on the app thread when first asked
-and kept until the next committed change.
+skill ratings for who is favourite (favourite.py), kept until the next committed change.
 
 It owns the History it figures with (made on the first call: never at start-up), the figures
 and the ratings themselves, and the one background thread that does what would stall the
@@ -156,7 +155,8 @@ class StatsCache:
         they are up to date as they are: nothing is read again), then say so (`landed`).
         What is left to replay after it (an unfinished game has no saved record; a failed
         replay or save) the app thread replays itself; a change further back meanwhile is
-        folded by the thread again; after a failure the app thread does it all."""
+        folded by the thread again; after a failure the app thread does it all. (A game
+        another process imported while the thread ran is read at the next committed change.)"""
         self._filling = False
         self._filled = True
         if item.records:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from companion.app.lights import Lights
     from companion.app.statscache import StatsCache
     from companion.session.journal import Journal
+    from companion.session.ratings import Ratings
     from companion.session.store import Store
 
 
@@ -47,12 +48,20 @@ class Owners(Protocol):
     @property
     def web(self) -> Served | None: ...  # the table web, once attached
 
+    @property
+    def last_frame(self) -> tuple[int, Any] | None: ...  # None before the first frame
+
 
 def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
     """What the snapshot's "clock", "calls", "speech", "ring" and "favourite" are, read when
     asked (the favourite is predicted once per game and kept here)."""
-    favourite = Favourite(lambda: owners.statscache.ratings(),
-                          lambda: bool(owners.config["stats"]["favourite"]))
+
+    def ratings() -> Ratings | None:
+        # Not before the first frame (the snapshot made when the web is attached): the
+        # thread that folds them must not slow it; `warm` starts it after.
+        return None if owners.last_frame is None else owners.statscache.ratings()
+
+    favourite = Favourite(ratings, lambda: bool(owners.config["stats"]["favourite"]))
 
     def read() -> dict[str, Any]:
         tc, caller, j = owners.turn_clock, owners.caller, owners.journal
