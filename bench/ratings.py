@@ -106,7 +106,7 @@ def journal(path: Path, n: int, *, players: int = 20, seed: int = 38) -> None:
     """A box's journal after `n` finished Match Patch games of 2-6 seats drawn from `players`
     names (`Player 1`...), ten minutes apart, each game's statistics record saved as the app
     thread saves it when a game ends (the records are made here from each game's fold: the
-    History's replay of 5,000 games would take minutes)."""
+    History's replay of 5,000 games takes over a minute)."""
     import json
 
     from companion.rules.game import Header
@@ -198,7 +198,7 @@ def new_game_press_ms(path: Path) -> dict[str, float]:
     thread.start()
     try:
         for i in range(3):  # New game, Table, 4 players (this OK starts the game)
-            if i == 2 and getattr(app.statscache, "filling", False) and not landed.wait(120):
+            if i == 2 and app.statscache.filling and not landed.wait(120):
                 raise RuntimeError("the statistics thread did not land")
             done.clear()
             app.post(ButtonInput(Button.OK))
