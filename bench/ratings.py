@@ -15,12 +15,20 @@ with and without a score, one or two winners, a minute apart.
   that game taken back from the kept ratings. The median over 20 games.
 - ratings_5000_older_import_ms: a game older than all the others imported: every game
   taken back and folded again after it.
+- press_new_game_5000_games_ms: the box started on a journal of 5,000 finished games of 20
+  players (each game's record saved, as the app thread saves it at a game's end), the web
+  on and who is favourite on: the app thread's time for the panel press that starts a new
+  game, from taking it off the queue to the snapshot (with its favourite) published. Before
+  issue 38 item 5 the favourite's first prediction folded every game there; now a
+  background thread has folded them from the first frame on (companion/app/statscache.py).
 """
 
 from __future__ import annotations
 
 import random
+import shutil
 import statistics
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -89,3 +97,145 @@ def bench_ratings(tmp: Path, figure, *, quick: bool) -> None:
            note + ": the latest end undone, that game taken back (median of 20)")
     figure(f"ratings_{n}_older_import_ms", imported, "ms", None,
            note + ": a game older than all imported, every game folded again after it")
+    bench_new_game(tmp, figure, quick=quick)
+
+
+# --- the press that starts a new game, with who is favourite on --------------------------------
+
+def journal(path: Path, n: int, *, players: int = 20, seed: int = 38) -> None:
+    """A box's journal after `n` finished Match Patch games of 2-6 seats drawn from `players`
+    names (`Player 1`...), ten minutes apart, each game's statistics record saved as the app
+    thread saves it when a game ends (the records are made here from each game's fold: the
+    History's replay of 5,000 games takes over a minute)."""
+    import json
+
+    from companion.rules.game import Header
+    from companion.session import roster
+    from companion.session.journal import Journal
+    from companion.session.rows import GameSink, insert_game
+    from companion.session.stats import record_of
+    from companion.session.store import Store
+    from companion.session.tally import record_to_json, summary_key
+
+    rng = random.Random(seed)
+    names = [f"Player {i + 1}" for i in range(players)]
+    folded: dict[int, Journal] = {}
+    with Store(path) as st:
+        with st.transaction() as db:  # one transaction, not an fsync per event
+            for i in range(n):
+                header = Header("match-patch", tuple(rng.sample(names, rng.randint(2, 6))))
+                events = [{"type": "pair", "player": rng.randrange(len(header.players))}
+                          for _ in range(rng.randint(1, 4))] + [{"type": "end"}]
+                gid = insert_game(db, header, "closed", 1_700_000_000.0 + 600 * i)
+                sink = GameSink(st, gid)
+                for seq, e in enumerate(events):
+                    sink.insert(db, seq, e)
+                folded[gid] = Journal(header, events)
+        saved = []
+        for row in st.history_rows():
+            j = folded[row.id]
+            record = record_of(row.id, j.header, j.state, events=row.events,
+                               created=row.created, status=row.status)
+            saved.append((row.id, summary_key(row), json.dumps(record_to_json(record))))
+        st.save_summaries(saved)
+        roster.save(st, names[:4])  # New game offers Player 1-4
+
+
+def new_game_press_ms(path: Path) -> dict[str, float]:
+    """The app thread's times (ms) on the box started on `path` (the app on its own thread,
+    as `companion run`), the web on, who is favourite on (the default): "press", for the
+    panel press that starts a new game (the OK on the number of players, Table), from taking
+    it off the queue to the snapshot (with the prediction) published; "landing", for taking
+    over the statistics thread's work (StatsFilled) to its snapshot published, and "ready",
+    from the app thread's start to then (neither when there is no such thread). The presses
+    before it are made a frame apart; before it the thread, if any, is let finish (a group
+    takes seconds over the menus)."""
+    from companion.app.core import run_safely
+    from companion.inputs import Button, ButtonInput, Quit, StatsFilled
+    from companion.testing import make_app
+    from companion.web.server import Web
+
+    app = make_app(path.parent, journal=path.name, clock=time.monotonic, strict=False)
+    if app.journal is not None:
+        raise RuntimeError(f"{path} has an open game: the box would resume it")
+    web = Web(config=app.config, post=app.post, host="127.0.0.1", port=0,
+              frame=lambda: app.last_frame, source=path)
+    app.attach_web(web)
+    if web.start():
+        raise RuntimeError("the web did not start")
+    snapshots: list[dict] = []
+    publish = app.bridge.snapshots.publish
+    assert publish is not None
+
+    def kept(snapshot: dict) -> None:
+        snapshots.append(snapshot)
+        publish(snapshot)
+
+    app.bridge.snapshots.publish = kept
+    done, landed = threading.Event(), threading.Event()
+    spans: dict[str, tuple[float, float]] = {}
+    handle, flush = app.handle, app.flush_snapshot
+    began: list[tuple[object, float]] = [(None, 0.0)]  # the item handled last, and when
+
+    def timed_handle(item: object) -> None:
+        began[0] = (item, time.perf_counter())
+        handle(item)
+
+    def timed_flush() -> None:
+        flush()
+        item, start = began[0]
+        if isinstance(item, ButtonInput):
+            spans["press"] = (start, time.perf_counter())
+            done.set()
+        elif isinstance(item, StatsFilled):
+            spans["landing"] = (start, time.perf_counter())
+            landed.set()
+
+    app.handle = timed_handle  # type: ignore[method-assign]
+    app.flush_snapshot = timed_flush  # type: ignore[method-assign]
+    thread = threading.Thread(target=run_safely, args=(app,), daemon=True)
+    t0 = time.perf_counter()
+    thread.start()
+    try:
+        for i in range(3):  # New game, Table, 4 players (this OK starts the game)
+            if i == 2 and app.statscache.filling and not landed.wait(120):
+                raise RuntimeError("the statistics thread did not land")
+            done.clear()
+            app.post(ButtonInput(Button.OK))
+            if not done.wait(60):
+                raise RuntimeError("no frame after OK")
+        if app.journal is None:
+            raise RuntimeError("the third OK did not start a game")
+        if snapshots[-1]["favourite"] is None:
+            raise RuntimeError("the new game's snapshot has no favourite")
+        out = {k: (end - start) * 1000 for k, (start, end) in spans.items()}
+        if "landing" in spans:
+            out["ready"] = (spans["landing"][1] - t0) * 1000
+        return out
+    finally:
+        app.post(Quit())
+        thread.join(60)
+        web.stop()
+        app.store.close()
+
+
+def bench_new_game(tmp: Path, figure, *, quick: bool) -> None:
+    n = 500 if quick else 5000
+    path = tmp / f"favourite-{n}.db"
+    journal(path, n)
+    runs = []
+    for i in range(1 if quick else 3):  # each on a copy: a start leaves its game open
+        copy = tmp / f"favourite-{n}-{i}.db"
+        shutil.copyfile(path, copy)
+        runs.append(new_game_press_ms(copy))
+    note = f"{n} finished games of 2-6 seats, 20 players, web on, favourite on"
+    figure(f"press_new_game_{n}_games_ms", statistics.median(r["press"] for r in runs), "ms",
+           None, note + ": the app thread's time for the press that starts a new game, to its "
+           f"snapshot with the prediction (median of {len(runs)} starts)")
+    if all("landing" in r for r in runs):
+        figure(f"favourite_{n}_games_landing_ms", statistics.median(r["landing"] for r in runs),
+               "ms", None, note + ": the app thread's time taking over the statistics "
+               "thread's records and ratings, brought up to date, to its snapshot")
+        figure(f"favourite_{n}_games_ready_ms", statistics.median(r["ready"] for r in runs),
+               "ms", None, note + ": from the app thread's start to the ratings ready "
+               "(folded by the statistics thread from the first frame on)")

@@ -27,7 +27,8 @@ Figures (docs/performance.md, issue 9):
 - the seat lights' (issue 27, `--only ring`, bench/ring.py): press to frame with the ring off
   and on, and what the ring adds to the app thread's work for a press and for a frame of it.
 - the skill ratings' (issue 38, `--only ratings`, bench/ratings.py): every rating over 5,000
-  games of 20 players folded, and one more finished game folded into the kept ones.
+  games of 20 players folded, one more finished game folded into the kept ones, and the app
+  thread's time for the press that starts a new game on such a journal (the favourite shown).
 
 This is the one runner: it imports the benchmarks and hands each its `figure`. What they
 share with it is in modules of their own, none of which imports this one: bench/common.py

@@ -89,11 +89,14 @@ class WebRequest:
 
 @dataclass(frozen=True, eq=False)
 class StatsFilled:
-    """The statistics records a background replay made of games with none saved (a journal
-    from before the statistics): (game id, key, record JSON) for the app thread to save, or
-    None when the replay failed (companion/app/statscache.py)."""
+    """What the statistics' background thread did (companion/app/statscache.py): `records`,
+    the records it replayed of games with none saved (a journal from before the statistics),
+    (game id, key, record JSON) for the app thread to save; `history`, the History it read
+    every game's record with and folded the skill ratings in (session/tally.py), for the app
+    thread to take over. Both None when it failed."""
 
     records: Any = None
+    history: Any = None
 
 
 @dataclass(frozen=True, eq=False)

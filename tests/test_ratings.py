@@ -362,12 +362,17 @@ def test_the_terminal_table_marks_new_players(tmp_path, capsys):
 
 
 def test_the_stats_cache_folds_a_new_end_alone(store):
+    import queue
+
     from companion.app.statscache import StatsCache
-    cache = StatsCache(store, [].append)
+    posted: queue.SimpleQueue = queue.SimpleQueue()
+    cache = StatsCache(store, posted.put)
     for players in (("Ann", "Ben"), ("Ben", "Cy"), ("Ann", "Cy")):
         j = store.new_game(Header("match-patch", players))
         j.append({"type": "pair", "player": 1})
         j.append({"type": "end"})
+    assert cache.ratings() is None  # the first time after a start: the background thread's
+    cache.on_filled(posted.get(timeout=30))
     first = cache.ratings()
     assert first is not None and (first.unfolds, first.folds) == (0, 3)
     j = store.new_game(Header("match-patch", ("Ann", "Ben", "Cy")))
@@ -389,7 +394,8 @@ def test_the_bench_prints_the_ratings_figures(capsys):
     by = {r["figure"]: r for r in rows}
     assert set(by) == {"ratings_500_ms", "ratings_500_incremental_ms",
                        "ratings_500_stats_after_end_ms", "ratings_500_undone_end_ms",
-                       "ratings_500_older_import_ms"}
+                       "ratings_500_older_import_ms", "press_new_game_500_games_ms",
+                       "favourite_500_games_landing_ms", "favourite_500_games_ready_ms"}
     assert by["ratings_500_ms"]["goal"] == 2000.0
     assert all(r["value"] > 0 for r in rows)
 
@@ -407,6 +413,23 @@ def test_docs_stats_md_documents_every_rating_field():
     assert "`players.N.by_game.KIND.rating`, `.provisional`, `.mu`, `.sigma`, `.rated_games`" \
         in docs
     assert set(R.Skill(25.0, 8.0).to_json()) <= set(p["by_game"]["table"])
+
+
+def test_within_a_budget_or_not_at_all():
+    """`Ratings.within`: brought up to the records as `update` does when that folds at most
+    so many games, else nothing changes (the app thread's guard: statscache.py)."""
+    games = regulars_and_a_newcomer()
+    r = R.Ratings()
+    assert not r.within(games, len(games) - 1) and (r.folds, r.unfolds) == (0, 0)
+    assert r.overall == {}
+    assert r.within(games[:-1], len(games)) and r.folds == len(games) - 1
+    assert r.within(games, 1) and r.folds == len(games)  # the one new game
+    assert skills(r) == skills(R.Ratings.of(games))
+    older = game(99, ("Ann", "Ben"), (0,), created=-1.0)  # sorts before every game
+    assert not r.within([*games, older], len(games))  # all again: one more than that
+    assert skills(r) == skills(R.Ratings.of(games)) and r.folds == len(games)
+    assert r.within([*games, older], len(games) + 1)
+    assert skills(r) == skills(R.Ratings.of([*games, older]))
 
 
 def test_only_the_latest_games_keep_their_skills_before(monkeypatch):

@@ -24,8 +24,8 @@ it needs much of the app, its module declares a narrow `typing.Protocol` of what
   far behind a phone is), taps.py (`Taps`: a phone's double taps), changes.py
   (`PhoneChanges`: a phone's changes) and publicframe.py (`PublicFrame`: the frame the web
   may show)
-- statscache.py: `StatsCache`, the history figures for Records and the end screens (given the
-  store and `post`)
+- statscache.py: `StatsCache`, the history figures for Records and the end screens and the
+  skill ratings for who is favourite (given the store, `post` and `landed`)
 - webparts.py: `pieces`, the web snapshot's clock, calls, speech and ring, read from the parts
   that own them when the bridge asks
 

@@ -19,7 +19,7 @@ from companion.app.handlers import HANDLERS, Actions
 from companion.app.rolls import Rolls
 from companion.app.statscache import StatsCache
 from companion.app.timers import Scheduler, Timers
-from companion.app.webparts import pieces
+from companion.app.webparts import pieces, warm
 from companion.errors import IllegalEvent, JournalError
 from companion.session.journal import Journal
 from companion.ui import power
@@ -87,7 +87,7 @@ class App:
         designs.offer(store)  # the group's own designs in New game (docs/designing-a-game.md)
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self.statscache: StatsCache = StatsCache(store, self.post)  # the history figures (stats())
+        self.statscache: StatsCache = StatsCache(store, self.post, self.changed)  # stats()
         self.stack: list[Screen] = []
         self.bridge: WebBridge = WebBridge(self, pieces(self))  # a phone's requests, snapshots
         self.panel_frame: Any = None  # the image the panel itself shows now
@@ -116,6 +116,7 @@ class App:
     def run(self) -> None:
         """Handle inputs until Quit. Blocks on the queue: no polling while idle."""
         self.render()
+        warm(self)  # the favourite's ratings, folded off this thread from the first frame on
         self.lights.sync()  # the ring's first frame
         self.lights.deferred = True  # from now on after each frame (Lights.after)
         if self.journal is not None:

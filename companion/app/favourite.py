@@ -5,8 +5,9 @@ the web snapshot; at game over, whether it went as predicted.
 `Favourite` owns the prediction of the game on the table, made once per game (keyed by the
 game's id and its players) and kept: a snapshot is made after every change, and the ratings
 are not figured again for each. It is given `ratings`, the skill ratings or None while they
-are not ready (companion/app/statscache.py `StatsCache.ratings`: None while the background
-replay runs; then there are no chances yet and nothing waits for them), and `shown`, whether
+are not ready (companion/app/statscache.py `StatsCache.ratings`: None while its background
+thread folds every game; then there are no chances yet and nothing waits for them: the
+snapshot published when the thread's work lands asks again), and `shown`, whether
 the group wants the favourite shown at all (`[stats] favourite`). It runs on the app thread.
 
 The prediction is the one made from the ratings before the game: a game already rated (the

@@ -1,6 +1,7 @@
 """The web snapshot's pieces that other parts own: the turn clock (clock.py), the calls and
 how they are said (calls.py), the seat lights (lights.py), who is favourite (favourite.py,
-from the history figures of statscache.py). The web bridge is handed
+from the skill ratings of statscache.py, which `warm` has folded off the app thread from the
+first frame on). The web bridge is handed
 `pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
 parts are read from the host at each call (a benchmark replaces the App's turn clock)."""
 
@@ -18,7 +19,15 @@ if TYPE_CHECKING:
     from companion.app.lights import Lights
     from companion.app.statscache import StatsCache
     from companion.session.journal import Journal
+    from companion.session.ratings import Ratings
     from companion.session.store import Store
+
+
+class Served(Protocol):
+    """The table web, as far as the pieces care (companion.web.server.Web)."""
+
+    @property
+    def running(self) -> bool: ...
 
 
 class Owners(Protocol):
@@ -36,12 +45,23 @@ class Owners(Protocol):
     @property
     def store(self) -> Store: ...  # its id
 
+    @property
+    def web(self) -> Served | None: ...  # the table web, once attached
+
+    @property
+    def last_frame(self) -> tuple[int, Any] | None: ...  # None before the first frame
+
 
 def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
     """What the snapshot's "clock", "calls", "speech", "ring" and "favourite" are, read when
     asked (the favourite is predicted once per game and kept here)."""
-    favourite = Favourite(lambda: owners.statscache.ratings(),
-                          lambda: bool(owners.config["stats"]["favourite"]))
+
+    def ratings() -> Ratings | None:
+        # Not before the first frame (the snapshot made when the web is attached): the
+        # thread that folds them must not slow it; `warm` starts it after.
+        return None if owners.last_frame is None else owners.statscache.ratings()
+
+    favourite = Favourite(ratings, lambda: bool(owners.config["stats"]["favourite"]))
 
     def read() -> dict[str, Any]:
         tc, caller, j = owners.turn_clock, owners.caller, owners.journal
@@ -52,3 +72,12 @@ def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
                                                 else owners.store.game_id(j))}
 
     return read
+
+
+def warm(owners: Owners) -> None:
+    """After the box's first frame: when the web is on and the group wants the favourite,
+    have the skill ratings read and folded off the app thread now (StatsCache.warm), so that
+    they are ready when the first game starts, not asked for then."""
+    web = owners.web
+    if web is not None and web.running and owners.config["stats"]["favourite"]:
+        owners.statscache.warm()

@@ -224,6 +224,22 @@ class Ratings:
 
     def update(self, records: Iterable[Played]) -> Ratings:
         """Brought up to `records` (every game; the unrated are skipped). Returns itself."""
+        self._bring(*self._plan(records))
+        return self
+
+    def within(self, records: Iterable[Played], budget: int) -> bool:
+        """Brought up to `records` as `update` does when that folds at most `budget` games
+        (a game's end, an undone one: a few); else left as it was, and False (nothing folded
+        yet, a change far back: every game, for a thread of its own)."""
+        now, cut = self._plan(records)
+        if len(now) - cut > budget:
+            return False
+        self._bring(now, cut)
+        return True
+
+    def _plan(self, records: Iterable[Played]) -> tuple[dict[int, Played], int]:
+        """The rated games of `records` by id, and how many of the folded games stay: the
+        ones before the first that changed or that a new game sorts before (0: all again)."""
         now: dict[int, Played] = {}
         for g in records:
             folded = self._folded.get(g.id)
@@ -241,13 +257,17 @@ class Ratings:
         new = [g for gid, g in now.items() if gid not in self._folded]
         if new:
             cut = min(cut, bisect.bisect_left(self._keys, min(order(g) for g in new)))
-        if cut < len(self._order) - len(self._before) or cut == 0:
-            self._start_afresh()  # back past the kept games (or to the first): all again
+        if cut < len(self._order) - len(self._before):
+            cut = 0  # back past the kept games: all again
+        return now, cut
+
+    def _bring(self, now: dict[int, Played], cut: int) -> None:
+        if cut == 0:
+            self._start_afresh()
         while len(self._order) > cut:
             self._unfold()
         for g in sorted((g for gid, g in now.items() if gid not in self._folded), key=order):
             self._fold(g)
-        return self
 
     def _start_afresh(self) -> None:
         self.unfolds += len(self._order)

@@ -191,19 +191,22 @@ class History:
 
     @overload
     def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: None = None) -> Stats: ...
+              budget: None = None, folds: None = None) -> Stats: ...
     @overload
     def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: int | None) -> Stats | None: ...
+              budget: int | None = None, folds: int | None = None) -> Stats | None: ...
 
     def stats(self, *, kind: str | None = None, player: str | None = None,
-              budget: int | None = None) -> Stats | None:
-        """The figures (None when `budget` is exceeded: see `records`)."""
+              budget: int | None = None, folds: int | None = None) -> Stats | None:
+        """The figures (None when `budget` or `folds` is exceeded: see `within`)."""
         records = self.records(budget=budget)
         if records is None:
             return None
+        ratings = self._brought(records, folds)
+        if ratings is None:
+            return None
         return compute(records, kind=kind, player=player, left_out=self.left_out,
-                       ratings=self._ratings.update(records))
+                       ratings=ratings)
 
     def ratings(self, records: list[GameRecord] | None = None) -> Ratings:
         """The skill ratings over `records` (by default every game's, read now): kept
@@ -211,6 +214,30 @@ class History:
         folded in, and a change further back (an undone end, an older game imported) takes
         back and folds again only the games from there on (`Ratings.update`)."""
         return self._ratings.update(self.records() if records is None else records)
+
+    def within(self, *, budget: int | None, folds: int | None) -> Ratings | None:
+        """The kept skill ratings brought up to every game's record, without the figures
+        (`compute`): None, and nothing folded, when that would replay more than `budget`
+        events (see `records`) or fold more than `folds` games (`Ratings.within`: nothing
+        folded yet, a change far back); None for either: no limit. The app thread's."""
+        records = self.records(budget=budget)
+        return None if records is None else self._brought(records, folds)
+
+    def _brought(self, records: list[GameRecord], folds: int | None) -> Ratings | None:
+        if folds is None:
+            return self._ratings.update(records)
+        return self._ratings if self._ratings.within(records, folds) else None
+
+    @property
+    def folded(self) -> Ratings:
+        """The kept skill ratings as they were last brought up to date (nothing read)."""
+        return self._ratings
+
+    def adopt(self, other: History) -> None:
+        """Take the records `other` read and the ratings it folded (a background thread's
+        History on a read-only Store, handed over when it is done with them): games
+        changed since are read again at the next call, as for any cached record."""
+        self._cache, self._ratings = other._cache, other._ratings
 
     def _replay(self, row) -> GameRecord | None:
         t = self.store.replay(row)
