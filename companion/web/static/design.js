@@ -152,14 +152,27 @@
   };
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
+  // And a name's "change" comes while the focus is on its way to the next field (a tap, Tab,
+  // a phone keyboard's Next, or a test's fill): the field it lands on is not yet the active
+  // one, so a redraw then would put a new field in its place, unfocused, and what is typed
+  // next would go nowhere (a tally's "Starts at" lost its value, issue 37). So the redraw
+  // waits until the focus has landed (a task later), and then puts the person back in the
+  // same field with the same selection (`render`).
   function renderSoon() {
-    if (pressing) renderDue = true; else render();
+    if (pressing) { renderDue = true; return; }
+    renderDue = true;
+    setTimeout(() => { if (renderDue) render(); }, 0);
   }
 
   function render() {
     renderDue = false;
     keepDraft();
-    const active = document.activeElement && document.activeElement.getAttribute("data-path");
+    const was = document.activeElement;
+    const active = was && was.getAttribute("data-path");
+    // Where the caret or the selection was in a text field: the same field, drawn again from
+    // the design (which every keystroke wrote), keeps it, so typing goes on where it was.
+    const sel = was && was.tagName === "INPUT" && was.type === "text"
+      ? [was.selectionStart, was.selectionEnd, was.selectionDirection || "none"] : null;
     const body = $("form-body");
     body.replaceChildren(
       section("The game", "game-h", [
@@ -215,7 +228,10 @@
     );
     if (active) {
       const again = body.querySelector(`[data-path="${CSS.escape(active)}"]`);
-      if (again) again.focus();
+      if (again) {
+        again.focus();
+        if (sel && again.type === "text" && sel[0] !== null) again.setSelectionRange(sel[0], sel[1], sel[2]);
+      }
     }
     showErrors();
   }
