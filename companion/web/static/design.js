@@ -580,6 +580,27 @@
   function setEditing(id, title) {
     editing = id;
     $("editing").textContent = id === null ? "A new design." : `Editing "${title}": Save keeps a new version of it.`;
+    keepDraft();  // a reload brings back what it is a version of too
+  }
+
+  // A design on the page that is a kept design already (a draft brought back by a reload, a
+  // file imported again) is that design: editing it, not a new one. The same content is the
+  // same kind: the check's kind of it at a kept design's version is that design's kind.
+  async function recognise() {
+    const title = (d.title || "").trim().toLowerCase();
+    if (editing !== null || !title) return;
+    const r = await json("GET", "/api/designs");
+    const list = r.ok ? r.data.designs : [];
+    const was = JSON.stringify(d);
+    for (const s of list.filter((x) => x.title.toLowerCase() === title)) {
+      const c = await json("POST", "/api/design/check", {design: {...d, version: s.version}, players});
+      if (JSON.stringify(d) !== was || editing !== null) return;  // changed meanwhile
+      if (c.ok && c.data.kind === s.kind) {
+        d.version = s.version;
+        setEditing(s.id, s.title);
+        return;
+      }
+    }
   }
 
   function normalise(design) {
@@ -601,6 +622,7 @@
     render();
     scheduleCheck();
     $("form-h").scrollIntoView({block: "start"});
+    if (id === null) recognise();
   }
 
   async function listSaved() {
@@ -670,7 +692,10 @@
       const s = r.data.design;
       d.version = s.version;
       setEditing(s.id, s.title);
-      status.textContent = `Saved "${s.title}" (version ${s.version}): New game lists it now.`;
+      // The same design kept already (the box compares the content): nothing new is kept.
+      status.textContent = r.data.unchanged
+        ? `Already kept as "${s.title}" (version ${s.version}): nothing new to save.`
+        : `Saved "${s.title}" (version ${s.version}): New game lists it now.`;
       listSaved();
     } else {
       status.textContent = "Not saved: " + r.data.error;
@@ -748,5 +773,6 @@
     setPaired(!!(me.ok && me.data.paired));
     scheduleCheck();  // with the roster's names (and, paired, the box's picture too)
     listSaved();
+    recognise();  // a draft that was saved: editing that design
   })();
 })();
