@@ -464,6 +464,28 @@
     }
   }
 
+  // The Save bar's words, and what a tap on them shows: the preview, or the words in red.
+  function setBar(state, words) {
+    $("bar-status").dataset.state = state;
+    $("bar-status").textContent = words;
+  }
+
+  // A jump: `el` scrolled into sight, clear of the Save bar (design.css: scroll-padding).
+  function jump(el, block) {
+    if (el && !el.hidden) el.scrollIntoView({block: block || "nearest"});
+  }
+
+  function refusalShown() {
+    return document.querySelector("#form-body .field-error") ||
+           ($("design-error").hidden ? null : $("design-error"));
+  }
+
+  $("bar-status").addEventListener("click", (e) => {
+    e.preventDefault();  // no #fragment in the address: a reload starts at the top
+    const bad = $("bar-status").dataset.state === "bad" && refusalShown();
+    jump(bad || $("preview-box"), bad ? "center" : "start");
+  });
+
   // The element that shows a refusal of `path`: the deepest one whose field the path is in.
   function home(path) {
     let best = null, bestLen = -1;
@@ -678,6 +700,7 @@
     $("share-link").textContent = link;
     $("share-qr").src = `/api/designs/${s.id}.png`;
     $("share").hidden = false;
+    jump($("share"));  // below the list, perhaps under the Save bar: in sight, above it
   }
 
   async function save() {
@@ -696,14 +719,17 @@
       status.textContent = r.data.unchanged
         ? `Already kept as "${s.title}" (version ${s.version}): nothing new to save.`
         : `Saved "${s.title}" (version ${s.version}): New game lists it now.`;
+      setBar("ok", r.data.unchanged ? `Already kept as "${s.title}".` : `Saved "${s.title}", version ${s.version}.`);
       listSaved();
     } else {
       status.textContent = "Not saved: " + r.data.error;
-      // A refusal names its field first ("title: ..."): shown beside it too.
+      setBar("bad", "Not saved: " + r.data.error);
+      // A refusal names its field first ("title: ..."): shown beside it too, and in sight.
       const named = /^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): /.exec(r.data.error || "");
       if (r.status === 422 && named) {
         lastCheck = {ok: false, error: r.data.error, field: named[1]};
         showErrors();
+        jump(refusalShown(), "center");
       }
     }
   }
