@@ -180,6 +180,44 @@ def test_save_list_get_hide(store):
     assert not any(k == edited.kind for k in games.kinds())
 
 
+def test_saving_a_kept_design_again_keeps_nothing_new(store):
+    """The same design saved twice (a second Save; a draft saved again after a reload, as a
+    new design or as a version of itself) is that design: no second row, its version back,
+    `unchanged` (issue 37: "Your designs" listed "Steal 3" twice)."""
+    first = designs.save(store, load(example("penalty-pot")))
+    assert not first.unchanged
+    for again in (designs.save(store, load(example("penalty-pot"))),
+                  designs.save(store, replace(first.design, version=5)),
+                  designs.save(store, first.design, replaces=first.id)):
+        assert again.unchanged and (again.id, again.version, again.kind) == (1, 1, first.kind)
+    assert store.db.execute("SELECT COUNT(*) FROM designs").fetchone()[0] == 1
+    edited = designs.save(store, replace(first.design, pot=12), replaces=first.id)
+    assert not edited.unchanged and edited.version == 2
+    # Back to the first content: a new version (the newest is what New game plays).
+    back = designs.save(store, replace(edited.design, pot=first.design.pot), replaces=1)
+    assert not back.unchanged and back.version == 3 and back.kind != first.kind
+    assert [(s.id, s.version) for s in designs.listed(store)] == [(1, 3)]
+
+
+def test_a_new_design_may_not_take_a_kept_design_s_title(store):
+    """Two designs of one title would be one line twice in New game: a new design with a
+    kept one's title (in any case) is refused in words; Edit keeps a new version of it; a
+    deleted design's title is free again."""
+    first = designs.save(store, load(example("penalty-pot")))
+    other = replace(first.design, pot=9)
+    for title in ("Penalty Pot", "penalty pot"):
+        with pytest.raises(DesignError, match="already one of your designs") as e:
+            designs.save(store, replace(other, title=title))
+        assert e.value.field == "title"
+    assert designs.save(store, other, replaces=first.id).version == 2  # Edit: a new version
+    second = designs.save(store, replace(other, title="Pot Two", pot=3))
+    with pytest.raises(DesignError, match="'Penalty Pot' is already one of your designs"):
+        designs.save(store, replace(second.design, title="Penalty Pot"), replaces=second.id)
+    designs.hide(store, first.id)
+    assert designs.save(store, replace(other, pot=4)).id == 3
+    assert [s.design.title for s in designs.listed(store)] == ["Pot Two", "Penalty Pot"]
+
+
 def test_a_design_may_not_take_a_built_in_kind_s_title_or_name(store):
     d = load(example("penalty-pot"))
     for title in ("Pig Farm", "pig farm", "Chaos"):

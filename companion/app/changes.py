@@ -214,7 +214,7 @@ class PhoneChanges:
             saved = designs.save(self.table.store, load(p["design"]), replaces=p.get("replaces"))
         except DesignError as e:
             return {**refused(422, e.words), "field": e.field}
-        return self.ok(design=design_entry(saved))
+        return self.ok(design=design_entry(saved), unchanged=saved.unchanged)
 
     def design_delete(self, p: dict) -> dict:
         """POST /api/design/delete: New game stops offering design "id"; every version is

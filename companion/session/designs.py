@@ -56,6 +56,9 @@ class SavedDesign:
     kind: str
     hidden: bool
     created: float
+    # True when `save` kept nothing: the design was this kept one already (the same content,
+    # whatever its version said), so its kind is the same kind (docs/designing-a-game.md).
+    unchanged: bool = False
 
 
 def row_checksum(id: int, version: int, text: str, hidden: bool, created: float) -> bytes:
@@ -102,15 +105,32 @@ def reserved(title: str) -> str | None:
     return None
 
 
+def content(canonical: dict[str, Any]) -> dict[str, Any]:
+    """A design's canonical JSON without its version: what two saves of the same design
+    share (the version is the box's count of edits, not part of the game)."""
+    return {k: v for k, v in canonical.items() if k != "version"}
+
+
 def save(store: DesignStore, design: Design, *, replaces: int | None = None) -> SavedDesign:
     """Keep `design`: a new design (a new id), or the next version of the design `replaces`.
-    Its `version` is set to the version kept. Refused (DesignError) when its title is a
-    built-in kind's title or name, or `replaces` is no kept design. Registers its kind and
-    tells New game."""
+    Its `version` is set to the version kept. A design whose content (`content`) is the
+    newest version of a listed design already is that design: nothing is kept, and that
+    version is returned with `unchanged` (a second Save, a draft saved again after a reload:
+    never a second row). Refused (DesignError) when its title is a built-in kind's title or
+    name, or another listed design's (a new version is the way to change a design: Edit),
+    or `replaces` is no kept design. Registers its kind and tells New game."""
     taken = reserved(design.title)
     if taken is not None:
         raise DesignError("title", f"title: {design.title!r} is the name of a game the box "
                                    f"has ({taken}): choose another")
+    wanted = content(design.to_json())
+    for kept in listed(store):
+        if content(kept.design.to_json()) == wanted:
+            return replace(kept, unchanged=True)
+        if kept.id != replaces and kept.design.title.casefold() == design.title.casefold():
+            raise DesignError("title", f"title: {design.title!r} is already one of your "
+                                       "designs: choose another title, or Edit that one to "
+                                       "keep a new version of it")
     with store.transaction() as db:
         db.execute(DESIGNS)
         if replaces is None:

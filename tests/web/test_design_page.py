@@ -189,7 +189,8 @@ def test_import_edit_and_delete(browser, companion):
             c.url + "/api/designs/1.json")
         page.get_by_role("button", name="Import", exact=True).click()
         expect(page.locator("#import-status")).to_contain_text('Imported "Penalty Pot"')
-        expect(page.locator("#editing")).to_have_text("A new design.")
+        # It is the design kept (the same content): editing it, not a new one.
+        expect(page.locator("#editing")).to_contain_text('Editing "Penalty Pot"')
         # Delete: two taps; New game no longer lists it.
         delete = page.get_by_role("button", name="Delete Penalty Pot")
         delete.click()

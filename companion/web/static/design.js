@@ -152,14 +152,27 @@
   };
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
+  // And a name's "change" comes while the focus is on its way to the next field (a tap, Tab,
+  // a phone keyboard's Next, or a test's fill): the field it lands on is not yet the active
+  // one, so a redraw then would put a new field in its place, unfocused, and what is typed
+  // next would go nowhere (a tally's "Starts at" lost its value, issue 37). So the redraw
+  // waits until the focus has landed (a task later), and then puts the person back in the
+  // same field with the same selection (`render`).
   function renderSoon() {
-    if (pressing) renderDue = true; else render();
+    if (pressing) { renderDue = true; return; }
+    renderDue = true;
+    setTimeout(() => { if (renderDue) render(); }, 0);
   }
 
   function render() {
     renderDue = false;
     keepDraft();
-    const active = document.activeElement && document.activeElement.getAttribute("data-path");
+    const was = document.activeElement;
+    const active = was && was.getAttribute("data-path");
+    // Where the caret or the selection was in a text field: the same field, drawn again from
+    // the design (which every keystroke wrote), keeps it, so typing goes on where it was.
+    const sel = was && was.tagName === "INPUT" && was.type === "text"
+      ? [was.selectionStart, was.selectionEnd, was.selectionDirection || "none"] : null;
     const body = $("form-body");
     body.replaceChildren(
       section("The game", "game-h", [
@@ -215,7 +228,10 @@
     );
     if (active) {
       const again = body.querySelector(`[data-path="${CSS.escape(active)}"]`);
-      if (again) again.focus();
+      if (again) {
+        again.focus();
+        if (sel && again.type === "text" && sel[0] !== null) again.setSelectionRange(sel[0], sel[1], sel[2]);
+      }
     }
     showErrors();
   }
@@ -448,6 +464,28 @@
     }
   }
 
+  // The Save bar's words, and what a tap on them shows: the preview, or the words in red.
+  function setBar(state, words) {
+    $("bar-status").dataset.state = state;
+    $("bar-status").textContent = words;
+  }
+
+  // A jump: `el` scrolled into sight, clear of the Save bar (design.css: scroll-padding).
+  function jump(el, block) {
+    if (el && !el.hidden) el.scrollIntoView({block: block || "nearest"});
+  }
+
+  function refusalShown() {
+    return document.querySelector("#form-body .field-error") ||
+           ($("design-error").hidden ? null : $("design-error"));
+  }
+
+  $("bar-status").addEventListener("click", (e) => {
+    e.preventDefault();  // no #fragment in the address: a reload starts at the top
+    const bad = $("bar-status").dataset.state === "bad" && refusalShown();
+    jump(bad || $("preview-box"), bad ? "center" : "start");
+  });
+
   // The element that shows a refusal of `path`: the deepest one whose field the path is in.
   function home(path) {
     let best = null, bestLen = -1;
@@ -564,6 +602,27 @@
   function setEditing(id, title) {
     editing = id;
     $("editing").textContent = id === null ? "A new design." : `Editing "${title}": Save keeps a new version of it.`;
+    keepDraft();  // a reload brings back what it is a version of too
+  }
+
+  // A design on the page that is a kept design already (a draft brought back by a reload, a
+  // file imported again) is that design: editing it, not a new one. The same content is the
+  // same kind: the check's kind of it at a kept design's version is that design's kind.
+  async function recognise() {
+    const title = (d.title || "").trim().toLowerCase();
+    if (editing !== null || !title) return;
+    const r = await json("GET", "/api/designs");
+    const list = r.ok ? r.data.designs : [];
+    const was = JSON.stringify(d);
+    for (const s of list.filter((x) => x.title.toLowerCase() === title)) {
+      const c = await json("POST", "/api/design/check", {design: {...d, version: s.version}, players});
+      if (JSON.stringify(d) !== was || editing !== null) return;  // changed meanwhile
+      if (c.ok && c.data.kind === s.kind) {
+        d.version = s.version;
+        setEditing(s.id, s.title);
+        return;
+      }
+    }
   }
 
   function normalise(design) {
@@ -585,6 +644,7 @@
     render();
     scheduleCheck();
     $("form-h").scrollIntoView({block: "start"});
+    if (id === null) recognise();
   }
 
   async function listSaved() {
@@ -640,6 +700,7 @@
     $("share-link").textContent = link;
     $("share-qr").src = `/api/designs/${s.id}.png`;
     $("share").hidden = false;
+    jump($("share"));  // below the list, perhaps under the Save bar: in sight, above it
   }
 
   async function save() {
@@ -654,15 +715,21 @@
       const s = r.data.design;
       d.version = s.version;
       setEditing(s.id, s.title);
-      status.textContent = `Saved "${s.title}" (version ${s.version}): New game lists it now.`;
+      // The same design kept already (the box compares the content): nothing new is kept.
+      status.textContent = r.data.unchanged
+        ? `Already kept as "${s.title}" (version ${s.version}): nothing new to save.`
+        : `Saved "${s.title}" (version ${s.version}): New game lists it now.`;
+      setBar("ok", r.data.unchanged ? `Already kept as "${s.title}".` : `Saved "${s.title}", version ${s.version}.`);
       listSaved();
     } else {
       status.textContent = "Not saved: " + r.data.error;
-      // A refusal names its field first ("title: ..."): shown beside it too.
+      setBar("bad", "Not saved: " + r.data.error);
+      // A refusal names its field first ("title: ..."): shown beside it too, and in sight.
       const named = /^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*): /.exec(r.data.error || "");
       if (r.status === 422 && named) {
         lastCheck = {ok: false, error: r.data.error, field: named[1]};
         showErrors();
+        jump(refusalShown(), "center");
       }
     }
   }
@@ -732,5 +799,6 @@
     setPaired(!!(me.ok && me.data.paired));
     scheduleCheck();  // with the roster's names (and, paired, the box's picture too)
     listSaved();
+    recognise();  // a draft that was saved: editing that design
   })();
 })();
