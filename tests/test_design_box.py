@@ -218,6 +218,25 @@ def test_a_new_design_may_not_take_a_kept_design_s_title(store):
     assert [s.design.title for s in designs.listed(store)] == ["Pot Two", "Penalty Pot"]
 
 
+def test_an_edit_keeping_its_title_is_kept_where_an_older_journal_has_two_of_it(store):
+    """A journal from before titles were told apart may list two designs of one title (the
+    tryout's "Steal 3" twice): editing either, keeping its title, makes a new version; taking
+    the title of a third is still refused."""
+    first = designs.save(store, load(example("penalty-pot")))
+    text = games.canonical_text(replace(first.design, pot=9, version=1).to_json())
+    store.db.execute("INSERT INTO designs(id, version, design, checksum, hidden, created) "
+                     "VALUES (2, 1, ?, ?, 0, 0)",
+                     (text, designs.row_checksum(2, 1, text, False, 0.0)))  # as an older box
+    store.db.commit()
+    assert [s.design.title for s in designs.listed(store)] == ["Penalty Pot", "Penalty Pot"]
+    for id in (1, 2):
+        kept = designs.save(store, replace(first.design, pot=20 + id), replaces=id)
+        assert (kept.id, kept.version, kept.unchanged) == (id, 2, False)
+    third = designs.save(store, replace(first.design, title="Pot Three", pot=3))
+    with pytest.raises(DesignError, match="already one of your designs"):
+        designs.save(store, replace(third.design, title="Penalty Pot"), replaces=third.id)
+
+
 def test_a_design_may_not_take_a_built_in_kind_s_title_or_name(store):
     d = load(example("penalty-pot"))
     for title in ("Pig Farm", "pig farm", "Chaos"):

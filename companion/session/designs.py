@@ -124,10 +124,15 @@ def save(store: DesignStore, design: Design, *, replaces: int | None = None) -> 
         raise DesignError("title", f"title: {design.title!r} is the name of a game the box "
                                    f"has ({taken}): choose another")
     wanted = content(design.to_json())
-    for kept in listed(store):
+    kept_designs = listed(store)
+    # An Edit that keeps its design's title is never refused for it, even where an older
+    # journal lists two designs of one title (kept before titles were told apart).
+    own_title = next((k.design.title.casefold() for k in kept_designs if k.id == replaces), None)
+    for kept in kept_designs:
         if content(kept.design.to_json()) == wanted:
             return replace(kept, unchanged=True)
-        if kept.id != replaces and kept.design.title.casefold() == design.title.casefold():
+        if kept.id != replaces and kept.design.title.casefold() == design.title.casefold() \
+                and design.title.casefold() != own_title:
             raise DesignError("title", f"title: {design.title!r} is already one of your "
                                        "designs: choose another title, or Edit that one to "
                                        "keep a new version of it")
