@@ -95,6 +95,15 @@ def test_verdict_words():
     assert verdict(names, [0.5, 0.38, 0.12], [1, 2]) == "Upset! Ben (38%) & Cy (12%) won"
     assert verdict(names, [0.4, 0.4, 0.2], [1]) == "Ann & Ben were the favourites: as predicted"
     assert verdict(names, [0.5, 0.3, 0.2], []) == "No winner; Ann was the favourite"
+    # More than two winners or favourites are counted, not named (a TV cannot scroll).
+    many = tuple(f"Player{i:02d}" for i in range(8))
+    spread = [0.3, 0.1, 0.05, 0.06, 0.08, 0.2, 0.11, 0.1]
+    assert verdict(many, spread, [2, 3, 4]) == "Upset! 3 players won at 5% to 8% each"
+    assert verdict(many, [0.125] * 8, [0, 1, 2]) == "8 players were the favourites: as predicted"
+    assert verdict(many, [0.3, 0.3, 0.3] + [0.02] * 5, [3, 4, 5]) == \
+        "Upset! 3 players won at 2% each"
+    assert verdict(many, [0.3, 0.3, 0.3] + [0.02] * 5, []) == \
+        "No winner; 3 players were the favourites"
 
 
 def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monkeypatch):

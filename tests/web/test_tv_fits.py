@@ -602,11 +602,19 @@ TIED = {"format_version": 1, "title": "Tied crowns", "players": {"min": 2, "max"
 WINNERS = (2, 7, 16)
 
 
-def tied_games(store: Store, clock=None) -> dict[int, int]:
+def tied_games(store: Store) -> dict[int, int]:
     """In `store`, parked: for each count in WINNERS a game of TIED at 16 players whose first
-    that many seats scored (the others passed), so they tie for the most; {count: game id}."""
+    that many seats scored (the others passed), so they tie for the most; {count: game id}.
+    Six finished games before them, won by the last three seats, rate every player: who is
+    favourite is shown, and its verdict at game over is an upset ("Upset! 7 players won at
+    6% each"; it named all seven with their chances on three lines)."""
     kind = games.design_kind(TIED).kind
     assert all(len(name) == 16 for name in SIXTEEN_LONG) and len(set(SIXTEEN_LONG)) == 16
+    for _ in range(6):
+        j = store.new_game(Header(kind, SIXTEEN_LONG, 0, {}))
+        for seat in range(16):
+            j.append({"type": "move", "name": "Add" if seat >= 13 else "Pass"})
+        j.append({"type": "end"})
     ids = {}
     for k in WINNERS:
         j = store.new_game(Header(kind, SIXTEEN_LONG, 0, {"time_bank": 600, "time_bonus": 5}),
@@ -641,8 +649,8 @@ def test_tv_fits_a_game_over_with_many_tied_winners(browser, tmp_path):
     column. Now nothing is cut, over anything else or under the floor; the headline is the
     biggest words and bigger than the line under it; two names still head the screen, more
     are counted there ("7 players share the win", "All 16 ...") with each winner's row
-    marked in the table; and the lights' line counts the lit seats when it would name more
-    than two."""
+    marked in the table; the lights' line and the favourite's verdict beside the headline
+    count the seats when they would name more than two."""
     from companion.testing import RecordingRing
 
     with Store(tmp_path / "journal.db") as store:
@@ -678,6 +686,12 @@ def test_tv_fits_a_game_over_with_many_tied_winners(browser, tmp_path):
                     if sizes_px[0] < 1.3 * max(sizes_px[1:]):
                         cut.append(where + f"the headline ({sizes_px[0]} px) is not a third "
                                            f"bigger than the line under it ({sizes_px[1:]})")
+                    verdict = page.locator("#favourite").inner_text()
+                    want = ("Upset! Bartholomewsmith (6%) & Maximilianbrowne (6%) won" if k == 2
+                            else "3 players were the favourites: as predicted" if k == 16
+                            else f"Upset! {k} players won at 6% each")
+                    if not page.locator("#favourite").is_visible() or verdict != want:
+                        cut.append(where + f"the favourite's verdict is {verdict!r}, not {want!r}")
                     ring = page.locator("#ring-words").inner_text()
                     want = ("Lights: Bartholomewsmith, Maximilianbrowne win" if k == 2
                             else f"Lights: {k} winners lit")
