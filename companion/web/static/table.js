@@ -189,7 +189,7 @@ const Table = (function () {
     if (big && who.scrollWidth <= who.clientWidth + 1) return;
     who.textContent = (w.length === s.players.length ? "All " + w.length : String(w.length)) +
                       " players share the win";
-    fill("turn-sub", TV ? h("span", {class: "big-note", text: "each winner is marked ★ in the table"})
+    fill("turn-sub", TV ? h("span", {class: "big-note", text: "★ marks them in the table"})
                         : h("span", {class: "winners-list", text: names(s, w)}));
     // Not as high as a name: the lines are for the table, which names them.
     fitText(who, TV ? Math.min(maxPx, window.innerHeight * SHARED_HIGH) : maxPx);
