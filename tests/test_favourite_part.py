@@ -95,10 +95,15 @@ def test_verdict_words():
     assert verdict(names, [0.5, 0.38, 0.12], [1, 2]) == "Upset! Ben (38%) & Cy (12%) won"
     assert verdict(names, [0.4, 0.4, 0.2], [1]) == "Ann & Ben were the favourites: as predicted"
     assert verdict(names, [0.5, 0.3, 0.2], []) == "No winner; Ann was the favourite"
-    # Many sharing the win: a count, not a list (one line under the name on a TV)
-    four = ("Ann", "Ben", "Cy", "Dee")
-    assert verdict(four, [0.4, 0.2, 0.2, 0.2], [1, 2, 3]) == \
-        "Upset! Ann was the favourite; 3 others shared the win"
+    # More than two winners or favourites are counted, not named (a TV cannot scroll).
+    many = tuple(f"Player{i:02d}" for i in range(8))
+    spread = [0.3, 0.1, 0.05, 0.06, 0.08, 0.2, 0.11, 0.1]
+    assert verdict(many, spread, [2, 3, 4]) == "Upset! 3 players won at 5% to 8% each"
+    assert verdict(many, [0.125] * 8, [0, 1, 2]) == "8 players were the favourites: as predicted"
+    assert verdict(many, [0.3, 0.3, 0.3] + [0.02] * 5, [3, 4, 5]) == \
+        "Upset! 3 players won at 2% each"
+    assert verdict(many, [0.3, 0.3, 0.3] + [0.02] * 5, []) == \
+        "No winner; 3 players were the favourites"
 
 
 def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monkeypatch):
@@ -113,37 +118,3 @@ def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monke
     assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is not None
     monkeypatch.setattr(Ratings, "before", lambda self, game_id, kind=None: None)
     assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is None
-
-
-def test_the_prediction_arrives_in_a_snapshot_when_the_thread_lands(tmp_path):
-    """The box started on a game in play: its first snapshot has no favourite (the ratings
-    are being folded by the statistics' thread, not the app's); when the thread's work is
-    taken over, a snapshot is due and has it, the same as every game's ratings give."""
-    from companion.inputs import StatsFilled
-    from companion.session.ratings import Ratings
-    from companion.testing import close, make_app
-
-    path = tmp_path / "journal.db"
-    regulars_and_a_newcomer(path, dt.date.today() - dt.timedelta(days=1))
-    app = make_app(tmp_path, kind="match-patch", players=("Reg", "Ann", "Ben"), setup=False)
-    try:
-        published: list[dict] = []
-        app.bridge.snapshots.publish = published.append
-        app.bridge.snapshots.publish_now()  # as when the web is attached: nothing started
-        assert published[-1]["favourite"] is None and not app.statscache.filling
-        app.render()  # the first frame
-        app.bridge.snapshots.publish_now()
-        assert published[-1]["favourite"] is None and app.statscache.filling
-        item = app.queue.get(timeout=30)  # what the thread posts to the app's queue
-        assert isinstance(item, StatsFilled) and not app.snapshot_due
-        app.handle(item)
-        assert app.snapshot_due  # the pages are due the prediction
-        app.flush_snapshot()
-        favourite = published[-1]["favourite"]
-        assert favourite is not None and favourite["favourites"] == [0]  # Reg
-        expected = chances(Ratings.of(History(app.store).records()).scope(),
-                           ("Reg", "Ann", "Ben"))
-        assert expected is not None
-        assert favourite["chances"] == [round(c, 3) for c in expected]
-    finally:
-        close(app)

@@ -5,9 +5,8 @@ the web snapshot; at game over, whether it went as predicted.
 `Favourite` owns the prediction of the game on the table, made once per game (keyed by the
 game's id and its players) and kept: a snapshot is made after every change, and the ratings
 are not figured again for each. It is given `ratings`, the skill ratings or None while they
-are not ready (companion/app/statscache.py `StatsCache.ratings`: None while its background
-thread folds every game; then there are no chances yet and nothing waits for them: the
-snapshot published when the thread's work lands asks again), and `shown`, whether
+are not ready (companion/app/statscache.py `StatsCache.ratings`: None while the background
+replay runs; then there are no chances yet and nothing waits for them), and `shown`, whether
 the group wants the favourite shown at all (`[stats] favourite`). It runs on the app thread.
 
 The prediction is the one made from the ratings before the game: a game already rated (the
@@ -83,20 +82,28 @@ def _and(names: Sequence[str]) -> str:
     return " & ".join(names)
 
 
+# A verdict names at most this many winners or favourites; more are counted ("Upset! 7
+# players won at 6% each"): seven 16-letter names and their chances took three lines of a
+# TV, which cannot scroll (the players' table beside it names them).
+NAMED = 2
+
+
 def verdict(players: Sequence[str], chances: Sequence[float], winners: Sequence[int]) -> str:
     """How the game went against the prediction, in words: "Ann was the favourite: as
-    predicted", "Upset! Cy won at 12%", "No winner; Ann was the favourite"."""
+    predicted", "Upset! Cy won at 12%", "No winner; Ann was the favourite"; many winners or
+    favourites counted: "Upset! 7 players won at 5% to 8% each"."""
     top = sorted(favourites(chances))
-    fav = _and([players[s] for s in top])
+    fav = _and([players[s] for s in top]) if len(top) <= NAMED else f"{len(top)} players"
     was = "were the favourites" if len(top) > 1 else "was the favourite"
     if not winners:
         return f"No winner; {fav} {was}"
     if upset(chances, winners):
         if len(winners) == 1:
             return f"Upset! {players[winners[0]]} won at {percent(chances[winners[0]])}"
-        if len(winners) == 2:
-            return "Upset! " + _and([f"{players[s]} ({percent(chances[s])})" for s in winners]) \
-                + " won"
-        # Many sharing the win: a count, not a list (one line under the name on a TV).
-        return f"Upset! {fav} {was}; {len(winners)} others shared the win"
+        if len(winners) > NAMED:
+            low, high = (percent(f([chances[s] for s in winners])) for f in (min, max))
+            at = low if low == high else f"{low} to {high}"
+            return f"Upset! {len(winners)} players won at {at} each"
+        return "Upset! " + _and([f"{players[s]} ({percent(chances[s])})" for s in winners]) \
+            + " won"
     return f"{fav} {was}: as predicted"

@@ -5,13 +5,16 @@ heading all clipped or scrolled sideways before."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.gallery.web_shots import demos, pair
 from companion.games import games
 from companion.rules.game import Header
 from companion.session.store import Store
-from tests.web.helpers import expect
+from tests.web.helpers import expect, state
+from tests.web.test_tv_fits import SIXTEEN_LONG, tied_games, winners_shown
 
 pytestmark = pytest.mark.slow
 
@@ -33,7 +36,7 @@ OVERFLOW = """(exempt) => {
   const skip = new Set(['INPUT', 'SELECT', 'OPTION', 'TEXTAREA', 'SCRIPT', 'STYLE', 'BR']);
   for (const e of document.querySelectorAll('body *')) {
     if (skip.has(e.tagName) || (e.closest('svg') && e.tagName !== 'svg')) continue;
-    if (e.closest('.sr')) continue;  // a label for screen readers only: not on the screen
+    if (e.closest('.sr, .sr-only')) continue;  // words for screen readers only: not seen
     if (exempt && e.closest(exempt)) continue;
     const r = e.getBoundingClientRect();
     if (!r.width && !r.height) continue;
@@ -213,3 +216,53 @@ def test_control_shows_the_turn_and_its_controls_without_scrolling(browser, comp
                     assert bottom <= scoreboard, (where, name, "under the scoreboard")
             finally:
                 context.close()
+
+
+# --- many tied winners (issue 37) -----------------------------------------------------------
+
+# Each `names` whole on one line where #turn says it: [name, lines it stands on] (0: absent).
+NAME_LINES = """(names) => {
+  const walk = document.createTreeWalker(document.getElementById('turn'), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  const lines = Object.fromEntries(names.map((n) => [n, 0]));
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    for (const n of names) {
+      const i = t.data.indexOf(n);
+      if (i < 0) continue;
+      range.setStart(t, i);
+      range.setEnd(t, i + n.length);
+      lines[n] = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+                         .map((r) => Math.round(r.bottom))).size;
+    }
+  }
+  return Object.entries(lines);
+}"""
+
+
+def test_a_phone_shows_every_one_of_many_tied_winners(phone, companion, tmp_path):
+    """Issue 37: at game over with 2, 7 and 16 tied winners among 16 players with 16-letter
+    names, the phone's / (390x844) showed them as one line cut at the screen's edge. Now
+    the headline counts them and the line under it names every winner, each name whole on
+    one line; nothing is wider than the screen; the table stars each winner's row."""
+    with Store(tmp_path / "journal.db") as store:
+        ids = tied_games(store)
+    c = companion()
+    pair(phone, c)
+    phone.goto(c.url + "/")
+    expect(phone.locator("#conn")).to_have_attribute("data-state", "live")
+    for k, gid in ids.items():
+        s = state(c)
+        open_game = None if (s.get("state") or {}).get("over") or not s.get("game") \
+            else s["game_id"]
+        for route, body in (("/api/resume", {"game": gid, "replaces": open_game}),
+                            ("/api/action", {"event": {"type": "end"}})):
+            res = phone.request.post(c.url + route, data=json.dumps({**body, "seq": None}),
+                                     headers={"Content-Type": "application/json",
+                                              "Origin": c.url})
+            assert res.ok, (route, res.text())
+        expect(phone.locator("#who")).to_have_text(
+            "All 16 players share the win" if k == 16 else f"{k} players share the win")
+        assert fits(phone) == "", k
+        lines = dict(phone.evaluate(NAME_LINES, list(SIXTEEN_LONG[:k])))
+        assert lines == {name: 1 for name in SIXTEEN_LONG[:k]}, (k, lines)
+        assert winners_shown(phone, k) == [], k

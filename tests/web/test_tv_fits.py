@@ -585,3 +585,118 @@ def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
         finally:
             context.close()
     assert not cut, "\n".join(cut)
+
+
+# --- many tied winners (issue 37): a design's "the most of a tally, ties shared" -----------
+# Sixteen players, every name 16 letters (the most a name may have), with wide letters.
+SIXTEEN_LONG = ("Bartholomewsmith", "Maximilianbrowne", "Wilhelminamorgan", "Alexandrawoodrow",
+                "Christophermills", "Gwendolynmorrows", "Evangelinemonroe", "Montgomerywillis",
+                "Theodorewhitaker", "Josephinemorwood", "Margueritemwidow", "Fitzwilliamdarcy",
+                "Bernadettemurray", "Konstantinmorrow", "Sebastianwarwick", "Wenceslausmonroe")
+TIED = {"format_version": 1, "title": "Tied crowns", "players": {"min": 2, "max": 16},
+        "tallies": [{"name": "points", "start": 10}],
+        "moves": [{"name": "Add", "effects": [{"do": "add", "tally": "points", "amount": 3},
+                                              {"do": "end_turn"}]},
+                  {"name": "Pass", "effects": [{"do": "end_turn"}]}],
+        "end": [{"when": "group"}], "winner": {"by": "most", "tally": "points"}}
+WINNERS = (2, 7, 16)
+
+
+def tied_games(store: Store) -> dict[int, int]:
+    """In `store`, parked: for each count in WINNERS a game of TIED at 16 players whose first
+    that many seats scored (the others passed), so they tie for the most; {count: game id}.
+    Six finished games before them, won by the last three seats, rate every player: who is
+    favourite is shown, and its verdict at game over is an upset ("Upset! 7 players won at
+    6% each"; it named all seven with their chances on three lines)."""
+    kind = games.design_kind(TIED).kind
+    assert all(len(name) == 16 for name in SIXTEEN_LONG) and len(set(SIXTEEN_LONG)) == 16
+    for _ in range(6):
+        j = store.new_game(Header(kind, SIXTEEN_LONG, 0, {}))
+        for seat in range(16):
+            j.append({"type": "move", "name": "Add" if seat >= 13 else "Pass"})
+        j.append({"type": "end"})
+    ids = {}
+    for k in WINNERS:
+        j = store.new_game(Header(kind, SIXTEEN_LONG, 0, {"time_bank": 600, "time_bonus": 5}),
+                           park=True)
+        for seat in range(16):
+            j.append({"type": "move", "name": "Add" if seat < k else "Pass"})
+        ids[k] = store.game_id(j)
+    return ids
+
+
+def winners_shown(page, k: int) -> list[str]:
+    """What is wrong with how the `k` winners (the first k seats) are shown, one line each:
+    the players' table marks exactly their rows, each with a star named "winner" for a
+    screen reader, and each winner's whole name is on the screen."""
+    wrong = []
+    rows = page.eval_on_selector_all(
+        "#players tbody tr", "trs => trs.map((r) => [r.dataset.seat, r.classList.contains("
+        "'winner'), (r.querySelector('.marker[aria-label=winner]') || {}).textContent || ''])")
+    marked = sorted(int(seat) for seat, win, star in rows if win and star == "★")
+    if marked != list(range(k)):
+        wrong.append(f"the rows marked as winners: {marked}")
+    seen = page.locator("#board").inner_text()
+    wrong += [f"{name} (a winner) is not on the screen" for name in SIXTEEN_LONG[:k]
+              if name not in seen]
+    return wrong
+
+
+def test_tv_fits_a_game_over_with_many_tied_winners(browser, tmp_path):
+    """Issue 37: a designed game won by the most points, ties shared, over with 2, 7 and all
+    16 of 16 players tied, every name 16 letters, the seat lights on, at both sizes: seven
+    winners' names were one 18 px line, cut, and "Lights: <seven names> win" ran past its
+    column. Now nothing is cut, over anything else or under the floor; the headline is the
+    biggest words and bigger than the line under it; two names still head the screen, more
+    are counted there ("7 players share the win", "All 16 ...") with each winner's row
+    marked in the table; the lights' line and the favourite's verdict beside the headline
+    count the seats when they would name more than two."""
+    from companion.testing import RecordingRing
+
+    with Store(tmp_path / "journal.db") as store:
+        ids = tied_games(store)
+    cut: list[str] = []
+    with Companion(tmp_path / "journal.db", ring=RecordingRing(16)) as c:
+        context = browser.new_context(viewport=SIZES[1], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            pair(page, c)
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            for k, gid in ids.items():
+                _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                seq = _post(page, c, "/api/action", {"event": {"type": "end"}})
+                assert state(c)["state"]["winners"] == list(range(k))
+                sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+                for size in sizes:
+                    page.set_viewport_size(size)
+                    _fitted(page, seq)
+                    where = f"{k} winners, {size['width']}x{size['height']}: "
+                    cut += [where + line for line in problems(page)]
+                    cut += [where + line for line in winners_shown(page, k)]
+                    who = page.locator("#who").inner_text()
+                    want = ("Bartholomewsmith, Maximilianbrowne" if k == 2
+                            else "All 16 players share the win" if k == 16
+                            else f"{k} players share the win")
+                    if who != want:
+                        cut.append(where + f"the headline says {who!r}, not {want!r}")
+                    sizes_px = page.evaluate(
+                        "() => [...document.querySelectorAll('#who, #turn-sub > *')]"
+                        ".map((e) => parseFloat(getComputedStyle(e).fontSize))")
+                    if sizes_px[0] < 1.3 * max(sizes_px[1:]):
+                        cut.append(where + f"the headline ({sizes_px[0]} px) is not a third "
+                                           f"bigger than the line under it ({sizes_px[1:]})")
+                    verdict = page.locator("#favourite").inner_text()
+                    want = ("Upset! Bartholomewsmith (6%) & Maximilianbrowne (6%) won" if k == 2
+                            else "3 players were the favourites: as predicted" if k == 16
+                            else f"Upset! {k} players won at 6% each")
+                    if not page.locator("#favourite").is_visible() or verdict != want:
+                        cut.append(where + f"the favourite's verdict is {verdict!r}, not {want!r}")
+                    ring = page.locator("#ring-words").inner_text()
+                    want = ("Lights: Bartholomewsmith, Maximilianbrowne win" if k == 2
+                            else f"Lights: {k} winners lit")
+                    if ring != want:
+                        cut.append(where + f"the lights' line says {ring!r}, not {want!r}")
+        finally:
+            context.close()
+    assert not cut, "\n".join(cut)

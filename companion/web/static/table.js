@@ -148,6 +148,7 @@ const Table = (function () {
       who.textContent = w.length ? names(s, w) : "Game over";
       sub.push(h("span", {class: "big-note", text: w.length ? (w.length > 1 ? "win together" : "wins!")
                                                               : "nobody wins"}));
+      if (w.length > 1) { fill("turn-sub", sub); fitWho(s, whoMax(TV ? 0.18 : 0.16)); return; }
     } else {
       who.textContent = s.players[st.current];
       const cw = st.direction === 1;
@@ -161,7 +162,37 @@ const Table = (function () {
       }
     }
     fill("turn-sub", sub);
-    fitText(who, Math.min(TV ? 200 : 160, Math.max(48, window.innerHeight * (TV ? 0.18 : 0.16))));
+    fitText(who, whoMax(TV ? 0.18 : 0.16));
+  }
+  function whoMax(share) {
+    // The headline's biggest size: a share of the screen's height, within bounds.
+    return Math.min(TV ? 200 : 160, Math.max(48, window.innerHeight * share));
+  }
+
+  // Several winners: their names head the screen when they fit there big, a third bigger
+  // than "win together" under them. Seven 16-letter names did not (18 px, and cut): then the
+  // headline counts them ("7 players share the win") and the names are where they fit whole:
+  // the TV's players' table marks each winner's row with a star (a TV cannot scroll), and on
+  // a phone or the control page a line under the headline lists them (it wraps; they scroll).
+  const SHARED_MIN = 1.3;
+  const SHARED_HIGH = 0.1;  // of the screen's height: the TV's count headline at most
+  function fitWho(s, maxPx) {
+    const st = s.state || {};
+    const w = st.winners || [];
+    const who = document.getElementById("who");
+    if (!s.game || !st.over || w.length < 2) { fitText(who, maxPx); return; }
+    who.textContent = names(s, w);
+    fill("turn-sub", h("span", {class: "big-note", text: "win together"}));
+    fitText(who, maxPx);
+    const note = document.querySelector("#turn-sub .big-note");
+    const big = parseFloat(who.style.fontSize) >= SHARED_MIN * parseFloat(getComputedStyle(note).fontSize);
+    if (big && who.scrollWidth <= who.clientWidth + 1) return;
+    who.textContent = (w.length === s.players.length ? "All " + w.length : String(w.length)) +
+                      " players share the win";
+    fill("turn-sub", TV ? h("span", {class: "big-note", text: "★ marks them in the table"})
+                        : h("span", {class: "winners-list", text: names(s, w)}));
+    // Not as high as a name: the lines are for the table, which names them.
+    fitText(who, TV ? Math.min(maxPx, window.innerHeight * SHARED_HIGH) : maxPx);
   }
 
   // --- the turn clock -----------------------------------------------------------------------
@@ -301,7 +332,7 @@ const Table = (function () {
     const header = (tight) => {
       document.body.classList.toggle("tv-tight", tight);
       time.style.fontSize = "";
-      fitText(who, Math.min(200, Math.max(48, window.innerHeight * (tight ? 0.13 : 0.18))));
+      fitWho(snap, whoMax(tight ? 0.13 : 0.18));
       const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
       if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
     };
@@ -483,7 +514,10 @@ const Table = (function () {
         // column, never onto a line of its own under the marker; 11 letters or more are
         // written smaller on a phone (CSS) rather than broken mid-word.
         h("td", {class: name.length > 10 ? "name long" : "name"}, h("div", {class: "name-in"},
-          h("span", {class: "marker", text: k === st.current && !st.over ? "▶" : win.has(k) ? "★" : ""}),
+          k === st.current && !st.over ? h("span", {class: "marker", text: "▶"})
+            // A winner's star is named in words ("winner") for a screen reader.
+            : win.has(k) ? h("span", {class: "marker", role: "img", "aria-label": "winner", title: "winner", text: "★"})
+            : h("span", {class: "marker", text: ""}),
           h("span", {class: "name-t", text: name}))),
         cols.map((c) => h("td", {class: "num"}, cell(c.cells[k]))),
         times.map(([, what]) => h("td", {class: "num clock-col", "data-clock": what, "data-seat": String(k)})));
@@ -806,8 +840,32 @@ const Table = (function () {
     // The ring's words are the lights'; the clock standing still is said after them (the
     // lights then show the turn, not the clock's alarm).
     const c = s.clock;
-    words.textContent = (ring.words || "") + (c && c.paused ? " · clock paused"
-                                              : c && c.on_break ? " · on a break" : "");
+    words.textContent = (TV ? ringCount(ring, s.players || []) || ring.words || "" : ring.words || "") +
+      (c && c.paused ? " · clock paused" : c && c.on_break ? " · on a break" : "");
+  }
+  // The TV's ring line when it would name many seats (seven winners' 16-letter names ran
+  // past its column): a mark lighting more than RING_NAMED seats counts them ("Lights: Ann's
+  // turn · 7 out"), the names being in the players' table beside it; the others are named
+  // as the snapshot's words name them (companion/ui/ring.py words). null when no mark
+  // lights that many: the snapshot's own words then.
+  const RING_NAMED = 2;
+  const RING_SAID = {  // [named (the names joined), counted (how many)]
+    turn: [(w) => w + "'s turn", (n) => n + " seats' turn"],
+    warn: [(w) => w + ": time is running out", (n) => n + " seats' time running out"],
+    time: [(w) => w + ": time is up", (n) => n + " seats' time up"],
+    skip: [(w, n) => w + (n > 1 ? " are" : " is") + " skipped", (n) => n + " skipped"],
+    won: [(w, n) => w + (n > 1 ? " win" : " wins"), (n) => n + " winners lit"],
+    out: [(w) => "out: " + w, (n) => n + " out"]};
+  function ringCount(ring, players) {
+    const marks = ring.marks || [];
+    const seats = (m) => marks.map((x, i) => (x === m && i < players.length ? players[i] : null))
+      .filter((p) => p !== null);
+    if (!Object.keys(RING_SAID).some((m) => seats(m).length > RING_NAMED)) return null;
+    const parts = Object.entries(RING_SAID).filter(([m]) => seats(m).length).map(([m, [named, counted]]) => {
+      const who = seats(m);
+      return who.length > RING_NAMED ? counted(who.length) : named(who.join(", "), who.length);
+    });
+    return "Lights: " + parts.join(" · ");
   }
 
   function render(s) {
