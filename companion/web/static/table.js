@@ -336,8 +336,17 @@ const Table = (function () {
       const cap = parseFloat(getComputedStyle(who).fontSize) * 0.75;
       if (parseFloat(getComputedStyle(time).fontSize) > cap) time.style.fontSize = cap + "px";
     };
+    // Last, when even the tight header leaves the columns cut, the favourite's line under the
+    // name gives way ("tv-crowded", favourite.css): the game's figures come first.
+    document.body.classList.remove("tv-crowded");
     header(false);
-    if (fitTV() === 0) { header(true); fitTV(); }
+    if (fitTV() === 0) {
+      header(true);
+      if (fitTV() === 0 && document.querySelector("#favourite:not([hidden])")) {
+        document.body.classList.add("tv-crowded");
+        fitTV();
+      }
+    }
   }
   function renderClock(s) {
     // A snapshot made a while before it was sent (the one a page gets as it opens) is as
@@ -695,6 +704,7 @@ const Table = (function () {
     // (the screen, the header, the game, its players, the clock, how full the history is):
     // a move then costs one fit, not the whole search (a dozen players' Pig Farm: ~8x).
     const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight") ? "tight" : "",
+                 document.body.classList.contains("tv-crowded") ? "crowded" : "",
                  snap.game_id, snap.players.length, !!snap.clock, all].join(":");
     const tight = document.body.classList.contains("tv-tight");
     const chosen = snap.game ? tvChoices.get(key) : undefined;
