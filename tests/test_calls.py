@@ -156,8 +156,9 @@ def test_undo_says_what_it_took_back_and_whose_turn_it_is_again():
     assert [c.text for c in calls.of_change(j, "redo", event, 7)] == ["Ben's turn"]
     j.append({"type": "skip"})
     event = j.undo()  # the turn did not move, but it is said: "Ben is skipped" is stale
-    assert [c.text for c in calls.of_change(j, "undo", event, 0)] == ["Undone: Skip",
-                                                                      "Ben's turn"]
+    # The history line of the skip names who it passed over (from the state after it).
+    assert [c.text for c in calls.of_change(j, "undo", event, 0)] == [
+        "Undone: Skip: Cy is skipped", "Ben's turn"]
 
 
 def test_calls_numbers_and_staleness():

@@ -114,12 +114,13 @@ def test_an_undone_skip_and_a_game_over_make_the_waiting_turn_calls_stale(tmp_pa
             assert app.emit({"type": "skip"})
             assert sp.waiting() == ["Ben is skipped"]
             press(app, "BACK", hold=True)  # undo the skip: nobody is skipped now
-            assert sp.waiting() == ["Undone: Skip", "Ann's turn"]
+            # "Undone: " and the skip's history line (who it had passed over), then the turn
+            assert sp.waiting() == ["Undone: Skip: Ben is skipped", "Ann's turn"]
             assert app.emit({"type": "next"})
-            assert sp.waiting() == ["Undone: Skip", "Ben's turn"]
+            assert sp.waiting() == ["Undone: Skip: Ben is skipped", "Ben's turn"]
             app.journal.append({"type": "end"})
             app.committed("append", {"type": "end"})
-            assert sp.waiting() == ["Undone: Skip", "Game over"]
+            assert sp.waiting() == ["Undone: Skip: Ben is skipped", "Game over"]
         finally:
             close(app)
         runner.release()

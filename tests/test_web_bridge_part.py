@@ -139,7 +139,8 @@ def test_undo_is_the_panels_undo_and_names_the_seq_it_is_given(store):
     j.append({"type": "next"})
     table = Performed(store, j)
     changes = PhoneChanges(table, lambda: 7)
-    assert changes.do("undo", {}) == {"ok": True, "seq": 7}
+    assert changes.do("undo", {}) == {"ok": True, "seq": 7,
+                                      "words": "Undone: Ann's turn ended; it is Ann's turn"}
     assert [type(a) for a in table.actions] == [A.Undo]
     table.done, table.save_failed = False, "Not saved: disk full"
     assert changes.do("action", {"event": {"type": "next"}}) == {

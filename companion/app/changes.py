@@ -146,7 +146,9 @@ class PhoneChanges:
     def play_again(self, p: dict) -> dict:
         """POST /api/play-again: the game-over view's one tap. Only a finished game is played
         again (an unfinished one is not replaced by it); `seq` is the snapshot it was
-        pressed on."""
+        pressed on. Where the game says the group picks who goes first (`Game.picks_first`),
+        the phone asks it first, as New game does, and sends `"first"`: the seat, recorded
+        as the panel's "Who goes first?" records it; refused (422) without it."""
         t = self.table
         j = t.journal
         if j is None:
@@ -154,9 +156,18 @@ class PhoneChanges:
         if not j.state.over:
             return {"ok": False, "status": 409, "error": "the game is not over: finish it, "
                     "or start a new game"}
+        first = p.get("first")
+        players = j.header.players
+        if first is None and j.game.picks_first:
+            return refused(422, f"Who goes first? In {j.game.title} the group picks: "
+                           "choose who, then Play again")
+        if first is not None and not 0 <= first < len(players):
+            return refused(422, f"Who goes first: choose one of the {len(players)} players")
         if not t.perform(A.PlayAgain()):  # (a failed save raises: the bridge answers it)
             return refused(503, "the new game was not started: "
                            + (t.toast[0] if t.toast else "error"))
+        if first is not None:  # the group's pick, as the panel's "Who goes first?" records it
+            t.perform(A.Emit({"type": "first", "player": first}))
         t.perform(A.Home())  # one tap: straight to the game, past "who goes first"
         assert t.journal is not None
         return {"ok": True, "seq": self.seq(), "game_id": getattr(t.journal.sink,
@@ -273,24 +284,39 @@ class PhoneChanges:
         return self.ok(title=saved.design.title, design=saved.design.to_json())
 
     def undo(self, p: dict) -> dict:
+        """POST /api/undo; its answer's `words` say what was undone, as the panel's toast
+        does: "Undone: Ann: Steal, takes 1 from Cy; it is Ann's turn"."""
         j = self.table.journal
         if j is None:
             return refused(409, NO_GAME)
         if not j.can_undo:
             return refused(409, "nothing to undo")
+        before, event = j.previous_state, j.events[-1]
         if not self.table.perform(A.Undo()):
             return refused(503, "undo was not saved")
-        return self.ok()
+        return self.ok(words=taken("Undone", j, event, before, before))
 
     def redo(self, p: dict) -> dict:
+        """POST /api/redo; its answer's `words`: "Redone: ..." (as `undo`)."""
         j = self.table.journal
         if j is None:
             return refused(409, NO_GAME)
         if not j.can_redo:
             return refused(409, "nothing to redo")
+        before, event = j.state, j.redo_stack[-1]
         if not self.table.perform(A.Redo()):
             return refused(503, "redo was not saved")
-        return self.ok()
+        return self.ok(words=taken("Redone", j, event, before, j.game.apply(before, event)))
+
+
+def taken(what: str, j: Journal, event: dict, before: Any, now: Any) -> str:
+    """An undo's or a redo's words for the phone, as the panel's toast says them ("Redone: "
+    and the move's history line, from `before`, the state before the move), then where the
+    game is `now` (after the undo: `before`; after the redo: the move's state after)."""
+    line = f"{what}: {j.game.describe(event, j.header, before)}"
+    if now.over:
+        return line + "; the game is over"
+    return line + f"; it is {j.name(now.table.current)}'s turn"
 
 
 def design_entry(saved: SavedDesign) -> dict:

@@ -75,6 +75,9 @@ TURN_MOVES = frozenset({"next", "skip_to", "first", "end"})  # said only by the 
 # The common moves said in their history line's words (a roll: by `roll_calls`, which reads
 # the line itself).
 SAID_AS_LINE = frozenset({"skip", "double_skip", "reverse_skip", "reverse", "first"})
+# The skips, by their words: the call names who they pass over, and so does the history line
+# (`Game.skip_line`), each from the state after the move.
+SKIPS = {"skip": "Skip", "double_skip": "Double skip", "reverse_skip": "Reverse + skip"}
 # The common turn moves a kind may offer its players (Game.turn_moves), in the menu's order,
 # and their names in a refusal's words.
 COMMON_TURN_MOVES = ("skip", "double_skip", "reverse", "reverse_skip", "skip_to")
@@ -208,6 +211,11 @@ class Game(Generic[S]):
     # "Record a roll" (the snapshot's `dice`, from `dice_now`); None: not declared, the phone
     # offers every die.
     dice: ClassVar[tuple[str, ...] | None] = None
+    # Whether Play again asks who goes first, as New game does (a design whose first player
+    # is "the group picks"); False: Play again moves the first player one seat on, as a deal
+    # passes, and a phone's one tap goes straight to the game (the built-in kinds, docs/web.md).
+    # The panel's and a phone's Play again read it alike (the snapshot's `picks_first`).
+    picks_first: bool = False
 
     def __init__(self) -> None:
         self.moves: dict[str, Move[S]] = {}
@@ -441,8 +449,21 @@ class Game(Generic[S]):
             return f"Skip to {who}"
         if kind == "first":
             return f"{who} goes first"
-        return {"skip": "Skip", "double_skip": "Double skip", "reverse": "Reverse",
-                "reverse_skip": "Reverse + skip", "end": "End of game"}.get(str(kind), str(kind))
+        if kind in SKIPS:
+            return self.skip_line(event, header, before)
+        return {"reverse": "Reverse", "end": "End of game"}.get(str(kind), str(kind))
+
+    def skip_line(self, event: Event, header: Header, before: S) -> str:
+        """A skip's history line names who it passes over, as its call does, from the state
+        after it (docs/architecture.md, "Table invariants"): "Skip: Cy is skipped", "Reverse
+        + skip: Ann and Dee are skipped"."""
+        title = SKIPS[str(event.get("type"))]
+        try:
+            after = self.apply(before, event)
+        except IllegalEvent:  # words only: a move the rules refuse is named as it was asked
+            return title
+        seats = list(dict.fromkeys(after.table.passed_over))
+        return f"{title}: {skipped_words([header.name(s) for s in seats])}" if seats else title
 
     def calls(self, event: Event, header: Header, before: S, after: S) -> list[Call]:
         """What is said aloud of `event`, recorded on `before` and leading to `after`: a list
@@ -453,7 +474,8 @@ class Game(Generic[S]):
         t0, t1 = before.table, after.table
         # The common moves said in their history line's words; a kind's own move says its
         # `move_calls` (which reads the line itself when it says it), NEXT only the turn.
-        line = self.describe(event, header, before) if kind in SAID_AS_LINE else ""
+        line = SKIPS[kind] if kind in SKIPS else \
+            self.describe(event, header, before) if kind in SAID_AS_LINE else ""
         out: list[Call] = []
         if kind in ("skip", "double_skip", "reverse_skip", "reverse"):
             out.append(turn_order_call(str(kind), line, header, after))

@@ -255,7 +255,7 @@ def routes(web: Server) -> list[Route]:
         Route("/api/pause", paired("pause", check_pause), methods=["POST"]),
         Route("/api/new-game", paired("new-game", check_new_game), methods=["POST"]),
         Route("/api/resume", paired("resume", check_resume), methods=["POST"]),
-        Route("/api/play-again", paired("play-again", check_empty), methods=["POST"]),
+        Route("/api/play-again", paired("play-again", check_play_again), methods=["POST"]),
         Route("/api/design/check", design_check, methods=["POST"]),
         Route("/api/design/save", paired("design-save", check_design_save,
                                          limit=designs.MAX_BODY), methods=["POST"]),
@@ -313,6 +313,16 @@ def _game_id(body: dict[str, Any], field: str, *, required: bool) -> int | None:
 def check_empty(body: dict[str, Any]) -> dict[str, Any]:
     _only(body)
     return {}
+
+
+def check_play_again(body: dict[str, Any]) -> dict[str, Any]:
+    """Play again, with who goes first where the game asks it (the snapshot's
+    `picks_first`: the group picks, as New game's "First player")."""
+    _only(body, "first")
+    first = body.get("first")
+    if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
+        raise Refused(400, f"first must be a seat number, not {_js(first)}")
+    return {} if first is None else {"first": first}
 
 
 def check_pause(body: dict[str, Any]) -> dict[str, Any]:

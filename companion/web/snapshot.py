@@ -47,7 +47,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "view": None, "actions": [], "turns": [], "left": left,
         "frame": f"/api/frame.png?seq={seq}", "clock": None, "ring": ring,
         "calls": list(calls or []), "speech": speech, "next": None, "dice": None,
-        "favourite": None,
+        "favourite": None, "picks_first": False,
     }
     if journal is None:
         return snap
@@ -65,6 +65,7 @@ def build(journal, *, seq: int, unfinished: list[dict[str, Any]] | None = None,
         "ask": seen.ask, "view": view, "actions": actions, "turns": turns(h.game),
         "clock": clock, "next": next_needs(journal), "dice": dice_now(journal),
         "favourite": favourite,
+        "picks_first": journal.game.picks_first,  # Play again asks who goes first
     })
     return snap
 

@@ -226,13 +226,15 @@ def test_a_page_that_fell_behind_drops_the_turn_that_is_over(browser, box):
         c.app.post(WebRequest("undo", {"seq": None}, undo))
         assert undo.result(timeout=WAIT_MS / 1000).get("ok")
         page.wait_for_function("() => window.said.includes(\"Cy's turn\")")
-        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip", "Cy's turn"]
+        # "Undone: " and the skip's history line, which names who it passed over
+        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip: Dee is skipped",
+                                                "Cy's turn"]
         act(c, {"type": "next"})  # "Cy's turn", not yet heard, is over: "Dee's turn" is said
         page.wait_for_function("() => window.said.includes(\"Dee's turn\")")
         cancels = page.evaluate("window.cancels")
         act(c, {"type": "end"})  # and "Dee's turn", being said, is cut short
         page.wait_for_function("() => window.said.includes('Game over')")
-        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip",
+        assert page.evaluate("window.said") == ["Swap: Ann & Ben", "Undone: Skip: Dee is skipped",
                                                 "Dee's turn", "Game over"]
         assert page.evaluate("window.cancels") == cancels + 1
     finally:

@@ -13,11 +13,11 @@ move asks for a player or a number: a player picker, a `NumberEntry`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.inputs import Button
 from companion.rules.design import DesignGame, DesignState
-from companion.rules.design.format import FIRST, MoveDesign
+from companion.rules.design.format import FIRST, End, MoveDesign
 from companion.rules.game import Header
 from companion.ui import draw
 from companion.ui.actions import Emit, Home, Pop, Push, Roll, Toast
@@ -256,6 +256,17 @@ class DesignEnd(EndScreen):
         return TextScreen("Tallies", tally_lines(self.game, ctx))
 
 
+def _end_words(end: End, rules: Mapping[str, Any]) -> str:
+    """One way a design ends, in plain words: "first to 10 coins", "after 5 rounds"."""
+    if end.when == "reach":
+        return f"first to {rules.get('target', end.target)} {end.tally}"
+    if end.when == "rounds":
+        n = rules.get("rounds", end.rounds)
+        return f"after {n} round{'s' * (n != 1)}"
+    return {"pot_empty": "when the pot is empty", "one_left": "when one player is left",
+            "group": "when the group ends it"}.get(end.when, end.when)
+
+
 class DesignMode(Mode):
     """The screens of one design game."""
 
@@ -270,21 +281,21 @@ class DesignMode(Mode):
         }.get(d.first, FIRST.get(d.first, ""))
         self.house_rules_text = self.rules_text()
 
-    def rules_text(self) -> tuple[str, ...]:
-        """The design in a few lines: its moves, how it ends, who wins."""
+    def rules_text(self, rules: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+        """The design in a few plain lines: its moves, how it ends (the target and the rounds
+        as the house rules `rules` set them, else as the design does), who wins."""
         d = self.game.design
+        rules = rules or {}
         lines = [f"{d.title}: a game of ours."]
         if d.moves:
-            lines.append("Moves (menu; UP: " + d.moves[0].name + "): " +
-                         ", ".join(m.name for m in d.moves) + ".")
+            lines.append("Moves: " + ", ".join(m.name for m in d.moves) + ". On the box: "
+                         f"hold OK for them; UP plays {d.moves[0].name}.")
         if d.pot is not None:
-            lines.append(f"The pot starts at {d.pot}.")
+            lines.append(f"The pot starts at {rules.get('pot start', d.pot)}.")
         if d.round_score is not None:
             lines.append(f"Each round the group types everyone's {d.round_score.tally}.")
-        ends = {"reach": "someone reaches the target", "rounds": "the last round is over",
-                "pot_empty": "the pot is empty", "one_left": "one player is left",
-                "group": "the group ends it"}
-        lines.append("Ends when " + " or ".join(ends[e.when] for e in d.end) + ".")
+        ends = sorted(d.end, key=lambda e: e.when == "group")  # "when the group ends it" last
+        lines.append("The game ends: " + ", or ".join(_end_words(e, rules) for e in ends) + ".")
         w = d.winner
         lines.append("The last player left wins." if w.by == "last_left" else
                      f"Winner: the {w.by} {w.tally} (a tie shares the win).")
@@ -295,7 +306,9 @@ class DesignMode(Mode):
         """The rules' text and the house rules in force, but not the design itself (which
         the header carries too)."""
         rules = {k: v for k, v in header.rules.items() if k != DESIGN_RULE}
-        return super().house_rules(Header(header.game, header.players, header.first, rules))
+        lines = list(self.rules_text(rules))  # the target and rounds of this game
+        lines += [f"{key}: {value}" for key, value in rules.items()]
+        return lines
 
     def home(self, ctx: Context) -> Screen:
         return DesignScreen(self)

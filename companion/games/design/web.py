@@ -50,6 +50,19 @@ def _pays_chosen(m: MoveDesign) -> bool:
     return any(e.do == "pay" and "chosen" in (e.source, e.target) for e in m.effects)
 
 
+def chosen_label(m: MoveDesign) -> str:
+    """What the chosen player is for, from the move's first effect that names them: "Take
+    from" (a take from them, or a payment from them), "Pay to", "Give to" (an add to them)."""
+    for e in m.effects:
+        if e.do == "take" and e.who == "chosen" or e.do == "pay" and e.source == "chosen":
+            return "Take from"
+        if e.do == "pay" and e.target == "chosen":
+            return "Pay to"
+        if e.do == "add" and e.who == "chosen":
+            return "Give to"
+    return "Player"
+
+
 def _die(name: str) -> Choice:
     d = dicemod.die(name)
     return Choice(f"die-{name}", options(*d.faces), key=f"dice.{name}", label=f"{d.label} die")
@@ -60,7 +73,7 @@ def move_form(m: MoveDesign, s: Seen, *, main: bool = True) -> Form:
     fields: list[Field] = []
     if m.chooses:
         seats = s.seats(others=_pays_chosen(m), active=True)
-        fields.append(Choice("player", seats, label="Player"))
+        fields.append(Choice("player", seats, label=chosen_label(m)))
     if m.ask is not None:
         fields.append(Whole("amount", "Amount", m.ask.min, m.ask.max))
     fields += [_die(d) for d in m.rolls]

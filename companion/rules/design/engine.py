@@ -92,6 +92,7 @@ class DesignGame(Game[DesignState]):
         self.max_players = design.max_players  # type: ignore[misc]
         self.turn_moves = design.turn_moves  # type: ignore[misc]
         self.dice = design.dice  # type: ignore[misc]
+        self.picks_first = design.first == "picked"  # Play again asks who goes first
         self.default_rules = {key: self._default(key)  # type: ignore[misc]
                               for key in design.house_rules}
         # The tallies that can put a player out (most designs have none: after each event

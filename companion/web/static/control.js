@@ -594,6 +594,7 @@
   function renderMain(s) {
     const st = s.state || {};
     const main = document.getElementById("main-actions");
+    if (s.game && st.over && s.picks_first) { main.replaceChildren(againFirst(s)); return; }
     if (!s.game || st.over) { main.replaceChildren(); return; }
     main.replaceChildren(...(s.actions || []).filter((d) => d.main || d.ask).map((d) => {
       if (d.kind === "quick") {
@@ -748,11 +749,54 @@
   function playAgainButton(s) {
     // One tap: the same game with the same players and house rules (the box moves the first
     // player one seat on). The box refuses it unless the game is over.
-    const b = button("Play again: " + (s.title || s.game) + " with " + s.players.join(", "), async () => {
-      const r = await post("/api/play-again", {}, b);
-      if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
-    }, "go play-again");
-    return b;
+    return button(againWords(s), (ev) => playAgain(ev.currentTarget), "go play-again");
+  }
+  function againWords(s) { return "Play again: " + (s.title || s.game) + " with " + s.players.join(", "); }
+  async function playAgain(b) {
+    // Where the game says the group picks who goes first (the snapshot's `picks_first`: a
+    // design's "the group picks"), it is asked here first, as New game asks it: the choice
+    // under the Play again at the top (againFirst). Else one tap, straight to the game.
+    const s = Table.snapshot;
+    const body = {};
+    if (s && s.picks_first) {
+      const sel = document.querySelector("#main-actions select[name=again-first]");
+      if (!sel || sel.value === "") {
+        showError("Who goes first? The group picks: choose who, then Play again");
+        if (sel) { sel.setAttribute("aria-invalid", "true"); sel.focus(); }
+        return;
+      }
+      body.first = parseInt(sel.value, 10);
+    }
+    const r = await post("/api/play-again", body, b);
+    if (r) { Table.refreshFrame(); window.scrollTo({top: 0}); }
+  }
+  function againFirst(s) {
+    // Who goes first in the game played again: nobody is chosen for the players (the box
+    // refuses a Play again without it where the group picks).
+    const sel = select("again-first", seatOptions(s), "", true);
+    sel.addEventListener("change", () => sel.removeAttribute("aria-invalid"));
+    return h("div", {class: "again-first"}, beside(sel, "Who goes first in the next game"));
+  }
+  const againTop = document.getElementById("again");
+  againTop.addEventListener("click", () => playAgain(againTop));
+  document.getElementById("to-new-game").addEventListener("click", () => {
+    // What the box offers after a game besides Play again: another game (New game, below).
+    const ng = document.getElementById("new-game");
+    ng.open = true;
+    holdTapsFor(DOUBLE_TAP_MS);  // the page moves under the finger: no second tap lands
+    ng.scrollIntoView({block: "start"});
+    ngKind.focus({preventScroll: true});
+  });
+  function renderDrive(s) {
+    // Once the game is over, NEXT (which the end screen ignores) makes way for what the box
+    // offers after a game: Play again and New game. Undo stays: an undone end goes back
+    // into the game. Redo shows beside Undo while there is something to redo.
+    const over = !!(s.game && (s.state || {}).over);
+    document.querySelector("#drive button.press[data-button=NEXT]").hidden = over;
+    againTop.hidden = !over;
+    if (over) againTop.setAttribute("aria-label", againWords(s));
+    document.getElementById("to-new-game").hidden = !over;
+    document.getElementById("redo").hidden = !s.can_redo && !busy.has(document.getElementById("redo"));
   }
 
   // --- new game -----------------------------------------------------------------------------
@@ -1049,7 +1093,12 @@
   for (const id of ["undo", "redo"]) {
     const b = document.getElementById(id);
     b.addEventListener("click", async () => {
-      if (await post("/api/" + id, {}, b)) Table.refreshFrame();
+      // The answer's words say what was undone or redone ("Redone: Ann: Steal, takes 1
+      // from Cy; it is Ann's turn"), as the box's toast does.
+      const r = await post("/api/" + id, {}, b, true);
+      if (!r) return;
+      Table.refreshFrame();
+      if (r.words || r.did) showNote(said(r.words || r.did));
     });
   }
   // Pause: the box is asked for a state ("paused": true or false), never a toggle, so two
@@ -1126,6 +1175,7 @@
     if (ngGo.dataset.armed && String(s.game_id) !== ngGo.dataset.armed) disarmNewGame();
     renderActions(s);
     renderPause(s);
+    renderDrive(s);
     // The box's ROLL opens its dice: not offered for a kind that uses none (a design's `dice = []`).
     rollButton.hidden = !diceOf(s).length;
     for (const [id, can] of [["undo", s.can_undo], ["redo", s.can_redo]]) {
