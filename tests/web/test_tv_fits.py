@@ -700,3 +700,97 @@ def test_tv_fits_a_game_over_with_many_tied_winners(browser, tmp_path):
         finally:
             context.close()
     assert not cut, "\n".join(cut)
+
+
+# --- the history in every clock state (issue 37 tryout) --------------------------------------
+HISTORY_MIN = 3  # table.js's TV_HISTORY_MIN: the fewest events the history is shown with
+HISTORY_SHOWN = """() => { const box = document.getElementById('history');
+  return box.hidden || !box.getClientRects().length ? 0 : box.querySelectorAll('li').length; }"""
+FOUR = ("Ann", "Ben", "Cy", "Dee")
+# The tryout's game: a design with a pot and a target, its first seven events (two turns
+# ended, a reverse): the history stood beside the box while the clock ran.
+STEAL = {"format_version": 1, "title": "Steal 3", "players": {"min": 2, "max": 8},
+         "tallies": [{"name": "coins", "start": 5, "floor": 0, "money": True}],
+         "pot": {"start": 0},
+         "moves": [{"name": "Steal", "effects": [{"do": "pay", "amount": 1, "from": "chosen",
+                                                   "to": "current"}]},
+                   {"name": "Tax", "effects": [{"do": "pay", "amount": 1, "from": "current",
+                                                 "to": "pot"}]}],
+         "turn_order": {"moves": ["skip", "reverse"], "first": "picked"},
+         "end": [{"when": "group"}, {"when": "reach", "tally": "coins", "target": 10}],
+         "winner": {"by": "most", "tally": "coins"}}
+STEAL_EVENTS = [{"type": "move", "name": "Steal", "player": 0}, {"type": "next"},
+                {"type": "move", "name": "Tax"}, {"type": "next"}, {"type": "move", "name": "Tax"},
+                {"type": "reverse"}, {"type": "next"}]
+
+
+def test_tv_keeps_the_history_in_every_clock_state(browser, tmp_path):
+    """Issue 37 tryout: a designed game of 4 players with a minute a turn, at 1920x1080, lost
+    "What happened" at "Almost time" and at "Time!" (a third of the screen left empty): the
+    layout fitted under the running clock's header (the history beside the box) was taken
+    again under the taller one, though the history had no room there any more. And with
+    examples/designs/penalty-pot.toml's long events the history, under the players' table,
+    widened the left column, so the box's column came out smaller and the history gave way,
+    the clock running or not. Now those two designs and two built-in kinds, 4 players each,
+    the clock running, at the warning and at Time!, at both sizes: the history is shown with
+    at least its fewest events, the newest first, and nothing is cut or unreadable. The
+    box's clock is a FakeClock that stands still; the page's is Playwright's, moved by hand
+    to the warning and past the limit."""
+    import tomllib
+    from pathlib import Path
+
+    from companion.testing import FakeClock
+
+    pot = tomllib.loads((Path(__file__).parents[2] / "examples" / "designs" /
+                         "penalty-pot.toml").read_text(encoding="utf-8"))
+    start = 1_700_000_000.0
+    clock = FakeClock(start)
+    ids: dict[str, int] = {}
+    with Store(tmp_path / "journal.db", clock=clock) as store:
+        tryout = games.design_kind(STEAL).kind
+        for kind in (tryout, games.design_kind(pot).kind, "table", "pig-farm"):
+            _, rules, events = ((None, {}, STEAL_EVENTS) if kind == tryout
+                                else crowd.game(kind, len(FOUR)))
+            j = store.new_game(Header(kind, FOUR, 1 if kind == tryout else 0,
+                                      {**rules, "turn_limit": 60}), park=True)
+            for e in events:
+                j.append(e)
+            ids[kind] = store.game_id(j)
+    cut: list[str] = []
+    with Companion(tmp_path / "journal.db", clock=clock) as c:
+        context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
+        try:
+            page = context.new_page()
+            pair(page, c)
+            page.clock.install(time=start * 1000)
+            page.clock.pause_at(start * 1000 + 1000)
+            page.goto(c.url + "/tv")
+            page.wait_for_selector("#conn[data-state=live]")
+            for kind, gid in ids.items():
+                seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
+                page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq)
+                s = state(c)
+                assert s["clock"]["left"] == 60 and s["players"] == list(FOUR)
+                assert len(s["history"]) >= HISTORY_MIN, (kind, s["history"])
+                for alarm, by in (("", 0), ("warn", 55_000), ("time", 8_000)):
+                    page.clock.run_for(by)
+                    # Each state at both sizes, starting with the size the last one ended at.
+                    sizes = SIZES if page.viewport_size == SIZES[0] else SIZES[::-1]
+                    for size in sizes:
+                        page.set_viewport_size(size)
+                        _refitted(page, seq)
+                        where = f"{s['title'] or kind}, {alarm or 'running'}, " \
+                                f"{size['width']}x{size['height']}: "
+                        if page.locator("#turn").get_attribute("data-alarm") != alarm:
+                            cut.append(where + "the clock is not in this state")
+                        shown = page.evaluate(HISTORY_SHOWN)
+                        if shown < HISTORY_MIN:
+                            cut.append(where + f"the history shows {shown} events, "
+                                               f"not {HISTORY_MIN} or more")
+                        elif page.locator("#history li .n").first.inner_text() != \
+                                str(s["history"][-1]["n"]):
+                            cut.append(where + "the history's first line is not the newest event")
+                        cut += [where + line for line in problems(page)]
+        finally:
+            context.close()
+    assert not cut, "\n".join(cut)

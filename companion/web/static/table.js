@@ -701,10 +701,16 @@ const Table = (function () {
     };
     const all = Math.min(TV_HISTORY, (snap.history || []).length);
     // The layout chosen last time is tried first, alone, when nothing it depends on changed
-    // (the screen, the header, the game, its players, the clock, how full the history is):
-    // a move then costs one fit, not the whole search (a dozen players' Pig Farm: ~8x).
+    // (the screen, the header and its height, the game, its players, the clock, how full the
+    // history is): a move then costs one fit, not the whole search (a dozen players' Pig
+    // Farm: ~8x). The header's height is the room it leaves the columns: the clock's
+    // "Almost time" and "Time!" make it taller, and the history beside the box at the
+    // running clock's header may find no room under the taller one, where the left column
+    // still has it.
+    const turn = document.getElementById("turn");
     const key = [innerWidth, innerHeight, document.body.classList.contains("tv-tight") ? "tight" : "",
                  document.body.classList.contains("tv-crowded") ? "crowded" : "",
+                 turn ? Math.round(turn.getBoundingClientRect().height) : 0,
                  snap.game_id, snap.players.length, !!snap.clock, all].join(":");
     const tight = document.body.classList.contains("tv-tight");
     const chosen = snap.game ? tvChoices.get(key) : undefined;
@@ -712,7 +718,9 @@ const Table = (function () {
     if (chosen) {
       renderPlayers(snap, chosen.halves, chosen.wide, chosen.heads);
       const again = place(chosen.side);
-      if (again[0] > 0 || !chosen.score) {  // as good as it was (or as good as it gets)
+      // As good as it was: nothing cut and as many events (the history dropped, or fewer of
+      // its events, is searched again: the other side may hold them); or as good as it gets.
+      if ((again[0] > 0 && again[1] >= chosen.events) || !chosen.score) {
         document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
         return again[0];
       }
@@ -755,8 +763,8 @@ const Table = (function () {
     if (best && best !== last) { renderPlayers(snap, best[1], best[2], best[3]); arrange(); }
     if (best) {
       if (tvChoices.size > 8) tvChoices.clear();
-      tvChoices.set(key, {score: best[0][0], halves: best[1], wide: best[2], heads: best[3],
-                          side: box.parentElement});
+      tvChoices.set(key, {score: best[0][0], events: best[0][1], halves: best[1], wide: best[2],
+                          heads: best[3], side: box.parentElement});
     }
     document.body.dataset.fitted = innerWidth + "x" + innerHeight + ":" + snap.seq;
     return best ? best[0][0] : score0;
