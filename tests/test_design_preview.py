@@ -137,6 +137,38 @@ def test_previews_on_two_threads_at_once_find_their_kinds():
     assert registry() == before
 
 
+def test_a_game_of_a_design_another_thread_previews_is_registered_from_its_header():
+    """A game of a design this box does not keep (imported from another box), replayed on
+    the app thread while a phone previews the same design on the web thread, gets the
+    design registered from its header: not the preview's kind, dropped once the preview
+    ends (the statistics then knew neither its title nor its score)."""
+    design = distinct(11)
+    started, done = threading.Event(), threading.Event()
+    name: list[str] = []
+
+    def preview() -> None:
+        with games.previewing(design) as kind:
+            name.append(kind.kind)
+            started.set()
+            done.wait(30)
+
+    t = threading.Thread(target=preview)
+    t.start()
+    try:
+        assert started.wait(30)
+        kind = name[0]
+        assert kind not in games._DESIGNS  # previewed only, on the other thread
+        header = Header(kind, ("Ann", "Ben"), 0, {"design": design})
+        Journal(header)  # the replay's start: the kind from its header (journal.game_for)
+        assert kind in games._DESIGNS
+        assert games.for_header(header) is games._DESIGNS[kind]
+    finally:
+        done.set()
+        t.join(30)
+        games._DESIGNS.pop(name[0], None)
+        games._DESIGN_TEXTS.pop(games.canonical_text(design), None)
+
+
 @pytest.fixture
 def served(tmp_path, config, clock):
     s = Served(tmp_path, config, clock)

@@ -65,6 +65,8 @@ to = "2026-11-30"
     ('[[stats.seasons]]\nname = "' + "x" * 30 + '"\nfrom = 2026-01-01',
      "is 30 characters (at most 24)"),
     ('[[stats.seasons]]\nname = "A\\u0007"\nfrom = 2026-01-01', "holds a character that is not text"),
+    ('[[stats.seasons]]\nname = "This"\nfrom = 2026-01-01',
+     "stats.seasons[0].name: 'This' is the word the pages and exports use for the season holding"),
 ])
 def test_a_bad_season_is_refused_in_one_line_naming_it(text, message):
     with pytest.raises(config.ConfigError) as e:

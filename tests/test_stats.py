@@ -526,17 +526,25 @@ def test_records_screen_ranks_a_regular_above_a_newcomer_who_won_once():
     from PIL import Image, ImageDraw
 
     from companion.ui.records import RecordsScreen
-    players = {
-        "Newcomer": {"rating": 3.1, "provisional": True, "won": 1, "played": 1, "by_game": {}},
-        "Regular": {"rating": 2.4, "provisional": False, "won": 12, "played": 30,
-                    "by_game": {}},
-        "Marathon": {"rating": -12.3, "provisional": False, "won": 1234, "played": 1234,
-                     "by_game": {}},
+    def skill(rating: float, provisional: bool, won: int, played: int) -> dict:
+        return {"rating": round(rating, 1), "provisional": provisional, "won": won,
+                "played": played, "mu": rating + 3 * 8.0, "sigma": 8.0}
+
+    kind = {"Ben": skill(12.34, False, 2, 9), "Ann": skill(12.31, False, 3, 9)}
+    players = {  # in the statistics' order (stats.compute ranks by the exact rating)
+        "Regular": {**skill(2.4, False, 12, 30), "by_game": {"pig-farm": kind["Ben"]}},
+        "Marathon": {**skill(-12.3, False, 1234, 1234), "by_game": {"pig-farm": kind["Ann"]}},
+        "Newcomer": {**skill(3.1, True, 1, 1), "by_game": {}},
     }
-    stats = SimpleNamespace(players=players, games=[], totals={"by_game": {}})
+    stats = SimpleNamespace(players=players, games=[], totals={"by_game": {"pig-farm": 1}})
     ctx = SimpleNamespace(stats=lambda: stats)
     screen = RecordsScreen(ctx)  # type: ignore[arg-type]
+    screen.kind = ""
     assert [r[0] for r in screen.rows(ctx)] == ["Regular", "Marathon", "Newcomer"]
+    # One kind: by its exact rating, though both show 12.3 and the second has more wins.
+    screen.kind = "pig-farm"
+    assert [r[0] for r in screen.rows(ctx)] == ["Regular", "Marathon"]
+    screen.kind = ""
     img = Image.new("1", (128, 64))
     screen.draw_on(ImageDraw.Draw(img), ctx)  # type: ignore[arg-type]
     assert img.getbbox() is not None

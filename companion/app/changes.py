@@ -167,7 +167,11 @@ class PhoneChanges:
             return refused(503, "the new game was not started: "
                            + (t.toast[0] if t.toast else "error"))
         if first is not None:  # the group's pick, as the panel's "Who goes first?" records it
-            t.perform(A.Emit({"type": "first", "player": first}))
+            if not t.perform(A.Emit({"type": "first", "player": first})):
+                # The new game is on (as the panel's would be), its first player the rules':
+                # said, not answered as if the pick were recorded.
+                return refused(409, "The new game started, but who goes first was not "
+                               "recorded: " + (t.toast[0] if t.toast else "the game refused it"))
         t.perform(A.Home())  # one tap: straight to the game, past "who goes first"
         assert t.journal is not None
         return {"ok": True, "seq": self.seq(), "game_id": getattr(t.journal.sink,

@@ -468,6 +468,10 @@ _DESIGN_TEXTS: dict[str, GameKind] = {}  # the same, by the JSON text they were 
 # The designs being previewed and not registered (`previewing`): each one only while held.
 _PREVIEWS: weakref.WeakValueDictionary[str, GameKind] = weakref.WeakValueDictionary()
 _PREVIEWS_LOCK = threading.Lock()  # the web thread and the app thread both preview
+# The design kinds this thread previews now: `for_header` takes a previewed kind in place of
+# registering only on the thread that previews it (another thread replaying a game of that
+# design registers it from its header: a preview is dropped, a game's kind never is).
+_MY_PREVIEWS = threading.local()
 _OFFERED: list[str] = []  # the design kinds New game lists (`offer_designs`)
 
 
@@ -547,7 +551,12 @@ def previewing(design_json: Mapping[str, Any]) -> Iterator[GameKind]:
         if k is None:
             with _PREVIEWS_LOCK:
                 k = _PREVIEWS.setdefault(built.kind, built)
-    yield k
+    mine: list[str] = _MY_PREVIEWS.__dict__.setdefault("kinds", [])
+    mine.append(k.kind)
+    try:
+        yield k
+    finally:
+        mine.remove(k.kind)
 
 
 def for_header(header: Header) -> GameKind:
@@ -556,7 +565,8 @@ def for_header(header: Header) -> GameKind:
     another box, or from a design since edited or deleted, replays exactly. A header whose
     design is not its kind's is refused (IllegalEvent): a header cannot lie."""
     kind = header.game
-    if is_design(kind) and kind not in _DESIGNS and kind not in _PREVIEWS:
+    if is_design(kind) and kind not in _DESIGNS \
+            and kind not in _MY_PREVIEWS.__dict__.get("kinds", ()):
         design = header.rules.get("design") if isinstance(header.rules, Mapping) else None
         if not isinstance(design, Mapping):
             raise IllegalEvent(f"game {kind!r} carries no design in its header")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import threading
 from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
@@ -50,11 +51,16 @@ SIGMA = MU / 3
 _MODEL: list[PlackettLuce] = []  # made on first use: importing openskill costs ~3 MB, 40 ms
 
 
+_MODEL_LOCK = threading.Lock()  # the app thread and the background fold both ask
+
+
 def plackett_luce() -> PlackettLuce:
     """openskill's PlackettLuce model with its defaults (imported on the first rating)."""
     if not _MODEL:
-        from openskill.models import PlackettLuce
-        _MODEL.append(PlackettLuce())
+        with _MODEL_LOCK:
+            if not _MODEL:
+                from openskill.models import PlackettLuce
+                _MODEL.append(PlackettLuce())
     return _MODEL[0]
 
 

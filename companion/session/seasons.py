@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 from companion.session import when
 
 NAME_MOST = 24  # characters of a season's name (a /stats heading, a file name)
+THIS = "this"  # ?season=this, --season this: the season holding today (never a season's name)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,9 @@ def parse(entries: Sequence[object], *, where: str = "seasons") -> tuple[Season,
                                               f"(at most {NAME_MOST})")
         if not name.isprintable():
             raise SeasonProblem(f"{at}.name", f"{name!r} holds a character that is not text")
+        if name.casefold() == THIS:
+            raise SeasonProblem(f"{at}.name", f"{name!r} is the word the pages and exports use "
+                                              "for the season holding today: choose another")
         if name.casefold() in names:
             raise SeasonProblem(f"{at}.name", f"{name!r} is already the name of "
                                               f"{where}[{names[name.casefold()]}]")

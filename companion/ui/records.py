@@ -46,19 +46,23 @@ class RecordsScreen(Screen):
             self.kind = next((g.kind for g in reversed(stats.games) if g.finished), ALL)
 
     def rows(self, ctx: Context) -> list[tuple[str, float, bool, int, int]]:
-        """(name, rating, provisional, won, played) in the statistics' order: established
-        players by rating, then the provisional ones (the same ranking as /stats)."""
+        """(name, rating, provisional, won, played) in /stats' order: established players by
+        rating, then the provisional ones. All games: the statistics' own order (ranked by
+        the exact rating, not the one place shown); one kind: by that kind's rating."""
         stats = _stats(ctx)
         if stats is None:
             return []
         self._open(stats)
         out = []
+        exact: dict[str, float] = {}
         for name, p in stats.players.items():
             figures = p if self.kind == ALL else p["by_game"].get(self.kind)
             if figures:
                 out.append((name, figures["rating"], figures["provisional"], figures["won"],
                             figures["played"]))
-        out.sort(key=lambda r: (r[2], -r[1], -r[3], -r[4], r[0].casefold()))
+                exact[name] = figures["mu"] - 3 * figures["sigma"]
+        if self.kind != ALL:  # (sorted() keeps the statistics' order on a tie)
+            out.sort(key=lambda r: (r[2], -exact[r[0]], -r[3], -r[4], r[0].casefold()))
         return out
 
     def pages(self, ctx: Context) -> int:

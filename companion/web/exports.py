@@ -20,11 +20,9 @@ from collections.abc import Sequence
 
 from companion.session import exports
 from companion.session.checksum import describe
-from companion.session.seasons import Season, current, named
+from companion.session.seasons import THIS, Season, current, named
 from companion.web import guard
 from companion.web.history import HEADERS, Source
-
-THIS = "this"  # ?season=this: the season that holds today
 
 
 def _seasons(web) -> tuple[Season, ...]:
