@@ -118,3 +118,33 @@ def test_no_prediction_for_a_game_rated_too_long_ago_to_know_before(store, monke
     assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is not None
     monkeypatch.setattr(Ratings, "before", lambda self, game_id, kind=None: None)
     assert Favourite(history.ratings, lambda: True).snapshot(j, store.game_id(j)) is None
+
+
+def test_the_pages_are_due_a_snapshot_when_the_ratings_land_only_for_a_prediction(store):
+    """StatsCache calls `landed` when the ratings a snapshot went out without are ready: the
+    pages get a new snapshot only when the open game now has a prediction to show (most
+    players new: none, and a snapshot the same but for its number would only make a tap at
+    that instant "behind the box")."""
+    from types import SimpleNamespace
+
+    from companion.app.webparts import Pieces
+
+    history = History(store)
+    ready: list = []
+    owners = SimpleNamespace(journal=None, store=store, last_frame=(1, None),
+                             config={"stats": {"favourite": True}},
+                             statscache=SimpleNamespace(ratings=lambda: ready[0] if ready else None))
+    pieces = Pieces(owners)  # type: ignore[arg-type]
+    due: list[int] = []
+    landed = pieces.landing(lambda: due.append(1))
+    owners.journal = store.new_game(Header("match-patch", ("Neo", "Ann", "Zed")))
+    assert pieces._favourite() is None  # not ready
+    ready.append(history.ratings())
+    landed()
+    assert due == []  # ready, but most players are new: nothing to show, no snapshot
+    owners.journal = store.new_game(Header("match-patch", ("Reg", "Ann", "Ben")))
+    ready.clear()
+    assert pieces._favourite() is None
+    ready.append(history.ratings())
+    landed()
+    assert due == [1]

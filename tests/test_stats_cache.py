@@ -206,6 +206,10 @@ def test_warm_when_the_web_is_on_and_the_favourite_wanted(store):
         return SimpleNamespace(web=SimpleNamespace(running=running) if web else None,
                                config={"stats": {"favourite": favourite}}, statscache=cache)
 
+    warm(owners(True, True))  # a journal with no game: nothing to rate
+    store.new_game(Header("table", ("Ann", "Ben")))
+    warm(owners(True, True))  # only the open game: nothing to rate yet
+    store.close_game(store.new_game(Header("table", ("Ann", "Ben"))))
     warm(owners(False, True))  # the web off
     warm(owners(True, False))  # the favourite not wanted
     warm(owners(True, True, web=False))  # no web at all

@@ -19,7 +19,7 @@ from companion.app.handlers import HANDLERS, Actions
 from companion.app.rolls import Rolls
 from companion.app.statscache import StatsCache
 from companion.app.timers import Scheduler, Timers
-from companion.app.webparts import pieces, warm
+from companion.app.webparts import Pieces, warm
 from companion.errors import IllegalEvent, JournalError
 from companion.session.journal import Journal
 from companion.ui import power
@@ -87,9 +87,10 @@ class App:
         designs.offer(store)  # the group's own designs in New game (docs/designing-a-game.md)
         names = roster.load(store)  # the names a phone keeps for new games (None: never set)
         self.roster: tuple[str, ...] | None = None if names is None else tuple(names)
-        self.statscache: StatsCache = StatsCache(store, self.post, self.changed)  # stats()
+        self.pieces: Pieces = Pieces(self)  # the snapshot's clock, calls, ring, favourite
+        self.statscache: StatsCache = StatsCache(store, self.post, self.pieces.landing(self.changed))
         self.stack: list[Screen] = []
-        self.bridge: WebBridge = WebBridge(self, pieces(self))  # a phone's requests, snapshots
+        self.bridge: WebBridge = WebBridge(self, self.pieces)  # a phone's requests, snapshots
         self.panel_frame: Any = None  # the image the panel itself shows now
         # The next start's first frame, kept at `start_frame` (None: not kept).
         self.keeper = firstframe.Keeper(start_frame) if start_frame is not None else None

@@ -70,6 +70,7 @@ class StatsCache:
         self._failed = False  # it failed: this thread does everything from then on
         self._changes = 0  # committed changes so far (`changed`)
         self._since = 0  # how many there were when the thread was started
+        self._waited = False  # ratings were asked for and not ready: `landed` when they are
 
     @property
     def filling(self) -> bool:
@@ -94,6 +95,8 @@ class StatsCache:
         or None while the background thread reads and folds them (started here when nothing
         was read since the start, or the fold is past `folds` games). Kept by the History:
         read them on this thread only."""
+        if self._ratings is None and self._filling:
+            self._waited = True
         if self._ratings is None and not self._filling:
             if self._history is None and not self._failed:
                 self._fill()  # nothing read since the start: every record, every game
@@ -102,12 +105,16 @@ class StatsCache:
                                                     folds=self._folds())
                 if self._ratings is None:
                     self._fill()
+            self._waited = self._ratings is None
         return self._ratings
 
     def warm(self) -> None:
-        """Start the background thread now if nothing was read since the start, so that the
-        ratings are ready when a game starts (who is favourite: webparts.warm)."""
-        if self._history is None and not self._filling and not self._failed:
+        """Start the background thread now if nothing was read since the start and the
+        journal holds a game besides the open one (nothing to rate else), so that the ratings
+        are ready when a game starts (who is favourite: webparts.warm)."""
+        if self._history is None and not self._filling and not self._failed \
+                and self.store.db.execute("SELECT COUNT(*) FROM (SELECT 1 FROM games "
+                                          "LIMIT 2)").fetchone()[0] > 1:
             self._fill()
 
     def changed(self) -> None:
@@ -173,4 +180,6 @@ class StatsCache:
                 self._ratings = item.history.folded
             else:
                 self.ratings()
-        self.landed()
+        if self._waited:  # a snapshot went out without them: the pages are due one
+            self._waited = False
+            self.landed()

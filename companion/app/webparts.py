@@ -2,7 +2,7 @@
 how they are said (calls.py), the seat lights (lights.py), who is favourite (favourite.py,
 from the skill ratings of statscache.py, which `warm` has folded off the app thread from the
 first frame on). The web bridge is handed
-`pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
+`Pieces(host)`, a callable it asks for them at each snapshot, so it imports none of them; the
 parts are read from the host at each call (a benchmark replaces the App's turn clock)."""
 
 from __future__ import annotations
@@ -52,26 +52,40 @@ class Owners(Protocol):
     def last_frame(self) -> tuple[int, Any] | None: ...  # None before the first frame
 
 
-def pieces(owners: Owners) -> Callable[[], dict[str, Any]]:
+class Pieces:
     """What the snapshot's "clock", "calls", "speech", "ring" and "favourite" are, read when
-    asked (the favourite is predicted once per game and kept here)."""
+    called (the favourite is predicted once per game and kept here)."""
 
-    def ratings() -> Ratings | None:
-        # Not before the first frame (the snapshot made when the web is attached): the
-        # thread that folds them must not slow it; `warm` starts it after.
-        return None if owners.last_frame is None else owners.statscache.ratings()
+    def __init__(self, owners: Owners) -> None:
+        self.owners = owners
 
-    favourite = Favourite(ratings, lambda: bool(owners.config["stats"]["favourite"]))
+        def ratings() -> Ratings | None:
+            # Not before the first frame (the snapshot made when the web is attached): the
+            # thread that folds them must not slow it; `warm` starts it after.
+            return None if owners.last_frame is None else owners.statscache.ratings()
 
-    def read() -> dict[str, Any]:
-        tc, caller, j = owners.turn_clock, owners.caller, owners.journal
+        self.favourite = Favourite(ratings, lambda: bool(owners.config["stats"]["favourite"]))
+
+    def _favourite(self) -> dict[str, Any] | None:
+        j = self.owners.journal
+        return self.favourite.snapshot(j, None if j is None else self.owners.store.game_id(j))
+
+    def __call__(self) -> dict[str, Any]:
+        owners = self.owners
+        tc, caller = owners.turn_clock, owners.caller
         return {"clock": snapshot(tc.reading(), tc.limits, at=tc.now()),
                 "calls": caller.snapshot(), "speech": speech(owners.config, caller.run),
-                "ring": owners.lights.snapshot(),
-                "favourite": favourite.snapshot(j, None if j is None
-                                                else owners.store.game_id(j))}
+                "ring": owners.lights.snapshot(), "favourite": self._favourite()}
 
-    return read
+    def landing(self, due: Callable[[], None]) -> Callable[[], None]:
+        """StatsCache's `landed`: the ratings a snapshot went out without are ready, and the
+        pages are due a snapshot (`due`) when the open game now has a prediction to show.
+        Not when it has none (most players new, turned off): a snapshot the same but for its
+        number would only make a tap at that instant "behind the box"."""
+        def landed() -> None:
+            if self._favourite() is not None:
+                due()
+        return landed
 
 
 def warm(owners: Owners) -> None:
