@@ -131,12 +131,18 @@ def test_the_pages_are_due_a_snapshot_when_the_ratings_land_only_for_a_predictio
 
     history = History(store)
     ready: list = []
-    owners = SimpleNamespace(journal=None, store=store, last_frame=(1, None),
+    wanted: list[int] = []
+    owners = SimpleNamespace(journal=None, store=store, last_frame=None,
                              config={"stats": {"favourite": True}},
-                             statscache=SimpleNamespace(ratings=lambda: ready[0] if ready else None))
+                             statscache=SimpleNamespace(ratings=lambda: ready[0] if ready else None,
+                                                        wanted=lambda: wanted.append(1)))
     pieces = Pieces(owners)  # type: ignore[arg-type]
     due: list[int] = []
     landed = pieces.landing(lambda: due.append(1))
+    # Before the first frame (a game resumed at start): not asked, but wanted when they land.
+    owners.journal = store.new_game(Header("match-patch", ("Reg", "Ann", "Ben")))
+    assert pieces._favourite() is None and wanted == [1]
+    owners.last_frame = (1, None)
     owners.journal = store.new_game(Header("match-patch", ("Neo", "Ann", "Zed")))
     assert pieces._favourite() is None  # not ready
     ready.append(history.ratings())

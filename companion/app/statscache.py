@@ -108,6 +108,11 @@ class StatsCache:
             self._waited = self._ratings is None
         return self._ratings
 
+    def wanted(self) -> None:
+        """A snapshot went out without the ratings before they were asked for (the one made
+        before the first frame): `landed` when the background fold brings them."""
+        self._waited = True
+
     def warm(self) -> None:
         """Start the background thread now if nothing was read since the start and the
         journal holds a game besides the open one (nothing to rate else), so that the ratings

@@ -61,8 +61,12 @@ class Pieces:
 
         def ratings() -> Ratings | None:
             # Not before the first frame (the snapshot made when the web is attached): the
-            # thread that folds them must not slow it; `warm` starts it after.
-            return None if owners.last_frame is None else owners.statscache.ratings()
+            # thread that folds them must not slow it; `warm` starts it after, and its
+            # landing brings the prediction to the pages.
+            if owners.last_frame is None:
+                owners.statscache.wanted()
+                return None
+            return owners.statscache.ratings()
 
         self.favourite = Favourite(ratings, lambda: bool(owners.config["stats"]["favourite"]))
 
