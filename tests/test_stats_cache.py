@@ -216,3 +216,18 @@ def test_warm_when_the_web_is_on_and_the_favourite_wanted(store):
     assert started == []
     warm(owners(True, True))
     assert started == [1]
+
+
+def test_a_journal_of_the_open_game_alone_has_nobody_rated_and_no_thread(store):
+    """The favourite asks for the ratings as a game starts: with the open game alone in the
+    journal nobody is rated, so no background thread is started (its StatsFilled would land
+    in the app's queue for nothing) and the answer is at once."""
+    started: list[int] = []
+    cache = StatsCache(store, lambda item: None)
+    cache._fill = lambda: started.append(1)  # type: ignore[method-assign]
+    store.new_game(Header("table", ("Ann", "Ben")))
+    ratings = cache.ratings()
+    assert ratings is not None and started == []
+    store.close_game(store.new_game(Header("table", ("Ann", "Ben"))))
+    cache.changed()
+    assert cache.ratings() is None and started == [1]  # a second game: the thread folds

@@ -98,7 +98,10 @@ class StatsCache:
         if self._ratings is None and self._filling:
             self._waited = True
         if self._ratings is None and not self._filling:
-            if self._history is None and not self._failed:
+            if self._history is None and not self._failed and not self._rated_games():
+                from companion.session.ratings import Ratings as Empty
+                self._ratings = Empty()  # the open game alone: nobody rated, no thread
+            elif self._history is None and not self._failed:
                 self._fill()  # nothing read since the start: every record, every game
             else:
                 self._ratings = self._made().within(budget=self._events(),
@@ -118,9 +121,14 @@ class StatsCache:
         journal holds a game besides the open one (nothing to rate else), so that the ratings
         are ready when a game starts (who is favourite: webparts.warm)."""
         if self._history is None and not self._filling and not self._failed \
-                and self.store.db.execute("SELECT COUNT(*) FROM (SELECT 1 FROM games "
-                                          "LIMIT 2)").fetchone()[0] > 1:
+                and self._rated_games():
             self._fill()
+
+    def _rated_games(self) -> bool:
+        """Whether the journal may hold a rated game: a game besides the open one (a game
+        ends, then the next starts: the ratings of one lone game are never asked for)."""
+        return self.store.db.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM games LIMIT 2)").fetchone()[0] > 1
 
     def changed(self) -> None:
         """A committed change (an append, undo or redo): the figures are old."""
