@@ -522,13 +522,18 @@ def design_kind(design_json: Mapping[str, Any]) -> GameKind:
     text = canonical_text(design_json)
     k = _DESIGN_TEXTS.get(text)
     if k is None:
-        built = design_builder()(design_json)
-        if not isinstance(built, GameKind) or not is_design(built.kind):
-            raise KindBroken(f"{DESIGN_ENTRY} did not build a design's GameKind "
-                             f"({built!r})")
+        built = _built(design_json)
         k = _DESIGNS.setdefault(built.kind, built)
         _DESIGN_TEXTS[text] = k
     return k
+
+
+def _built(design_json: Mapping[str, Any]) -> GameKind:
+    """A design's GameKind as the entry point builds it (not registered)."""
+    built = design_builder()(design_json)
+    if not isinstance(built, GameKind) or not is_design(built.kind):
+        raise KindBroken(f"{DESIGN_ENTRY} did not build a design's GameKind ({built!r})")
+    return built
 
 
 @contextmanager
@@ -543,10 +548,7 @@ def previewing(design_json: Mapping[str, Any]) -> Iterator[GameKind]:
     text = canonical_text(design_json)
     k = _DESIGN_TEXTS.get(text)
     if k is None:
-        built = design_builder()(design_json)
-        if not isinstance(built, GameKind) or not is_design(built.kind):
-            raise KindBroken(f"{DESIGN_ENTRY} did not build a design's GameKind "
-                             f"({built!r})")
+        built = _built(design_json)
         k = _DESIGNS.get(built.kind)
         if k is None:
             with _PREVIEWS_LOCK:
