@@ -20,7 +20,7 @@ from companion.testing import FakeClock
 from tests.test_stats_web import noon, regulars_and_a_newcomer, won
 from tests.web.helpers import WAIT_S, expect, state
 from tests.web.test_axe import axe_source, violations  # noqa: F401  (axe_source: a fixture)
-from tests.web.test_tv_fits import SIZES, _fitted, problems
+from tests.web.test_tv_fits import SIZES, _fitted, _post, problems
 
 pytestmark = pytest.mark.slow
 
@@ -153,14 +153,6 @@ def crowd_tv(browser, tmp_path_factory):
     yield page, c, ids
     context.close()
     c.close()
-
-
-def _post(page, c: Companion, route: str, body: dict) -> int:
-    import json
-    res = page.request.post(c.url + route, data=json.dumps({**body, "seq": None}),
-                            headers={"Content-Type": "application/json", "Origin": c.url})
-    assert res.ok, (route, body, res.status, res.text())
-    return int(res.json()["seq"])
 
 
 @pytest.mark.parametrize("kind", FIT_KINDS)
