@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -217,6 +218,26 @@ def tv(browser, tmp_path_factory):
     c.close()
 
 
+
+@contextmanager
+def _tv_page(browser, c: Companion, size, start: float, *, init: str | None = None):
+    """A paired /tv at `size` whose page clock stands at `start` + 1 s (the box's fake clock
+    starts at `start`), live; closed after."""
+    context = browser.new_context(viewport=size, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        pair(page, c)
+        if init is not None:
+            page.add_init_script(init)
+        page.clock.install(time=start * 1000)
+        page.clock.pause_at(start * 1000 + 1000)
+        page.goto(c.url + "/tv")
+        page.wait_for_selector("#conn[data-state=live]")
+        yield page
+    finally:
+        context.close()
+
+
 def _post(page, c: Companion, route: str, body: dict) -> int:
     """A change through the API with the page's paired session; the new snapshot's seq."""
     res = page.request.post(c.url + route, data=json.dumps({**body, "seq": None}),
@@ -327,14 +348,7 @@ def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path
             ids[kind] = store.game_id(j)
     cut: list[str] = []
     with Companion(tmp_path / "journal.db", clock=clock) as c:
-        context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
-        try:
-            page = context.new_page()
-            pair(page, c)
-            page.clock.install(time=start * 1000)
-            page.clock.pause_at(start * 1000 + 1000)
-            page.goto(c.url + "/tv")
-            page.wait_for_selector("#conn[data-state=live]")
+        with _tv_page(browser, c, SIZES[0], start) as page:
             for kind, gid in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
                 # The page has this game's snapshot before its clock is moved on (a page
@@ -355,8 +369,6 @@ def test_tv_with_a_chess_clock_fits_at_the_warning_and_at_time(browser, tmp_path
                                 f"{size['width']}x{size['height']}: "
                         cut += [where + line for line in problems(page)]
                 assert page.locator("#clock-state").inner_text() == "Time!"
-        finally:
-            context.close()
     assert not cut, "\n".join(cut)
 
 
@@ -395,15 +407,7 @@ def test_tv_is_readable_in_every_clock_state_with_the_longest_name_on_turn(brows
     _clock_game(tmp_path / "journal.db", clock, kind)
     cut: list[str] = []
     with Companion(tmp_path / "journal.db", clock=clock, ring=RecordingRing(16)) as c:
-        context = browser.new_context(viewport=SIZES[1], device_scale_factor=1)
-        try:
-            page = context.new_page()
-            pair(page, c)
-            page.add_init_script("localStorage.setItem('chroma.speech', 'on')")
-            page.clock.install(time=start * 1000)
-            page.clock.pause_at(start * 1000 + 1000)
-            page.goto(c.url + "/tv")
-            page.wait_for_selector("#conn[data-state=live]")
+        with _tv_page(browser, c, SIZES[1], start, init="localStorage.setItem('chroma.speech', 'on')") as page:
             assert page.locator("#speech-switch").get_attribute("aria-pressed") == "true"
             s = state(c)
             assert s["players"][s["state"]["current"]] == max(crowd.NAMES, key=len)
@@ -441,8 +445,6 @@ def test_tv_is_readable_in_every_clock_state_with_the_longest_name_on_turn(brows
                     cut.append(f"paused at {alarm}: the ring says {ring!r}")
                 if alarm == "warn":
                     _post(page, c, "/api/pause", {"paused": False})
-        finally:
-            context.close()
     assert not cut, "\n".join(cut)
 
 
@@ -541,14 +543,7 @@ def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
             ids[name] = store.game_id(j), d
     cut: list[str] = []
     with Companion(tmp_path / "journal.db", clock=clock, ring=RecordingRing(16)) as c:
-        context = browser.new_context(viewport=SIZES[1], device_scale_factor=1)
-        try:
-            page = context.new_page()
-            pair(page, c)
-            page.clock.install(time=start * 1000)
-            page.clock.pause_at(start * 1000 + 1000)
-            page.goto(c.url + "/tv")
-            page.wait_for_selector("#conn[data-state=live]")
+        with _tv_page(browser, c, SIZES[1], start) as page:
             for name, (gid, d) in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
                 for over in (False, True):
@@ -582,8 +577,6 @@ def test_tv_fits_every_kind_of_design_at_its_most_players(browser, tmp_path):
                         way = page.evaluate(HEADS_NOW)
                         if name in HEADS and way != HEADS[name]:
                             cut.append(where + f"the heads are written {way}, not {HEADS[name]}")
-        finally:
-            context.close()
     assert not cut, "\n".join(cut)
 
 
@@ -758,14 +751,7 @@ def test_tv_keeps_the_history_in_every_clock_state(browser, tmp_path):
             ids[kind] = store.game_id(j)
     cut: list[str] = []
     with Companion(tmp_path / "journal.db", clock=clock) as c:
-        context = browser.new_context(viewport=SIZES[0], device_scale_factor=1)
-        try:
-            page = context.new_page()
-            pair(page, c)
-            page.clock.install(time=start * 1000)
-            page.clock.pause_at(start * 1000 + 1000)
-            page.goto(c.url + "/tv")
-            page.wait_for_selector("#conn[data-state=live]")
+        with _tv_page(browser, c, SIZES[0], start) as page:
             for kind, gid in ids.items():
                 seq = _post(page, c, "/api/resume", {"game": gid, "replaces": _open(c)})
                 page.wait_for_function("(s) => +document.body.dataset.seq >= s", arg=seq)
@@ -791,6 +777,4 @@ def test_tv_keeps_the_history_in_every_clock_state(browser, tmp_path):
                                 str(s["history"][-1]["n"]):
                             cut.append(where + "the history's first line is not the newest event")
                         cut += [where + line for line in problems(page)]
-        finally:
-            context.close()
     assert not cut, "\n".join(cut)
